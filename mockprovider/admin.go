@@ -1,0 +1,171 @@
+package mockprovider
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+
+	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/session"
+	"github.com/toolwire/toolwire/mockprovider/wire"
+)
+
+// AdminPrefix is where the admin API lives.
+const AdminPrefix = "/_toolwire/"
+
+// routeAdmin serves the admin API: health, sessions, journals, reset,
+// scenario choice, queued faults, the rule catalog and the scenario list.
+func (s *Server) routeAdmin() {
+	s.mux.HandleFunc("GET /_toolwire/health", func(w http.ResponseWriter, r *http.Request) {
+		wire.WriteJSON(w, http.StatusOK, map[string]any{"status": "ok", "version": Version, "sessions": s.store.Len()})
+	})
+	s.mux.HandleFunc("GET /_toolwire/rules", func(w http.ResponseWriter, r *http.Request) {
+		wire.WriteJSON(w, http.StatusOK, s.catalog.All())
+	})
+	s.mux.HandleFunc("GET /_toolwire/scenarios", func(w http.ResponseWriter, r *http.Request) {
+		wire.WriteJSON(w, http.StatusOK, s.opts.Scenarios.All())
+	})
+	s.mux.HandleFunc("GET /_toolwire/sessions", func(w http.ResponseWriter, r *http.Request) {
+		wire.WriteJSON(w, http.StatusOK, s.store.List())
+	})
+	s.mux.HandleFunc("GET /_toolwire/sessions/{key}", s.withSession(func(w http.ResponseWriter, r *http.Request, sess *session.Session) {
+		entries, dropped := sess.Journal()
+		wire.WriteJSON(w, http.StatusOK, map[string]any{"session": sess.Info(), "journal": entries, "dropped_entries": dropped})
+	}))
+	s.mux.HandleFunc("GET /_toolwire/sessions/{key}/journal", s.withSession(func(w http.ResponseWriter, r *http.Request, sess *session.Session) {
+		entries, dropped := sess.Journal()
+		wire.WriteJSON(w, http.StatusOK, map[string]any{"entries": entries, "dropped_entries": dropped})
+	}))
+	s.mux.HandleFunc("POST /_toolwire/sessions/{key}/reset", func(w http.ResponseWriter, r *http.Request) {
+		s.store.Get(r.PathValue("key")).Reset()
+		wire.WriteJSON(w, http.StatusOK, map[string]any{"reset": r.PathValue("key")})
+	})
+	s.mux.HandleFunc("DELETE /_toolwire/sessions/{key}", func(w http.ResponseWriter, r *http.Request) {
+		s.store.Delete(r.PathValue("key"))
+		w.WriteHeader(http.StatusNoContent)
+	})
+	s.mux.HandleFunc("PUT /_toolwire/sessions/{key}/scenario", s.setScenario)
+	s.mux.HandleFunc("POST /_toolwire/sessions/{key}/scenario", s.setScenario)
+	s.mux.HandleFunc("POST /_toolwire/sessions/{key}/faults", func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			Fault string `json:"fault"` // "KIND;count=N;after=N;ms=N"
+		}
+		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16)).Decode(&body); err != nil || body.Fault == "" {
+			adminError(w, http.StatusBadRequest, `want {"fault": "KIND[;count=N][;after=N][;ms=N]"}`)
+			return
+		}
+		f, err := ParseFault(body.Fault)
+		if err != nil {
+			adminError(w, http.StatusBadRequest, err.Error())
+			return
+		}
+		s.store.Get(r.PathValue("key")).AddFault(*f)
+		wire.WriteJSON(w, http.StatusOK, f)
+	})
+}
+
+func (s *Server) setScenario(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Name string `json:"name"`
+	}
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16)).Decode(&body); err != nil {
+		adminError(w, http.StatusBadRequest, `want {"name": "SCENARIO"} ("" for the default model)`)
+		return
+	}
+	if body.Name != "" {
+		if _, ok := s.opts.Scenarios.Get(body.Name); !ok {
+			adminError(w, http.StatusNotFound, "unknown scenario "+quote(body.Name)+"; closest: "+quote(s.opts.Scenarios.Closest(body.Name)))
+			return
+		}
+	}
+	s.store.Get(r.PathValue("key")).SetScenario(body.Name)
+	wire.WriteJSON(w, http.StatusOK, map[string]any{"session": r.PathValue("key"), "scenario": body.Name})
+}
+
+func (s *Server) withSession(h func(http.ResponseWriter, *http.Request, *session.Session)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		sess, ok := s.store.Lookup(r.PathValue("key"))
+		if !ok {
+			adminError(w, http.StatusNotFound, "no session "+quote(r.PathValue("key")))
+			return
+		}
+		h(w, r, sess)
+	}
+}
+
+func adminError(w http.ResponseWriter, status int, msg string) {
+	wire.WriteJSON(w, status, map[string]any{"error": msg})
+}
+
+func quote(s string) string { b, _ := json.Marshal(s); return string(b) }
+
+// Models the mock lists; any other name is accepted in requests too.
+var (
+	openAIModels    = []string{"gpt-4.1", "gpt-4o-mini", "gpt-5", "o4-mini"}
+	anthropicModels = []string{"claude-sonnet-4-5", "claude-opus-4-7", "claude-haiku-4-5"}
+	geminiModels    = []string{"gemini-2.5-flash", "gemini-2.5-pro", "gemini-3-flash-preview", "gemini-3-pro-preview"}
+)
+
+// routeModels serves the model lists the SDKs call. GET /v1/models is
+// shared by OpenAI and Anthropic; the anthropic-version header tells them
+// apart, as it does for the real clients.
+func (s *Server) routeModels() {
+	s.mux.HandleFunc("GET /v1/models", func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("anthropic-version") != "" {
+			if !s.authorized(conv.Anthropic, w, r) {
+				return
+			}
+			data := []map[string]any{}
+			for _, m := range anthropicModels {
+				data = append(data, map[string]any{"type": "model", "id": m, "display_name": m, "created_at": "2025-01-01T00:00:00Z"})
+			}
+			wire.WriteJSON(w, http.StatusOK, map[string]any{"data": data, "has_more": false, "first_id": anthropicModels[0], "last_id": anthropicModels[len(anthropicModels)-1]})
+			return
+		}
+		if !s.authorized(conv.OpenAIChat, w, r) {
+			return
+		}
+		data := []map[string]any{}
+		for _, m := range openAIModels {
+			data = append(data, map[string]any{"id": m, "object": "model", "created": 1735689600, "owned_by": "toolwire"})
+		}
+		wire.WriteJSON(w, http.StatusOK, map[string]any{"object": "list", "data": data})
+	})
+	s.mux.HandleFunc("GET /v1beta/models", func(w http.ResponseWriter, r *http.Request) {
+		if !s.authorized(conv.Gemini, w, r) {
+			return
+		}
+		var models []map[string]any
+		for _, m := range geminiModels {
+			models = append(models, geminiModelInfo(m))
+		}
+		wire.WriteJSON(w, http.StatusOK, map[string]any{"models": models})
+	})
+	s.mux.HandleFunc("GET /v1beta/models/{model}", func(w http.ResponseWriter, r *http.Request) {
+		if !s.authorized(conv.Gemini, w, r) {
+			return
+		}
+		wire.WriteJSON(w, http.StatusOK, geminiModelInfo(strings.TrimPrefix(r.PathValue("model"), "models/")))
+	})
+}
+
+func geminiModelInfo(m string) map[string]any {
+	return map[string]any{
+		"name": "models/" + m, "version": "001", "displayName": m, "description": "toolwire mock of " + m,
+		"inputTokenLimit": 1048576, "outputTokenLimit": 65536,
+		"supportedGenerationMethods": []string{"generateContent", "streamGenerateContent", "countTokens"},
+	}
+}
+
+func (s *Server) authorized(d conv.Dialect, w http.ResponseWriter, r *http.Request) bool {
+	dl, ok := s.dialects[d]
+	if !ok {
+		http.NotFound(w, r)
+		return false
+	}
+	if _, aerr := dl.Key(r); aerr != nil {
+		writeError(dl, w, aerr)
+		return false
+	}
+	return true
+}

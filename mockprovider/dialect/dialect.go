@@ -1,0 +1,116 @@
+// Package dialect is the seam between the server and the per-provider
+// packages: each dialect decodes its wire request, owns its rules, and
+// encodes replies and errors in its own shapes. The server runs the shared
+// pipeline (auth, bounded body, rules, journal, model, faults) around it.
+package dialect
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/model"
+	"github.com/toolwire/toolwire/mockprovider/rules"
+	"github.com/toolwire/toolwire/mockprovider/session"
+	"github.com/toolwire/toolwire/mockprovider/wire"
+)
+
+// Dialect is one provider wire protocol.
+type Dialect interface {
+	Name() conv.Dialect
+	// Routes are the POST endpoints served by the shared pipeline, as
+	// net/http patterns ("POST /v1/messages").
+	Routes() []string
+	// Rules returns the dialect's catalog entries with their checks.
+	Rules() []rules.Rule
+	// Key extracts the API key that names the session, or returns the
+	// provider's own 401/403 (Anthropic also demands anthropic-version).
+	Key(r *http.Request) (string, *wire.APIError)
+	// Decode parses a body into the dialect's request (the checks' input)
+	// and the neutral conversation. A body that is not the dialect's JSON
+	// gets the provider's 400. x gives access to the session (Responses
+	// previous_response_id) and options.
+	Decode(x *Exchange, body []byte) (req any, c *conv.Conversation, err *wire.APIError)
+	// Encode answers with the reply: one JSON body, or a stream when the
+	// conversation asked for one (c.Stream).
+	Encode(x *Exchange, req any, c *conv.Conversation, reply *model.Reply)
+	// WriteError renders an error in the dialect's envelope.
+	WriteError(w http.ResponseWriter, e *wire.APIError)
+	// StreamError writes the dialect's in-stream error event.
+	StreamError(s *wire.SSE, e *wire.APIError)
+	// Fault returns the provider's answer for an injected fault kind
+	// ("rate_limit", "overloaded", "server_error"), headers included.
+	Fault(kind string) *wire.APIError
+}
+
+// Extra is implemented by dialects with endpoints outside the pipeline
+// (GET /v1/responses/{id}).
+type Extra interface {
+	ExtraRoutes(h Host) map[string]http.HandlerFunc
+}
+
+// Host is what dialects may ask of the server outside a request.
+type Host interface {
+	Sessions() *session.Store
+	WriteErrorFor(d conv.Dialect, w http.ResponseWriter, e *wire.APIError)
+}
+
+// Exchange is one request in flight.
+type Exchange struct {
+	W       http.ResponseWriter
+	R       *http.Request
+	Session *session.Session // nil when checking offline
+	Env     *rules.Env
+	// Stream holds the pacing for a streamed answer (scenario turn, then
+	// request headers, override defaults).
+	Stream wire.StreamConfig
+	// StreamHook, when set, is installed on the SSE writer (faults).
+	StreamHook func(s *wire.SSE, sent int) error
+
+	status   int
+	body     json.RawMessage
+	events   []session.Event
+	finished bool
+}
+
+// IDs mints the session's deterministic ids (or throwaway ones offline).
+func (x *Exchange) IDs() *wire.IDs {
+	if x.Session != nil {
+		return x.Session.IDs
+	}
+	return wire.NewIDs("offline")
+}
+
+// JSON writes a JSON answer and keeps it for the journal.
+func (x *Exchange) JSON(status int, body any) {
+	b, err := json.Marshal(body)
+	if err != nil {
+		status, b = http.StatusInternalServerError, []byte(`{"error":"toolwire: encoding failed"}`)
+	}
+	x.status, x.body = status, b
+	x.W.Header().Set("Content-Type", "application/json")
+	x.W.WriteHeader(status)
+	_, _ = x.W.Write(b)
+}
+
+// SSE starts a stream whose events are kept for the journal. sep is the
+// event separator ("" = "\n\n").
+func (x *Exchange) SSE(sep string) *wire.SSE {
+	x.status = http.StatusOK
+	s := wire.NewSSE(x.W, x.Stream, sep)
+	s.Transcript = func(event string, data []byte) {
+		x.events = append(x.events, session.Event{Event: event, Data: append(json.RawMessage(nil), data...)})
+	}
+	if x.StreamHook != nil {
+		s.Hook = func(sent int) error { return x.StreamHook(s, sent) }
+	}
+	return s
+}
+
+// Result is what was sent, for the journal.
+func (x *Exchange) Result() (status int, body json.RawMessage, events []session.Event) {
+	return x.status, x.body, x.events
+}
+
+// SetResult records an answer written without JSON or SSE (errors).
+func (x *Exchange) SetResult(status int, body json.RawMessage) { x.status, x.body = status, body }

@@ -1,0 +1,215 @@
+// Package model is the mock's deterministic model: given a neutral
+// conversation it decides the next assistant turn, either from a scenario
+// script or by the default rules (call a declared tool with arguments
+// synthesized from its schema; answer results with a text quoting them).
+package model
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/scenario"
+	"github.com/toolwire/toolwire/mockprovider/wire"
+)
+
+// Reply is the next assistant turn, in neutral form, plus how to deliver it.
+type Reply struct {
+	// Turn holds, in order: reasoning, text, calls, refusal parts. Call and
+	// reasoning ids may be empty: the dialect mints them.
+	Turn   conv.Turn
+	Stream wire.StreamConfig
+	// Source says where the turn came from ("default", "scenario X turn N").
+	Source string
+	// Fault is a scripted failure for this request.
+	Fault *scenario.Fault
+}
+
+// Calls returns the reply's calls.
+func (r *Reply) Calls() []*conv.Call { return r.Turn.Calls() }
+
+// Text returns the reply's text.
+func (r *Reply) Text() string { return r.Turn.TextOf() }
+
+// DefaultText is the answer when no tools are declared.
+const DefaultText = "This is a deterministic reply from toolwire."
+
+// Engine decides replies.
+type Engine struct {
+	Scenarios *scenario.Set
+}
+
+// IsReasoningModel reports whether an OpenAI model name is a reasoning
+// model (o-series, gpt-5*): those emit a reasoning item before calls.
+func IsReasoningModel(name string) bool {
+	n := strings.ToLower(name)
+	if strings.HasPrefix(n, "gpt-5") {
+		return true
+	}
+	return len(n) >= 2 && n[0] == 'o' && n[1] >= '0' && n[1] <= '9'
+}
+
+// IsGemini3 reports whether a Gemini model name is of the Gemini 3 family,
+// which enforces thought signatures and takes multimodal function responses.
+func IsGemini3(name string) bool {
+	n := strings.TrimPrefix(strings.ToLower(name), "models/")
+	return strings.HasPrefix(n, "gemini-3")
+}
+
+// ErrUnknownScenario is returned for a scenario name not in the set.
+type ErrUnknownScenario struct{ Name, Closest string }
+
+func (e *ErrUnknownScenario) Error() string {
+	if e.Closest != "" {
+		return fmt.Sprintf("unknown toolwire scenario %q (closest: %q)", e.Name, e.Closest)
+	}
+	return fmt.Sprintf("unknown toolwire scenario %q", e.Name)
+}
+
+// Next decides the reply to c. scenarioName "" means the default model.
+func (e *Engine) Next(c *conv.Conversation, scenarioName string) (*Reply, error) {
+	if scenarioName != "" {
+		sc, ok := e.Scenarios.Get(scenarioName)
+		if !ok {
+			return nil, &ErrUnknownScenario{Name: scenarioName, Closest: e.Scenarios.Closest(scenarioName)}
+		}
+		n := c.AssistantTurns()
+		if n < len(sc.Turns) {
+			return fromScript(c, sc, n), nil
+		}
+		r := e.defaultReply(c)
+		r.Source = fmt.Sprintf("scenario %s (script ended; default model)", sc.Name)
+		return r, nil
+	}
+	return e.defaultReply(c), nil
+}
+
+func fromScript(c *conv.Conversation, sc *scenario.Scenario, n int) *Reply {
+	t := sc.Turns[n]
+	r := &Reply{Turn: conv.Turn{Role: conv.Assistant}, Source: fmt.Sprintf("scenario %s turn %d", sc.Name, n+1), Fault: t.Fault}
+	if t.Stream != nil {
+		r.Stream = wire.StreamConfig{
+			FragmentSize:    t.Stream.FragmentSize,
+			ChunkDelay:      time.Duration(t.Stream.ChunkDelayMS) * time.Millisecond,
+			FirstTokenDelay: time.Duration(t.Stream.FirstTokenMS) * time.Millisecond,
+		}
+	}
+	if t.Reasoning != nil && len(t.Calls) > 0 {
+		r.Turn.Parts = append(r.Turn.Parts, conv.Part{Kind: conv.KindReasoning, Reasoning: &conv.Reasoning{Summary: t.Reasoning.Summary}})
+	}
+	if t.Text != "" {
+		r.Turn.Parts = append(r.Turn.Parts, conv.Part{Kind: conv.KindText, Text: strings.ReplaceAll(t.Text, "{{results}}", QuoteResults(c))})
+	}
+	for _, call := range t.Calls {
+		args := call.Arguments
+		if args == nil {
+			args = map[string]any{}
+			if tool := c.Tool(call.Name); tool != nil {
+				args = Synthesize(tool.Parameters)
+			}
+		}
+		r.Turn.Parts = append(r.Turn.Parts, conv.Part{Kind: conv.KindCall, Call: &conv.Call{ID: call.ID, Name: call.Name, Arguments: args, ThoughtSignature: call.ThoughtSignature}})
+	}
+	if t.Refusal != "" {
+		r.Turn.Parts = append(r.Turn.Parts, conv.Part{Kind: conv.KindRefusal, Text: t.Refusal})
+	}
+	if len(r.Turn.Parts) == 0 {
+		r.Turn.Parts = append(r.Turn.Parts, conv.Part{Kind: conv.KindText, Text: finalText(c)})
+	}
+	addReasoning(c, r)
+	return r
+}
+
+func (e *Engine) defaultReply(c *conv.Conversation) *Reply {
+	r := &Reply{Turn: conv.Turn{Role: conv.Assistant}, Source: "default"}
+	switch {
+	case len(c.Tools) > 0 && c.ToolChoice.Mode != conv.ToolChoiceNone && !c.EndsInResults():
+		tool := pickTool(c)
+		r.Turn.Parts = append(r.Turn.Parts, conv.Part{Kind: conv.KindCall, Call: &conv.Call{Name: tool.Name, Arguments: Synthesize(tool.Parameters)}})
+	case c.EndsInResults():
+		r.Turn.Parts = append(r.Turn.Parts, conv.Part{Kind: conv.KindText, Text: finalText(c)})
+	default:
+		r.Turn.Parts = append(r.Turn.Parts, conv.Part{Kind: conv.KindText, Text: DefaultText})
+	}
+	addReasoning(c, r)
+	return r
+}
+
+// addReasoning puts a reasoning item before the calls of a reasoning model
+// on the Responses API (the only dialect that carries them), so pass-back
+// can be tested.
+func addReasoning(c *conv.Conversation, r *Reply) {
+	if c.Dialect != conv.OpenAIResponses || !IsReasoningModel(c.Model) || len(r.Calls()) == 0 {
+		return
+	}
+	for _, p := range r.Turn.Parts {
+		if p.Kind == conv.KindReasoning {
+			return
+		}
+	}
+	r.Turn.Parts = append([]conv.Part{{Kind: conv.KindReasoning, Reasoning: &conv.Reasoning{}}}, r.Turn.Parts...)
+}
+
+// pickTool: the forced tool, else the first declared tool named in the last
+// user text, else the first declared tool.
+func pickTool(c *conv.Conversation) *conv.Tool {
+	if c.ToolChoice.Forced() {
+		if t := c.Tool(c.ToolChoice.Name); t != nil {
+			return t
+		}
+	}
+	text := strings.ToLower(c.LastUserText())
+	for i := range c.Tools {
+		if text != "" && strings.Contains(text, strings.ToLower(c.Tools[i].Name)) {
+			return &c.Tools[i]
+		}
+	}
+	return &c.Tools[0]
+}
+
+func finalText(c *conv.Conversation) string {
+	return "Here is what the tools returned: " + QuoteResults(c)
+}
+
+// QuoteResults renders the results of the last turn, each quoted, so a
+// test can see its tool's data came back intact.
+func QuoteResults(c *conv.Conversation) string {
+	t := c.LastTurn()
+	if t == nil {
+		return ""
+	}
+	var parts []string
+	for _, res := range t.Results() {
+		name := res.Name
+		if name == "" {
+			name = res.CallID
+		}
+		body := res.Text()
+		if body == "" && res.Structured != nil {
+			b, _ := json.Marshal(res.Structured)
+			body = string(b)
+		}
+		for _, ct := range res.Content {
+			if ct.Type != conv.ContentText {
+				body += fmt.Sprintf(" [%s %s]", ct.Type, firstNonEmpty(ct.DisplayName, ct.MIMEType))
+			}
+		}
+		prefix := ""
+		if res.IsError {
+			prefix = "error "
+		}
+		parts = append(parts, fmt.Sprintf("%s%s: %q", prefix, name, body))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, x := range s {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
+}

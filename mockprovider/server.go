@@ -1,0 +1,325 @@
+// Package mockprovider is one HTTP handler that impersonates the OpenAI
+// (Chat Completions and Responses), Anthropic Messages and Gemini APIs,
+// strictly: a request that breaks a rule of the real API gets the real
+// API's status, envelope and message, plus an X-Toolwire-Rule header.
+//
+//	srv := mockprovider.New(mockprovider.Options{})
+//	http.ListenAndServe("127.0.0.1:8080", srv)
+//
+// In a Go test, NewTestServer starts one on a loopback port.
+package mockprovider
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/dialect"
+	"github.com/toolwire/toolwire/mockprovider/model"
+	"github.com/toolwire/toolwire/mockprovider/rules"
+	"github.com/toolwire/toolwire/mockprovider/scenario"
+	"github.com/toolwire/toolwire/mockprovider/session"
+	"github.com/toolwire/toolwire/mockprovider/wire"
+)
+
+// Version is the toolwire version reported by health and reports.
+var Version = "0.1.0-dev"
+
+// Options configure a Server. The zero value is a strict mock with the
+// built-in scenarios and default limits.
+type Options struct {
+	Rules  rules.Options
+	Limits session.Limits
+	// BodyLimit caps request bodies (default 32 MiB, the Anthropic cap).
+	BodyLimit int64
+	// Scenarios replaces the built-in set.
+	Scenarios *scenario.Set
+	// Dialects replaces the built-in dialects (tests of a single dialect).
+	Dialects []dialect.Dialect
+}
+
+// Server is the mock provider.
+type Server struct {
+	opts     Options
+	store    *session.Store
+	engine   *model.Engine
+	catalog  *rules.Catalog
+	dialects map[conv.Dialect]dialect.Dialect
+	mux      *http.ServeMux
+}
+
+// New builds a server. It panics only on a broken built-in catalog or
+// scenario set, which are programming errors caught by the tests.
+func New(opts Options) *Server {
+	if opts.Rules == (rules.Options{}) {
+		opts.Rules = rules.DefaultOptions()
+	}
+	if opts.Limits == (session.Limits{}) {
+		opts.Limits = session.DefaultLimits()
+	}
+	if opts.BodyLimit <= 0 {
+		opts.BodyLimit = 32 << 20
+	}
+	if opts.Scenarios == nil {
+		set, err := BuiltinScenarios()
+		if err != nil {
+			panic(err)
+		}
+		opts.Scenarios = set
+	}
+	if opts.Dialects == nil {
+		opts.Dialects = builtinDialects()
+	}
+	s := &Server{
+		opts:     opts,
+		store:    session.NewStore(opts.Limits),
+		engine:   &model.Engine{Scenarios: opts.Scenarios},
+		dialects: map[conv.Dialect]dialect.Dialect{},
+		mux:      http.NewServeMux(),
+	}
+	var sets [][]rules.Rule
+	for _, d := range opts.Dialects {
+		s.dialects[d.Name()] = d
+		sets = append(sets, d.Rules())
+		for _, pattern := range d.Routes() {
+			s.mux.HandleFunc(pattern, s.pipeline(d))
+		}
+		if ex, ok := d.(dialect.Extra); ok {
+			for pattern, h := range ex.ExtraRoutes(s) {
+				s.mux.HandleFunc(pattern, h)
+			}
+		}
+	}
+	s.catalog = rules.NewCatalog(append(sets, extraRuleSets()...)...)
+	s.routeModels()
+	s.routeAdmin()
+	return s
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+
+// Catalog is every rule the server enforces.
+func (s *Server) Catalog() *rules.Catalog { return s.catalog }
+
+// Sessions is the session store (journals, scenarios, faults).
+func (s *Server) Sessions() *session.Store { return s.store }
+
+// Scenarios is the scenario set.
+func (s *Server) Scenarios() *scenario.Set { return s.opts.Scenarios }
+
+// Dialect returns a dialect by name.
+func (s *Server) Dialect(d conv.Dialect) (dialect.Dialect, bool) {
+	x, ok := s.dialects[d]
+	return x, ok
+}
+
+// WriteErrorFor renders an error in a dialect's envelope.
+func (s *Server) WriteErrorFor(d conv.Dialect, w http.ResponseWriter, e *wire.APIError) {
+	writeError(s.dialects[d], w, e)
+}
+
+func writeError(d dialect.Dialect, w http.ResponseWriter, e *wire.APIError) {
+	for k, vs := range e.Headers {
+		for _, v := range vs {
+			w.Header().Add(k, v)
+		}
+	}
+	if e.RuleID != "" {
+		w.Header().Set(wire.RuleHeader, e.RuleID)
+	}
+	d.WriteError(w, e)
+}
+
+// Headers a client may send to steer the mock per request.
+const (
+	ScenarioHeader = "X-Toolwire-Scenario"
+	FaultHeader    = "X-Toolwire-Fault"
+	StreamHeader   = "X-Toolwire-Stream"
+)
+
+// pipeline is the shared path of every model request: auth, bounded body,
+// faults, decode, rules, model, encode, journal.
+func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		key, aerr := d.Key(r)
+		if aerr != nil {
+			writeError(d, w, aerr)
+			return
+		}
+		sess := s.store.Get(key)
+		cw := &captureWriter{ResponseWriter: w, max: s.opts.Limits.JournalBodyMax}
+		x := &dialect.Exchange{W: cw, R: r, Session: sess, Env: &rules.Env{Options: s.opts.Rules, IssuedReasoning: sess.IssuedReasoning}}
+		entry := session.Entry{Dialect: d.Name(), Method: r.Method, Path: r.URL.Path}
+		defer func() {
+			status, body, events := x.Result()
+			if status == 0 {
+				status, body = cw.status, cw.buf.Bytes()
+			}
+			entry.Status, entry.Events = status, events
+			if len(body) > 0 && json.Valid(body) {
+				entry.Response = append(json.RawMessage(nil), body...)
+			}
+			sess.Record(entry)
+		}()
+		fail := func(e *wire.APIError) {
+			writeError(d, cw, e)
+			if e.RuleID != "" {
+				entry.Answered = e.RuleID
+			}
+		}
+
+		body, err := wire.ReadBody(r, s.opts.BodyLimit)
+		if err != nil {
+			if errors.Is(err, wire.ErrTooLarge) {
+				fail(d.Fault("too_large"))
+			} else {
+				fail(d.Fault("bad_body"))
+			}
+			return
+		}
+		if json.Valid(body) {
+			entry.Request = body
+		}
+
+		fault, ferr := s.faultFor(r, sess)
+		if ferr != nil {
+			fail(ferr)
+			return
+		}
+		if fault != nil {
+			entry.Fault = fault.Kind
+			if s.applyEarlyFault(d, fault, x, fail) {
+				return
+			}
+		}
+
+		req, c, aerr := d.Decode(x, body)
+		if aerr != nil {
+			fail(aerr)
+			return
+		}
+		entry.Conversation = c
+		x.Env.Model = c.Model
+		vs := rules.Run(d.Rules(), req, x.Env)
+		entry.Violations = vs
+		if v := rules.FirstMust(vs); v != nil && !s.opts.Rules.Lenient {
+			fail(wire.FromViolation(v))
+			return
+		}
+
+		name := r.Header.Get(ScenarioHeader)
+		if name == "" {
+			name = sess.Scenario()
+		}
+		entry.Scenario, entry.Turn = name, c.AssistantTurns()
+		reply, err := s.engine.Next(c, name)
+		if err != nil {
+			e := d.Fault("bad_request")
+			e.Message = err.Error()
+			fail(e)
+			return
+		}
+		if fault == nil && reply.Fault != nil {
+			f := &session.Fault{Kind: reply.Fault.Kind, Remaining: 1, After: reply.Fault.After, MS: reply.Fault.MS}
+			// A scripted fault with count N fails the first N attempts at
+			// this turn: retries of the same turn are counted.
+			n := max(reply.Fault.Count, 1)
+			if sess.Count("scenario-fault:"+name+":"+strconv.Itoa(entry.Turn)) <= n {
+				fault = f
+				entry.Fault = f.Kind
+				if s.applyEarlyFault(d, fault, x, fail) {
+					return
+				}
+			}
+		}
+		x.Stream = reply.Stream
+		applyStreamHeader(r.Header.Get(StreamHeader), &x.Stream)
+		if fault != nil && !c.Stream {
+			switch fault.Kind {
+			case "disconnect":
+				closeConn(w)
+				return
+			case "malformed_chunk":
+				cw.Header().Set("Content-Type", "application/json")
+				cw.WriteHeader(http.StatusOK)
+				_, _ = cw.Write([]byte(`{"toolwire": malformed`))
+				return
+			case "stream_error":
+				fail(d.Fault("overloaded"))
+				return
+			}
+		}
+		if fault != nil {
+			x.StreamHook = streamFault(d, fault)
+		}
+		d.Encode(x, req, c, reply)
+	}
+}
+
+// captureWriter keeps a copy of a non-streamed body for the journal.
+type captureWriter struct {
+	http.ResponseWriter
+	status int
+	buf    bytes.Buffer
+	max    int
+}
+
+func (c *captureWriter) WriteHeader(code int) {
+	if c.status == 0 {
+		c.status = code
+	}
+	c.ResponseWriter.WriteHeader(code)
+}
+
+func (c *captureWriter) Write(b []byte) (int, error) {
+	if c.status == 0 {
+		c.status = http.StatusOK
+	}
+	if !strings.HasPrefix(c.Header().Get("Content-Type"), "text/event-stream") && c.buf.Len() < c.max {
+		c.buf.Write(b)
+	}
+	return c.ResponseWriter.Write(b)
+}
+
+func (c *captureWriter) Flush() {
+	if f, ok := c.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Hijack lets a disconnect fault close the connection.
+func (c *captureWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	return http.NewResponseController(c.ResponseWriter).Hijack()
+}
+
+func (c *captureWriter) Unwrap() http.ResponseWriter { return c.ResponseWriter }
+
+// applyStreamHeader reads "fragment_size=1;chunk_delay_ms=5;first_token_ms=0".
+func applyStreamHeader(h string, cfg *wire.StreamConfig) {
+	for _, kv := range strings.Split(h, ";") {
+		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
+		if !ok {
+			continue
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n < 0 {
+			continue
+		}
+		switch strings.TrimSpace(k) {
+		case "fragment_size", "fragment":
+			cfg.FragmentSize = n
+		case "chunk_delay_ms":
+			cfg.ChunkDelay = time.Duration(n) * time.Millisecond
+		case "first_token_ms":
+			cfg.FirstTokenDelay = time.Duration(n) * time.Millisecond
+		}
+	}
+}

@@ -1,0 +1,389 @@
+// Package session keeps what the mock remembers per API key: the
+// conversation store behind previous_response_id, the journal, the chosen
+// scenario and pending faults. Everything is bounded: a cap on sessions
+// (least recently used evicted), idle expiry, a cap per journal and per
+// stored body.
+package session
+
+import (
+	"encoding/json"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/rules"
+	"github.com/toolwire/toolwire/mockprovider/wire"
+)
+
+// Limits bound the memory the store may hold.
+type Limits struct {
+	MaxSessions     int           // least recently used sessions beyond this are evicted
+	IdleTTL         time.Duration // sessions unused this long are dropped
+	JournalEntries  int           // oldest entries beyond this are dropped (and counted)
+	JournalBodyMax  int           // bytes of each request/response body kept
+	StoredResponses int           // Responses API responses kept per session
+}
+
+// DefaultLimits fit thousands of concurrent CI sessions in a few hundred MB.
+func DefaultLimits() Limits {
+	return Limits{MaxSessions: 10000, IdleTTL: 30 * time.Minute, JournalEntries: 200, JournalBodyMax: 64 << 10, StoredResponses: 256}
+}
+
+// Entry is one journaled exchange.
+type Entry struct {
+	Seq          int                `json:"seq"`
+	Time         time.Time          `json:"time"`
+	Dialect      conv.Dialect       `json:"dialect"`
+	Method       string             `json:"method"`
+	Path         string             `json:"path"`
+	Scenario     string             `json:"scenario,omitempty"`
+	Turn         int                `json:"turn"` // scenario turn answered (assistant turns before this request)
+	Request      json.RawMessage    `json:"request,omitempty"`
+	Status       int                `json:"status"`
+	Response     json.RawMessage    `json:"response,omitempty"`
+	Events       []Event            `json:"events,omitempty"` // a streamed answer, event for event
+	Conversation *conv.Conversation `json:"conversation,omitempty"`
+	Violations   []rules.Violation  `json:"violations,omitempty"`
+	Answered     string             `json:"answered_rule,omitempty"` // rule whose error was sent
+	Fault        string             `json:"fault,omitempty"`
+	Truncated    bool               `json:"truncated,omitempty"`
+}
+
+// Event is one server-sent event of a streamed answer.
+type Event struct {
+	Event string          `json:"event,omitempty"`
+	Data  json.RawMessage `json:"data"`
+}
+
+// StoredResponse is an OpenAI Responses answer kept for
+// previous_response_id and GET /v1/responses/{id}.
+type StoredResponse struct {
+	ID   string
+	Body json.RawMessage // the response object as sent
+	// Items is the effective conversation up to and including this
+	// response's output, as native input items.
+	Items []json.RawMessage
+}
+
+// Session is one API key's state.
+type Session struct {
+	Key string
+	IDs *wire.IDs
+
+	mu        sync.Mutex
+	limits    Limits
+	scenario  string
+	entries   []Entry
+	dropped   int
+	seq       int
+	lastSeen  time.Time
+	created   time.Time
+	responses map[string]*StoredResponse
+	respOrder []string
+	reasoning map[string]string // fc_ item id → rs_ id the mock emitted before it
+	faults    []*Fault
+	counters  map[string]int
+}
+
+// Fault is a pending injected failure (see the faults documentation).
+type Fault struct {
+	Kind      string `json:"kind"`
+	Remaining int    `json:"remaining"` // requests still to fail; <0 = every request
+	After     int    `json:"after,omitempty"`
+	MS        int    `json:"ms,omitempty"`
+}
+
+func (s *Session) touch(now time.Time) {
+	s.mu.Lock()
+	s.lastSeen = now
+	s.mu.Unlock()
+}
+
+// Scenario returns the session's chosen scenario ("" = default model).
+func (s *Session) Scenario() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.scenario
+}
+
+// SetScenario picks a scenario for the session.
+func (s *Session) SetScenario(name string) {
+	s.mu.Lock()
+	s.scenario = name
+	s.mu.Unlock()
+}
+
+// Record appends a journal entry, trimming bodies and old entries.
+func (s *Session) Record(e Entry) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.seq++
+	e.Seq = s.seq
+	if e.Time.IsZero() {
+		e.Time = time.Now().UTC()
+	}
+	e.Request, e.Truncated = clip(e.Request, s.limits.JournalBodyMax, e.Truncated)
+	e.Response, e.Truncated = clip(e.Response, s.limits.JournalBodyMax, e.Truncated)
+	if n := len(e.Events); n > 0 {
+		budget := s.limits.JournalBodyMax
+		for i := range e.Events {
+			budget -= len(e.Events[i].Data)
+			if budget < 0 {
+				e.Events, e.Truncated = e.Events[:i], true
+				break
+			}
+		}
+	}
+	s.entries = append(s.entries, e)
+	if max := s.limits.JournalEntries; max > 0 && len(s.entries) > max {
+		over := len(s.entries) - max
+		s.dropped += over
+		s.entries = append(s.entries[:0:0], s.entries[over:]...)
+	}
+	return e.Seq
+}
+
+// clip keeps raw JSON under max bytes; a clipped body is kept as a JSON
+// string so the journal stays valid JSON.
+func clip(raw json.RawMessage, max int, truncated bool) (json.RawMessage, bool) {
+	if max <= 0 || len(raw) <= max {
+		return raw, truncated
+	}
+	b, _ := json.Marshal(string(raw[:max]) + "…")
+	return b, true
+}
+
+// Journal returns a copy of the kept entries and how many were dropped.
+func (s *Session) Journal() ([]Entry, int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Entry(nil), s.entries...), s.dropped
+}
+
+// PutResponse stores a Responses API answer, evicting the oldest beyond
+// the cap.
+func (s *Session) PutResponse(r *StoredResponse) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.responses == nil {
+		s.responses = map[string]*StoredResponse{}
+	}
+	if _, ok := s.responses[r.ID]; !ok {
+		s.respOrder = append(s.respOrder, r.ID)
+	}
+	s.responses[r.ID] = r
+	for max := s.limits.StoredResponses; max > 0 && len(s.respOrder) > max; {
+		delete(s.responses, s.respOrder[0])
+		s.respOrder = s.respOrder[1:]
+	}
+}
+
+// Response looks up a stored Responses API answer.
+func (s *Session) Response(id string) (*StoredResponse, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, ok := s.responses[id]
+	return r, ok
+}
+
+// NoteReasoning remembers that the mock emitted reasoning item rsID right
+// before function_call item fcID.
+func (s *Session) NoteReasoning(fcID, rsID string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.reasoning == nil {
+		s.reasoning = map[string]string{}
+	}
+	if max := 4 * s.limits.StoredResponses; max > 0 && len(s.reasoning) >= max {
+		// Forget the lot rather than track order: losing the pairing only
+		// makes the rule lenient for very old items.
+		s.reasoning = map[string]string{}
+	}
+	s.reasoning[fcID] = rsID
+}
+
+// IssuedReasoning returns the reasoning id emitted before fcID, if any.
+func (s *Session) IssuedReasoning(fcID string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.reasoning[fcID]
+}
+
+// AddFault queues a fault for this session's next requests.
+func (s *Session) AddFault(f Fault) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults = append(s.faults, &f)
+}
+
+// TakeFault returns the first pending fault, counting it down.
+func (s *Session) TakeFault() *Fault {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, f := range s.faults {
+		if f.Remaining == 0 {
+			continue
+		}
+		if f.Remaining > 0 {
+			f.Remaining--
+		}
+		out := *f
+		if f.Remaining == 0 {
+			s.faults = append(s.faults[:i], s.faults[i+1:]...)
+		}
+		return &out
+	}
+	return nil
+}
+
+// Count bumps and returns a named counter (e.g. how many requests a
+// header-driven fault has already failed).
+func (s *Session) Count(name string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.counters == nil {
+		s.counters = map[string]int{}
+	}
+	s.counters[name]++
+	return s.counters[name]
+}
+
+// Reset clears everything but the key.
+func (s *Session) Reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.scenario, s.entries, s.dropped, s.seq = "", nil, 0, 0
+	s.responses, s.respOrder, s.reasoning, s.faults, s.counters = nil, nil, nil, nil, nil
+	s.IDs.Reset()
+}
+
+// Info is the admin view of a session.
+type Info struct {
+	Key      string    `json:"key"`
+	Scenario string    `json:"scenario,omitempty"`
+	Requests int       `json:"requests"`
+	Dropped  int       `json:"dropped_entries,omitempty"`
+	Created  time.Time `json:"created"`
+	LastSeen time.Time `json:"last_seen"`
+}
+
+func (s *Session) Info() Info {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return Info{Key: s.Key, Scenario: s.scenario, Requests: s.seq, Dropped: s.dropped, Created: s.created, LastSeen: s.lastSeen}
+}
+
+// Store holds the sessions.
+type Store struct {
+	mu       sync.Mutex
+	limits   Limits
+	sessions map[string]*Session
+	now      func() time.Time
+	evicted  int
+	swept    time.Time
+}
+
+// NewStore makes a store with the given limits.
+func NewStore(l Limits) *Store {
+	return &Store{limits: l, sessions: map[string]*Session{}, now: time.Now}
+}
+
+// Get returns the session for a key, creating it (and making room) if new.
+func (st *Store) Get(key string) *Session {
+	now := st.now()
+	st.mu.Lock()
+	s, ok := st.sessions[key]
+	if !ok {
+		st.expireLocked(now)
+		if max := st.limits.MaxSessions; max > 0 && len(st.sessions) >= max {
+			st.evictOldestLocked()
+		}
+		s = &Session{Key: key, IDs: wire.NewIDs(key), limits: st.limits, created: now, lastSeen: now}
+		st.sessions[key] = s
+	}
+	st.mu.Unlock()
+	s.touch(now)
+	return s
+}
+
+// Lookup returns an existing session without creating one.
+func (st *Store) Lookup(key string) (*Session, bool) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	s, ok := st.sessions[key]
+	return s, ok
+}
+
+// Delete forgets a session.
+func (st *Store) Delete(key string) {
+	st.mu.Lock()
+	delete(st.sessions, key)
+	st.mu.Unlock()
+}
+
+// List returns the sessions' admin views, most recent first.
+func (st *Store) List() []Info {
+	st.mu.Lock()
+	all := make([]*Session, 0, len(st.sessions))
+	for _, s := range st.sessions {
+		all = append(all, s)
+	}
+	st.mu.Unlock()
+	out := make([]Info, len(all))
+	for i, s := range all {
+		out[i] = s.Info()
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].LastSeen.After(out[j].LastSeen) })
+	return out
+}
+
+// Len is the number of live sessions.
+func (st *Store) Len() int {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return len(st.sessions)
+}
+
+// Expire drops idle sessions; the server calls it periodically.
+func (st *Store) Expire() {
+	now := st.now()
+	st.mu.Lock()
+	st.expireLocked(now)
+	st.mu.Unlock()
+}
+
+func (st *Store) expireLocked(now time.Time) {
+	// Sweeping is O(sessions); doing it at most once a second keeps
+	// session creation cheap under load.
+	if st.limits.IdleTTL <= 0 || now.Sub(st.swept) < time.Second {
+		return
+	}
+	st.swept = now
+	for k, s := range st.sessions {
+		s.mu.Lock()
+		idle := now.Sub(s.lastSeen) > st.limits.IdleTTL
+		s.mu.Unlock()
+		if idle {
+			delete(st.sessions, k)
+			st.evicted++
+		}
+	}
+}
+
+func (st *Store) evictOldestLocked() {
+	var oldestKey string
+	var oldest time.Time
+	for k, s := range st.sessions {
+		s.mu.Lock()
+		seen := s.lastSeen
+		s.mu.Unlock()
+		if oldestKey == "" || seen.Before(oldest) {
+			oldestKey, oldest = k, seen
+		}
+	}
+	if oldestKey != "" {
+		delete(st.sessions, oldestKey)
+		st.evicted++
+	}
+}

@@ -1,0 +1,147 @@
+package wire
+
+import (
+	"encoding/json"
+	"net/http"
+	"time"
+	"unicode/utf8"
+)
+
+// StreamConfig shapes a streamed answer deterministically, so client
+// accumulators can be stressed with tiny fragments and slow chunks.
+type StreamConfig struct {
+	// FragmentSize is the most bytes of argument or text per delta
+	// (never splitting a UTF-8 character). 0 means DefaultFragmentSize.
+	FragmentSize int `json:"fragment_size,omitempty" yaml:"fragment_size,omitempty"`
+	// ChunkDelay is slept between events.
+	ChunkDelay time.Duration `json:"chunk_delay,omitempty" yaml:"chunk_delay,omitempty"`
+	// FirstTokenDelay is slept before the first event.
+	FirstTokenDelay time.Duration `json:"first_token_delay,omitempty" yaml:"first_token_delay,omitempty"`
+}
+
+// DefaultFragmentSize is a typical delta size of the real APIs.
+const DefaultFragmentSize = 12
+
+// Fragments splits s into pieces of at most size bytes on character
+// boundaries; a character wider than size is its own piece.
+func Fragments(s string, size int) []string {
+	if size <= 0 {
+		size = DefaultFragmentSize
+	}
+	var out []string
+	for len(s) > 0 {
+		n := 0
+		for n < len(s) {
+			_, w := utf8.DecodeRuneInString(s[n:])
+			if n > 0 && n+w > size {
+				break
+			}
+			n += w
+		}
+		out = append(out, s[:n])
+		s = s[n:]
+	}
+	return out
+}
+
+// SSE writes server-sent events with the configured pacing.
+type SSE struct {
+	w       http.ResponseWriter
+	flusher http.Flusher
+	cfg     StreamConfig
+	sep     string
+	sent    int
+	// Hook runs before each event with the count already sent; a non-nil
+	// error stops the stream (faults use it to disconnect or corrupt).
+	Hook func(sent int) error
+	// Transcript, when set, receives every event as written (journal,
+	// recording).
+	Transcript func(event string, data []byte)
+}
+
+// NewSSE starts an event stream: it writes the headers at once. sep is the
+// event separator ("\n\n"; Gemini sends "\r\n\r\n").
+func NewSSE(w http.ResponseWriter, cfg StreamConfig, sep string) *SSE {
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("Connection", "keep-alive")
+	w.WriteHeader(http.StatusOK)
+	f, _ := w.(http.Flusher)
+	if sep == "" {
+		sep = "\n\n"
+	}
+	return &SSE{w: w, flusher: f, cfg: cfg, sep: sep}
+}
+
+// Config returns the stream's pacing and fragment settings.
+func (s *SSE) Config() StreamConfig { return s.cfg }
+
+// Event writes one event; name "" writes a data-only event.
+func (s *SSE) Event(name string, data any) error {
+	b, ok := data.([]byte)
+	if !ok {
+		var err error
+		if b, err = json.Marshal(data); err != nil {
+			return err
+		}
+	}
+	return s.write(name, b)
+}
+
+func (s *SSE) write(name string, b []byte) error {
+	if s.Hook != nil {
+		if err := s.Hook(s.sent); err != nil {
+			return err
+		}
+	}
+	if s.sent == 0 && s.cfg.FirstTokenDelay > 0 {
+		time.Sleep(s.cfg.FirstTokenDelay)
+	} else if s.sent > 0 && s.cfg.ChunkDelay > 0 {
+		time.Sleep(s.cfg.ChunkDelay)
+	}
+	buf := make([]byte, 0, len(b)+len(name)+24)
+	if name != "" {
+		buf = append(buf, "event: "...)
+		buf = append(buf, name...)
+		buf = append(buf, '\n')
+	}
+	buf = append(buf, "data: "...)
+	buf = append(buf, b...)
+	buf = append(buf, s.sep...)
+	if _, err := s.w.Write(buf); err != nil {
+		return err
+	}
+	if s.flusher != nil {
+		s.flusher.Flush()
+	}
+	s.sent++
+	if s.Transcript != nil {
+		s.Transcript(name, b)
+	}
+	return nil
+}
+
+// Sent is how many events were written.
+func (s *SSE) Sent() int { return s.sent }
+
+// Raw writes bytes as they are, bypassing the hook and pacing (a
+// malformed-chunk fault uses it).
+func (s *SSE) Raw(b []byte) error {
+	if _, err := s.w.Write(b); err != nil {
+		return err
+	}
+	if s.flusher != nil {
+		s.flusher.Flush()
+	}
+	if s.Transcript != nil {
+		s.Transcript("", b)
+	}
+	return nil
+}
+
+// Writer is the underlying response writer (a disconnect fault hijacks it).
+func (s *SSE) Writer() http.ResponseWriter { return s.w }
+
+// Separator is the event separator in use.
+func (s *SSE) Separator() string { return s.sep }
