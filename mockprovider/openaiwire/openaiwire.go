@@ -1,0 +1,273 @@
+// Package openaiwire holds what OpenAI's two APIs (Chat Completions and
+// Responses) share: bearer auth, the error envelope, fault answers, and the
+// checks on function declarations (name pattern, schema validity, strict
+// mode).
+package openaiwire
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/toolwire/toolwire/mockprovider/rules"
+	"github.com/toolwire/toolwire/mockprovider/wire"
+)
+
+// InvalidRequest is OpenAI's error type for a bad request.
+const InvalidRequest = "invalid_request_error"
+
+// MissingKeyMessage is the verbatim 401 body message (provider-rules.md §1.1).
+const MissingKeyMessage = "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY), or as the password field (with blank username) if you're accessing the API from your browser and are prompted for a username and password. You can obtain an API key from https://platform.openai.com/account/api-keys."
+
+// InvalidJSONMessage is OpenAI's answer to a body that is not JSON.
+const InvalidJSONMessage = "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON. If you have trouble figuring out how to fix this, please contact us through our help center at help.openai.com.)"
+
+// Key reads the bearer token that names the session.
+func Key(r *http.Request) (string, *wire.APIError) {
+	auth := r.Header.Get("Authorization")
+	key, ok := strings.CutPrefix(auth, "Bearer ")
+	if !ok {
+		key, ok = strings.CutPrefix(auth, "bearer ")
+	}
+	key = strings.TrimSpace(key)
+	if !ok || key == "" {
+		return "", &wire.APIError{Status: http.StatusUnauthorized, Type: InvalidRequest, Message: MissingKeyMessage}
+	}
+	return key, nil
+}
+
+// WriteError renders {"error":{"message","type","param","code"}}; param and
+// code are always present, null when unknown, as the real API sends them.
+func WriteError(w http.ResponseWriter, e *wire.APIError) {
+	wire.WriteJSON(w, e.Status, map[string]any{"error": map[string]any{
+		"message": e.Message, "type": e.Type, "param": e.Param, "code": e.Code,
+	}})
+}
+
+// InvalidJSON is the answer to an unparseable body.
+func InvalidJSON() *wire.APIError {
+	return &wire.APIError{Status: http.StatusBadRequest, Type: InvalidRequest, Message: InvalidJSONMessage}
+}
+
+// Fault returns OpenAI's answer for an injected fault kind.
+func Fault(kind string) *wire.APIError {
+	switch kind {
+	case "rate_limit":
+		h := http.Header{}
+		h.Set("Retry-After", "1")
+		h.Set("retry-after-ms", "1000")
+		h.Set("x-ratelimit-limit-requests", "500")
+		h.Set("x-ratelimit-remaining-requests", "0")
+		h.Set("x-ratelimit-reset-requests", "1s")
+		h.Set("x-ratelimit-limit-tokens", "30000")
+		h.Set("x-ratelimit-remaining-tokens", "0")
+		h.Set("x-ratelimit-reset-tokens", "1s")
+		return &wire.APIError{Status: http.StatusTooManyRequests, Type: "requests", Code: "rate_limit_exceeded", Headers: h,
+			Message: "Rate limit reached for requests per min (RPM): Limit 500, Used 500, Requested 1. Please try again in 1s. Visit https://platform.openai.com/account/rate-limits to learn more."}
+	case "overloaded":
+		return &wire.APIError{Status: http.StatusServiceUnavailable, Type: "server_error", Message: "The engine is currently overloaded, please try again later"}
+	case "server_error":
+		return &wire.APIError{Status: http.StatusInternalServerError, Type: "server_error", Message: "The server had an error while processing your request. Sorry about that!"}
+	case "too_large":
+		return &wire.APIError{Status: http.StatusRequestEntityTooLarge, Type: InvalidRequest, Message: "Request too large: the request body exceeds the maximum size this endpoint accepts."}
+	case "bad_body":
+		return InvalidJSON()
+	}
+	return &wire.APIError{Status: http.StatusBadRequest, Type: InvalidRequest, Message: "Invalid request."}
+}
+
+// ToolDecl is one function declaration as the checks see it.
+type ToolDecl struct {
+	Name       string
+	Parameters json.RawMessage // nil when absent
+	Strict     bool
+	// Path is the declaration's JSON path for param/path: "tools[0].function"
+	// (Chat) or "tools[0]" (Responses).
+	Path  string
+	Order int
+}
+
+var namePattern = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
+
+// CheckNames: a function name must match ^[a-zA-Z0-9_-]+$ (and be at most
+// 64 characters). Message verbatim from pasted 400s (e.g. ailoy PR #109).
+func CheckNames(decls []ToolDecl) []rules.Violation {
+	var out []rules.Violation
+	for _, d := range decls {
+		param := d.Path + ".name"
+		switch {
+		case !namePattern.MatchString(d.Name):
+			out = append(out, rules.Violation{Path: param, Order: d.Order, Status: 400, ErrType: InvalidRequest, Param: param, Code: "invalid_value",
+				Message: fmt.Sprintf("Invalid '%s': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.", param)})
+		case len(d.Name) > 64:
+			out = append(out, rules.Violation{Path: param, Order: d.Order, Status: 400, ErrType: InvalidRequest, Param: param, Code: "string_above_max_length",
+				Message: fmt.Sprintf("Invalid '%s': string too long. Expected a string with maximum length 64, but got a string with length %d instead.", param, len(d.Name))})
+		}
+	}
+	return out
+}
+
+// CheckSchemas: parameters must be a valid JSON Schema of an object.
+func CheckSchemas(decls []ToolDecl) []rules.Violation {
+	var out []rules.Violation
+	for _, d := range decls {
+		if len(d.Parameters) == 0 {
+			continue
+		}
+		if msg := schemaProblem(d.Parameters); msg != "" {
+			param := d.Path + ".parameters"
+			out = append(out, rules.Violation{Path: param, Order: d.Order, Status: 400, ErrType: InvalidRequest, Param: param, Code: "invalid_function_parameters",
+				Message: fmt.Sprintf("Invalid schema for function '%s': %s", d.Name, msg)})
+		}
+	}
+	return out
+}
+
+func schemaProblem(raw json.RawMessage) string {
+	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(string(raw)))
+	if err != nil {
+		return "schema must be a JSON object."
+	}
+	if _, ok := doc.(map[string]any); !ok {
+		return fmt.Sprintf("%s is not of type 'object'.", pyRepr(doc))
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("tool.json", doc); err != nil {
+		return err.Error()
+	}
+	if _, err := c.Compile("tool.json"); err != nil {
+		return "schema is not valid JSON Schema: " + strings.ReplaceAll(err.Error(), "\n", " ")
+	}
+	m := doc.(map[string]any)
+	if t, ok := m["type"]; ok && t != "object" {
+		return fmt.Sprintf("schema must be a JSON Schema of 'type: \"object\"', got 'type: %q'.", fmt.Sprint(t))
+	}
+	return arrayItemsProblem(m, nil)
+}
+
+// arrayItemsProblem reproduces "In context=('properties', 'paths'), array
+// schema missing items." (sigoden/aichat PR #1049).
+func arrayItemsProblem(s map[string]any, ctx []string) string {
+	if s["type"] == "array" {
+		if _, ok := s["items"]; !ok {
+			return fmt.Sprintf("In context=%s, array schema missing items.", pyTuple(ctx))
+		}
+	}
+	if props, ok := s["properties"].(map[string]any); ok {
+		for _, k := range sortedKeys(props) {
+			if sub, ok := props[k].(map[string]any); ok {
+				if msg := arrayItemsProblem(sub, append(append([]string(nil), ctx...), "properties", k)); msg != "" {
+					return msg
+				}
+			}
+		}
+	}
+	if items, ok := s["items"].(map[string]any); ok {
+		return arrayItemsProblem(items, append(append([]string(nil), ctx...), "items"))
+	}
+	return ""
+}
+
+// CheckStrict: a strict function's object schemas need
+// additionalProperties: false and every property required. Messages from
+// pasted 400s (kevinwatt/mysql-mcp #5: code invalid_function_parameters,
+// param tools[N].parameters).
+func CheckStrict(decls []ToolDecl) []rules.Violation {
+	var out []rules.Violation
+	for _, d := range decls {
+		if !d.Strict || len(d.Parameters) == 0 {
+			continue
+		}
+		var s map[string]any
+		if json.Unmarshal(d.Parameters, &s) != nil {
+			continue // CheckSchemas reports it
+		}
+		if msg := strictProblem(s, nil); msg != "" {
+			param := d.Path + ".parameters"
+			out = append(out, rules.Violation{Path: param, Order: d.Order, Status: 400, ErrType: InvalidRequest, Param: param, Code: "invalid_function_parameters",
+				Message: fmt.Sprintf("Invalid schema for function '%s': %s", d.Name, msg)})
+		}
+	}
+	return out
+}
+
+func strictProblem(s map[string]any, ctx []string) string {
+	props, hasProps := s["properties"].(map[string]any)
+	if s["type"] == "object" || hasProps {
+		if ap, ok := s["additionalProperties"]; !ok || ap != false {
+			return fmt.Sprintf("In context=%s, 'additionalProperties' is required to be supplied and to be false.", pyTuple(ctx))
+		}
+		required := map[string]bool{}
+		if req, ok := s["required"].([]any); ok {
+			for _, r := range req {
+				if name, ok := r.(string); ok {
+					required[name] = true
+				}
+			}
+		}
+		for _, k := range sortedKeys(props) {
+			if !required[k] {
+				return fmt.Sprintf("In context=%s, 'required' is required to be supplied and to be an array including every key in properties. Missing '%s'.", pyTuple(ctx), k)
+			}
+		}
+		for _, k := range sortedKeys(props) {
+			if sub, ok := props[k].(map[string]any); ok {
+				if msg := strictProblem(sub, append(append([]string(nil), ctx...), "properties", k)); msg != "" {
+					return msg
+				}
+			}
+		}
+	}
+	if items, ok := s["items"].(map[string]any); ok {
+		return strictProblem(items, append(append([]string(nil), ctx...), "items"))
+	}
+	for _, defsKey := range []string{"$defs", "definitions"} {
+		if defs, ok := s[defsKey].(map[string]any); ok {
+			for _, k := range sortedKeys(defs) {
+				if sub, ok := defs[k].(map[string]any); ok {
+					if msg := strictProblem(sub, append(append([]string(nil), ctx...), defsKey, k)); msg != "" {
+						return msg
+					}
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// pyTuple renders a context path the way the API does: () or ('a', 'b').
+func pyTuple(ctx []string) string {
+	if len(ctx) == 0 {
+		return "()"
+	}
+	q := make([]string, len(ctx))
+	for i, c := range ctx {
+		q[i] = "'" + c + "'"
+	}
+	return "(" + strings.Join(q, ", ") + ")"
+}
+
+func pyRepr(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "None"
+	case string:
+		return strconv.Quote(x)
+	}
+	return fmt.Sprint(v)
+}
+
+func sortedKeys(m map[string]any) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
