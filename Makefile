@@ -1,0 +1,49 @@
+# toolwire — see README.md. Everything needs only Go; modules come from the proxy.
+GO        ?= go
+BIN       ?= $(CURDIR)/bin
+REPORTS   ?= reports/out
+FUZZTIME  ?= 5s
+# Packages with FuzzDecode / FuzzParse targets (run briefly in `make test`,
+# for as long as you like with `make fuzz FUZZTIME=10m`).
+FUZZ_PKGS ?= $(shell grep -rl --include='*_test.go' '^func Fuzz' mockprovider | xargs -r -n1 dirname | sort -u)
+
+.PHONY: all build test unit fuzz-short fuzz conformance bench soak clean
+
+all: build test
+
+build:
+	$(GO) build -o $(BIN)/ ./cmd/...
+
+## test: unit, SDK round-trip and self tests with the race detector, then a brief run of every fuzz target
+test: unit fuzz-short
+
+unit:
+	$(GO) vet ./...
+	$(GO) test -race -count=1 -timeout 20m ./...
+
+fuzz-short:
+	@for pkg in $(FUZZ_PKGS); do \
+	  for t in $$($(GO) test -list '^Fuzz' ./$$pkg | grep '^Fuzz'); do \
+	    echo "fuzz $$pkg $$t ($(FUZZTIME))"; \
+	    $(GO) test -run='^$$' -fuzz="^$$t$$" -fuzztime=$(FUZZTIME) ./$$pkg || exit 1; \
+	  done; \
+	done
+
+## fuzz: the same targets, long (FUZZTIME=10m make fuzz)
+fuzz: fuzz-short
+
+## conformance: the suite against the bundled reference driver, every profile; reports in $(REPORTS)
+conformance: build
+	$(BIN)/toolwire conform --driver $(BIN)/toolwire-refdriver --report-dir $(REPORTS)
+
+## bench: load benchmark against a bare net/http baseline; writes $(REPORTS)/bench.json
+bench: build
+	$(BIN)/toolwire-bench --out $(REPORTS)/bench.json
+	$(GO) test -run='^$$' -bench=. -benchmem ./mockprovider/...
+
+## soak: the long soak (1,000,000 requests across 10,000 sessions)
+soak: build
+	$(BIN)/toolwire-bench --soak-requests 1000000 --soak-sessions 10000 --out $(REPORTS)/bench.json
+
+clean:
+	rm -rf $(BIN) $(REPORTS)

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolwire/toolwire/mockprovider"
+	"github.com/toolwire/toolwire/mockprovider/rules"
+)
+
+// catalog is every rule toolwire knows: the mock's and the suite's.
+func catalog() []rules.Rule {
+	return mockprovider.New(mockprovider.Options{}).Catalog().All()
+}
+
+func newRulesCommand() *cobra.Command {
+	var asJSON bool
+	var dialect string
+	cmd := &cobra.Command{
+		Use:   "rules",
+		Short: "Print the rule catalog (ID, dialect, level, summary, source)",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var list []rules.Rule
+			for _, r := range catalog() {
+				if dialect == "" || string(r.Dialect) == dialect {
+					list = append(list, r)
+				}
+			}
+			out := cmd.OutOrStdout()
+			if asJSON {
+				enc := json.NewEncoder(out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(list)
+			}
+			tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "ID\tLEVEL\tSUMMARY\tSOURCE")
+			for _, r := range list {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Level, r.Summary, r.Source)
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().StringVar(&dialect, "dialect", "", "only this dialect (openai-chat, openai-responses, anthropic, gemini, rap)")
+	return cmd
+}

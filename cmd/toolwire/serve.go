@@ -1,0 +1,124 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolwire/toolwire/mockprovider"
+	"github.com/toolwire/toolwire/mockprovider/rules"
+	"github.com/toolwire/toolwire/mockprovider/session"
+)
+
+// ruleFlags binds the options the reference marks as inferred.
+func ruleFlags(cmd *cobra.Command, o *rules.Options) {
+	d := rules.DefaultOptions()
+	*o = d
+	f := cmd.Flags()
+	f.BoolVar(&o.Lenient, "lenient", false, "journal MUST violations but answer normally")
+	f.BoolVar(&o.StrictRoles, "strict-roles", false, "answer Anthropic role alternation / first-message-user breaches with the historical 400")
+	f.StringVar(&o.OpenAIToolParam, "openai-tool-param", d.OpenAIToolParam, `param of OpenAI's unanswered-tool-call error: "role" (messages.[N].role) or "messages"`)
+	f.StringVar(&o.GeminiRoleMessage, "gemini-role-message", d.GeminiRoleMessage, `Gemini invalid-role wording: "classic" or "v3.6"`)
+	f.StringVar(&o.ThoughtSignatures, "thought-signatures", d.ThoughtSignatures, `Gemini thought-signature enforcement: "auto" (gemini-3* models), "always" or "never"`)
+}
+
+func newServeCommand() *cobra.Command {
+	var (
+		addr      string
+		fixtures  []string
+		opts      mockprovider.Options
+		limits    = session.DefaultLimits()
+		bodyLimit int64
+		drain     time.Duration
+	)
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Run the mock provider: OpenAI Chat and Responses, Anthropic Messages and Gemini on one port",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			set, err := mockprovider.LoadScenarios(fixtures...)
+			if err != nil {
+				return err
+			}
+			opts.Scenarios, opts.Limits, opts.BodyLimit = set, limits, bodyLimit
+			srv := mockprovider.New(opts)
+			ln, err := net.Listen("tcp", addr)
+			if err != nil {
+				return err
+			}
+			printBanner(cmd.OutOrStdout(), ln.Addr().String(), len(set.Names()), opts.Rules.Lenient)
+			return serve(cmd.Context(), srv, ln, drain)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&addr, "addr", "127.0.0.1:8080", "listen address (loopback unless you name another)")
+	f.StringArrayVar(&fixtures, "fixtures", nil, "directory of extra scenario YAML files (repeatable)")
+	ruleFlags(cmd, &opts.Rules)
+	f.IntVar(&limits.MaxSessions, "max-sessions", limits.MaxSessions, "sessions kept; the least recently used is evicted beyond this")
+	f.DurationVar(&limits.IdleTTL, "idle-ttl", limits.IdleTTL, "drop sessions idle this long")
+	f.IntVar(&limits.JournalEntries, "journal-entries", limits.JournalEntries, "journal entries kept per session")
+	f.Int64Var(&bodyLimit, "body-limit", 32<<20, "largest request body accepted, in bytes (413 beyond)")
+	f.DurationVar(&drain, "drain", 10*time.Second, "on SIGTERM, how long in-flight requests may finish")
+	return cmd
+}
+
+// serve runs until SIGINT/SIGTERM, then drains in-flight requests.
+func serve(ctx context.Context, h *mockprovider.Server, ln net.Listener, drain time.Duration) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	hs := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+	}
+	go func() {
+		t := time.NewTicker(time.Minute)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				h.Sessions().Expire()
+			}
+		}
+	}()
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), drain)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return nil
+}
+
+func printBanner(w io.Writer, addr string, scenarios int, lenient bool) {
+	base := "http://" + addr
+	mode := "strict"
+	if lenient {
+		mode = "lenient"
+	}
+	fmt.Fprintf(w, `toolwire %s mock provider on %s (%s rules, %d scenarios)
+  OpenAI (Chat + Responses)  OPENAI_BASE_URL=%s/v1        OPENAI_API_KEY=<session name>
+  Anthropic Messages         ANTHROPIC_BASE_URL=%s           ANTHROPIC_API_KEY=<session name>
+  Gemini                     GOOGLE_GEMINI_BASE_URL=%s       GEMINI_API_KEY=<session name>
+  Admin and journals         %s/_toolwire/sessions
+`, mockprovider.Version, addr, mode, scenarios, base, base, base, base)
+}

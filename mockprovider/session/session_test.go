@@ -1,0 +1,107 @@
+package session
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestJournalIsBounded(t *testing.T) {
+	st := NewStore(Limits{MaxSessions: 10, JournalEntries: 3, JournalBodyMax: 16})
+	s := st.Get("k")
+	for i := 0; i < 5; i++ {
+		s.Record(Entry{Request: json.RawMessage(fmt.Sprintf(`{"n":%d,"pad":"%s"}`, i, strings.Repeat("x", 40)))})
+	}
+	entries, dropped := s.Journal()
+	if len(entries) != 3 || dropped != 2 {
+		t.Fatalf("kept %d dropped %d, want 3 and 2", len(entries), dropped)
+	}
+	if entries[0].Seq != 3 {
+		t.Fatalf("oldest kept seq = %d, want 3", entries[0].Seq)
+	}
+	for _, e := range entries {
+		if !e.Truncated || !json.Valid(e.Request) {
+			t.Fatalf("clipped body must stay valid JSON and be marked: %s", e.Request)
+		}
+	}
+}
+
+func TestStoreEvictsLeastRecentlyUsed(t *testing.T) {
+	now := time.Unix(0, 0)
+	st := NewStore(Limits{MaxSessions: 2})
+	st.now = func() time.Time { return now }
+	st.Get("a")
+	now = now.Add(time.Second)
+	st.Get("b")
+	now = now.Add(time.Second)
+	st.Get("a") // a is now the most recent
+	now = now.Add(time.Second)
+	st.Get("c")
+	if _, ok := st.Lookup("b"); ok {
+		t.Fatal("b should have been evicted")
+	}
+	if _, ok := st.Lookup("a"); !ok {
+		t.Fatal("a was used recently and must stay")
+	}
+	if st.Len() != 2 {
+		t.Fatalf("len = %d", st.Len())
+	}
+}
+
+func TestIdleSessionsExpire(t *testing.T) {
+	now := time.Unix(100, 0)
+	st := NewStore(Limits{IdleTTL: time.Minute})
+	st.now = func() time.Time { return now }
+	st.Get("old")
+	now = now.Add(2 * time.Minute)
+	st.Get("new")
+	st.Expire()
+	if _, ok := st.Lookup("old"); ok {
+		t.Fatal("idle session survived")
+	}
+	if _, ok := st.Lookup("new"); !ok {
+		t.Fatal("fresh session was dropped")
+	}
+}
+
+func TestFaultsCountDown(t *testing.T) {
+	s := NewStore(DefaultLimits()).Get("k")
+	s.AddFault(Fault{Kind: "rate_limit", Remaining: 2})
+	for i := 0; i < 2; i++ {
+		if f := s.TakeFault(); f == nil || f.Kind != "rate_limit" {
+			t.Fatalf("request %d: want the fault, got %+v", i, f)
+		}
+	}
+	if f := s.TakeFault(); f != nil {
+		t.Fatalf("fault outlived its count: %+v", f)
+	}
+}
+
+func TestStoredResponsesAreBounded(t *testing.T) {
+	s := NewStore(Limits{StoredResponses: 2}).Get("k")
+	for _, id := range []string{"r1", "r2", "r3"} {
+		s.PutResponse(&StoredResponse{ID: id})
+	}
+	if _, ok := s.Response("r1"); ok {
+		t.Fatal("oldest response should be gone")
+	}
+	if _, ok := s.Response("r3"); !ok {
+		t.Fatal("newest response missing")
+	}
+}
+
+func TestResetClearsState(t *testing.T) {
+	s := NewStore(DefaultLimits()).Get("k")
+	s.SetScenario("x")
+	s.Record(Entry{})
+	s.NoteReasoning("fc_1", "rs_1")
+	s.Reset()
+	if s.Scenario() != "" || s.IssuedReasoning("fc_1") != "" {
+		t.Fatal("reset left state behind")
+	}
+	if e, _ := s.Journal(); len(e) != 0 {
+		t.Fatal("reset left journal entries")
+	}
+}
