@@ -23,6 +23,7 @@ import (
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
 	"github.com/toolwire/toolwire/mockprovider/model"
+	"github.com/toolwire/toolwire/mockprovider/record"
 	"github.com/toolwire/toolwire/mockprovider/rules"
 	"github.com/toolwire/toolwire/mockprovider/scenario"
 	"github.com/toolwire/toolwire/mockprovider/session"
@@ -43,6 +44,11 @@ type Options struct {
 	Scenarios *scenario.Set
 	// Dialects replaces the built-in dialects (tests of a single dialect).
 	Dialects []dialect.Dialect
+	// Recorder, when set, forwards every request to the real API (after
+	// journaling its violations) and records the exchange.
+	Recorder *record.Recorder
+	// Replayer, when set, answers from recordings instead of the model.
+	Replayer *record.Replayer
 }
 
 // Server is the mock provider.
@@ -210,8 +216,32 @@ func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
 		x.Env.Model = c.Model
 		vs := rules.Run(d.Rules(), req, x.Env)
 		entry.Violations = vs
+		if s.opts.Recorder != nil {
+			// The real API is the judge in record mode: forward even a
+			// violating request, so its answer is recorded too.
+			ex, err := s.opts.Recorder.Forward(d.Name(), key, cw, r, body)
+			entry.Events = recordedEvents(ex.Events)
+			if err != nil && ex.Status == 0 {
+				e := d.Fault("server_error")
+				e.Message = "toolwire record: " + err.Error()
+				fail(e)
+			}
+			return
+		}
 		if v := rules.FirstMust(vs); v != nil && !s.opts.Rules.Lenient {
 			fail(wire.FromViolation(v))
+			return
+		}
+		if s.opts.Replayer != nil {
+			ex, closest := s.opts.Replayer.Find(d.Name(), r.Method, r.URL.RequestURI(), string(body))
+			if ex == nil {
+				e := d.Fault("bad_request")
+				e.Message = "toolwire replay: no recording matches this request; " + closest
+				fail(e)
+				return
+			}
+			ex.Write(cw)
+			x.SetEvents(recordedEvents(ex.Events))
 			return
 		}
 
@@ -322,4 +352,16 @@ func applyStreamHeader(h string, cfg *wire.StreamConfig) {
 			cfg.FirstTokenDelay = time.Duration(n) * time.Millisecond
 		}
 	}
+}
+
+func recordedEvents(evs []record.Event) []session.Event {
+	out := make([]session.Event, 0, len(evs))
+	for _, e := range evs {
+		data := json.RawMessage(e.Data)
+		if !json.Valid(data) {
+			data, _ = json.Marshal(e.Data)
+		}
+		out = append(out, session.Event{Event: e.Event, Data: data})
+	}
+	return out
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolwire/toolwire/mockprovider"
+	"github.com/toolwire/toolwire/mockprovider/record"
 	"github.com/toolwire/toolwire/mockprovider/rules"
 	"github.com/toolwire/toolwire/mockprovider/session"
 )
@@ -39,6 +40,9 @@ func newServeCommand() *cobra.Command {
 		limits    = session.DefaultLimits()
 		bodyLimit int64
 		drain     time.Duration
+		recordDir string
+		upstream  string
+		replayDir string
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -49,6 +53,25 @@ func newServeCommand() *cobra.Command {
 				return err
 			}
 			opts.Scenarios, opts.Limits, opts.BodyLimit = set, limits, bodyLimit
+			switch {
+			case recordDir != "" && replayDir != "":
+				return errors.New("--record and --replay exclude each other")
+			case recordDir != "":
+				up, err := record.ParseUpstreams(upstream)
+				if err != nil {
+					return err
+				}
+				if len(up) == 0 {
+					return errors.New("--record needs --upstream openai=URL,anthropic=URL,gemini=URL")
+				}
+				if opts.Recorder, err = record.NewRecorder(recordDir, up); err != nil {
+					return err
+				}
+			case replayDir != "":
+				if opts.Replayer, err = record.LoadReplayer(replayDir); err != nil {
+					return err
+				}
+			}
 			srv := mockprovider.New(opts)
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
@@ -67,6 +90,9 @@ func newServeCommand() *cobra.Command {
 	f.IntVar(&limits.JournalEntries, "journal-entries", limits.JournalEntries, "journal entries kept per session")
 	f.Int64Var(&bodyLimit, "body-limit", 32<<20, "largest request body accepted, in bytes (413 beyond)")
 	f.DurationVar(&drain, "drain", 10*time.Second, "on SIGTERM, how long in-flight requests may finish")
+	f.StringVar(&recordDir, "record", "", "proxy to the real APIs (see --upstream) and record every exchange into this directory, secrets redacted")
+	f.StringVar(&upstream, "upstream", "", "with --record: openai=URL,anthropic=URL,gemini=URL")
+	f.StringVar(&replayDir, "replay", "", "answer from the recordings in this directory")
 	return cmd
 }
 

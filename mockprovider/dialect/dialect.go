@@ -112,5 +112,8 @@ func (x *Exchange) Result() (status int, body json.RawMessage, events []session.
 	return x.status, x.body, x.events
 }
 
+// SetEvents records a stream written by other means (replay).
+func (x *Exchange) SetEvents(evs []session.Event) { x.events = evs }
+
 // SetResult records an answer written without JSON or SSE (errors).
 func (x *Exchange) SetResult(status int, body json.RawMessage) { x.status, x.body = status, body }

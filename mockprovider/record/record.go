@@ -1,0 +1,413 @@
+// Package record captures real provider traffic once and serves it back
+// forever: in record mode the mock forwards each request (after journaling
+// its rule violations) to the real API with the caller's own key, streams the
+// answer back, and writes the exchange to a recording file with secrets
+// redacted; in replay mode it answers from those files, event for event.
+package record
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/toolwire/toolwire/mockprovider/conv"
+)
+
+// Exchange is one recorded request and its answer.
+type Exchange struct {
+	Dialect conv.Dialect      `yaml:"dialect" json:"dialect"`
+	Method  string            `yaml:"method" json:"method"`
+	Path    string            `yaml:"path" json:"path"` // with the query, key removed
+	Request string            `yaml:"request" json:"request"`
+	Status  int               `yaml:"status" json:"status"`
+	Headers map[string]string `yaml:"headers,omitempty" json:"headers,omitempty"`
+	Body    string            `yaml:"body,omitempty" json:"body,omitempty"`
+	// Events is a streamed answer, event for event; Separator is what
+	// ended each event ("\n\n", or "\r\n\r\n" for Gemini).
+	Events    []Event `yaml:"events,omitempty" json:"events,omitempty"`
+	Separator string  `yaml:"separator,omitempty" json:"separator,omitempty"`
+}
+
+// Event is one server-sent event as it came.
+type Event struct {
+	Event string `yaml:"event,omitempty" json:"event,omitempty"`
+	Data  string `yaml:"data" json:"data"`
+}
+
+// File is one recording: a session's exchanges in order.
+type File struct {
+	Name      string     `yaml:"name" json:"name"`
+	Recorded  time.Time  `yaml:"recorded" json:"recorded"`
+	Exchanges []Exchange `yaml:"exchanges" json:"exchanges"`
+}
+
+// Upstreams maps a provider family ("openai", "anthropic", "gemini") to a
+// base URL (scheme and host, e.g. https://api.openai.com).
+type Upstreams map[string]string
+
+// ParseUpstreams reads "openai=URL,anthropic=URL,gemini=URL".
+func ParseUpstreams(s string) (Upstreams, error) {
+	out := Upstreams{}
+	for _, kv := range strings.Split(s, ",") {
+		if strings.TrimSpace(kv) == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
+		if !ok || v == "" {
+			return nil, fmt.Errorf("bad upstream %q (want family=URL)", kv)
+		}
+		switch k {
+		case "openai", "anthropic", "gemini":
+			out[k] = strings.TrimRight(v, "/")
+		default:
+			return nil, fmt.Errorf("unknown upstream family %q (want openai, anthropic or gemini)", k)
+		}
+	}
+	return out, nil
+}
+
+// Family is the upstream family serving a dialect.
+func Family(d conv.Dialect) string {
+	switch d {
+	case conv.OpenAIChat, conv.OpenAIResponses:
+		return "openai"
+	}
+	return string(d)
+}
+
+// Recorder forwards requests upstream and writes recordings.
+type Recorder struct {
+	Dir       string
+	Upstreams Upstreams
+	Client    *http.Client
+	MaxBody   int64
+
+	mu    sync.Mutex
+	files map[string]*File
+}
+
+// NewRecorder makes a recorder writing into dir.
+func NewRecorder(dir string, up Upstreams) (*Recorder, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	return &Recorder{Dir: dir, Upstreams: up, Client: &http.Client{Timeout: 10 * time.Minute}, MaxBody: 64 << 20, files: map[string]*File{}}, nil
+}
+
+// hop-by-hop and toolwire-only headers are not forwarded.
+var dropHeaders = map[string]bool{"Connection": true, "Keep-Alive": true, "Proxy-Connection": true, "Transfer-Encoding": true, "Upgrade": true, "Te": true, "Trailer": true, "Host": true, "Content-Length": true, "Accept-Encoding": true}
+
+// Forward sends the request upstream with the caller's own credentials,
+// copies the answer to w as it arrives, and records the exchange under the
+// session's recording.
+func (rc *Recorder) Forward(d conv.Dialect, sessionKey string, w http.ResponseWriter, r *http.Request, body []byte) (Exchange, error) {
+	base, ok := rc.Upstreams[Family(d)]
+	if !ok {
+		return Exchange{}, fmt.Errorf("no upstream for %s (give --upstream %s=URL)", d, Family(d))
+	}
+	req, err := http.NewRequestWithContext(r.Context(), r.Method, base+r.URL.RequestURI(), bytes.NewReader(body))
+	if err != nil {
+		return Exchange{}, err
+	}
+	for k, vs := range r.Header {
+		if dropHeaders[http.CanonicalHeaderKey(k)] || strings.HasPrefix(strings.ToLower(k), "x-toolwire-") {
+			continue
+		}
+		req.Header[k] = vs
+	}
+	resp, err := rc.Client.Do(req)
+	if err != nil {
+		return Exchange{}, err
+	}
+	defer resp.Body.Close()
+	ex := Exchange{Dialect: d, Method: r.Method, Path: redactQuery(r.URL.RequestURI()), Request: Redact(string(body), sessionKey), Status: resp.StatusCode, Headers: keptHeaders(resp.Header)}
+	for k, v := range ex.Headers {
+		w.Header().Set(k, v)
+	}
+	w.WriteHeader(resp.StatusCode)
+	flusher, _ := w.(http.Flusher)
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		ex.Events, ex.Separator, err = copyEvents(w, flusher, resp.Body)
+		for i := range ex.Events {
+			ex.Events[i].Data = Redact(ex.Events[i].Data, sessionKey)
+		}
+	} else {
+		var b []byte
+		b, err = io.ReadAll(io.LimitReader(resp.Body, rc.MaxBody))
+		_, _ = w.Write(b)
+		ex.Body = Redact(string(b), sessionKey)
+	}
+	if err != nil {
+		return ex, err
+	}
+	return ex, rc.save(sessionKey, ex)
+}
+
+// copyEvents streams upstream bytes to the client and splits them into
+// events on blank lines.
+func copyEvents(w io.Writer, f http.Flusher, body io.Reader) ([]Event, string, error) {
+	var events []Event
+	sep := "\n\n"
+	var cur Event
+	br := bufio.NewReader(body)
+	for {
+		line, err := br.ReadString('\n')
+		if len(line) > 0 {
+			if _, werr := io.WriteString(w, line); werr != nil {
+				return events, sep, werr
+			}
+			if f != nil {
+				f.Flush()
+			}
+			if strings.HasSuffix(line, "\r\n") {
+				sep = "\r\n\r\n"
+			}
+			trimmed := strings.TrimRight(line, "\r\n")
+			switch {
+			case trimmed == "":
+				if cur.Data != "" || cur.Event != "" {
+					events = append(events, cur)
+				}
+				cur = Event{}
+			case strings.HasPrefix(trimmed, "event:"):
+				cur.Event = strings.TrimSpace(strings.TrimPrefix(trimmed, "event:"))
+			case strings.HasPrefix(trimmed, "data:"):
+				d := strings.TrimPrefix(strings.TrimPrefix(trimmed, "data:"), " ")
+				if cur.Data != "" {
+					cur.Data += "\n"
+				}
+				cur.Data += d
+			}
+		}
+		if err == io.EOF {
+			if cur.Data != "" || cur.Event != "" {
+				events = append(events, cur)
+			}
+			return events, sep, nil
+		}
+		if err != nil {
+			return events, sep, err
+		}
+	}
+}
+
+func keptHeaders(h http.Header) map[string]string {
+	out := map[string]string{}
+	for _, k := range []string{"Content-Type", "Retry-After", "Request-Id", "X-Request-Id", "Openai-Processing-Ms"} {
+		if v := h.Get(k); v != "" {
+			out[k] = v
+		}
+	}
+	for k := range h {
+		lk := strings.ToLower(k)
+		if strings.HasPrefix(lk, "x-ratelimit-") || strings.HasPrefix(lk, "anthropic-ratelimit-") {
+			out[k] = h.Get(k)
+		}
+	}
+	return out
+}
+
+// FileName is a recording's name: a hash of the session key, never the key.
+func FileName(sessionKey string) string {
+	sum := sha256.Sum256([]byte(sessionKey))
+	return "rec-" + hex.EncodeToString(sum[:6])
+}
+
+func (rc *Recorder) save(sessionKey string, ex Exchange) error {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	name := FileName(sessionKey)
+	f, ok := rc.files[name]
+	if !ok {
+		f = &File{Name: name, Recorded: time.Now().UTC()}
+		rc.files[name] = f
+	}
+	f.Exchanges = append(f.Exchanges, ex)
+	b, err := yaml.Marshal(f)
+	if err != nil {
+		return err
+	}
+	tmp := filepath.Join(rc.Dir, name+".yaml.tmp")
+	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, filepath.Join(rc.Dir, name+".yaml"))
+}
+
+var (
+	secretKeyRE  = regexp.MustCompile(`(?i)"(api[_-]?key|key|authorization|x-api-key|x-goog-api-key|token|access_token|secret|password)"\s*:\s*"[^"]*"`)
+	secretValRE  = regexp.MustCompile(`\b(sk-(?:ant-|proj-)?[A-Za-z0-9_\-]{16,}|AIza[0-9A-Za-z_\-]{30,}|ya29\.[0-9A-Za-z_\-]+)`)
+	queryKeyRE   = regexp.MustCompile(`([?&])key=[^&]*`)
+	redactedText = "REDACTED"
+)
+
+// Redact removes credentials from a body: the caller's own key wherever it
+// appears, JSON fields named like secrets, and strings shaped like provider
+// keys.
+func Redact(s, sessionKey string) string {
+	if sessionKey != "" && len(sessionKey) >= 4 {
+		s = strings.ReplaceAll(s, sessionKey, redactedText)
+	}
+	s = secretKeyRE.ReplaceAllStringFunc(s, func(m string) string {
+		k, _, _ := strings.Cut(m, ":")
+		return k + `: "` + redactedText + `"`
+	})
+	return secretValRE.ReplaceAllString(s, redactedText)
+}
+
+func redactQuery(uri string) string {
+	out := queryKeyRE.ReplaceAllString(uri, "${1}key="+redactedText)
+	return out
+}
+
+// Replayer answers requests from recordings.
+type Replayer struct {
+	mu        sync.Mutex
+	exchanges []Exchange
+	used      map[int]bool
+}
+
+// LoadReplayer reads every recording in dir.
+func LoadReplayer(dir string) (*Replayer, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(paths)
+	rp := &Replayer{used: map[int]bool{}}
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		var f File
+		if err := yaml.Unmarshal(b, &f); err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		rp.exchanges = append(rp.exchanges, f.Exchanges...)
+	}
+	if len(rp.exchanges) == 0 {
+		return nil, fmt.Errorf("no recordings in %s", dir)
+	}
+	return rp, nil
+}
+
+// Canonical renders JSON with sorted keys and no insignificant space, so
+// recordings match however a client orders its fields.
+func Canonical(s string) string {
+	var v any
+	if json.Unmarshal([]byte(s), &v) != nil {
+		return s
+	}
+	b, _ := json.Marshal(v) // encoding/json sorts map keys
+	return string(b)
+}
+
+// Find returns the recorded exchange for a request: the first unused exact
+// match (so a conversation replays in order), else any exact match. With no
+// match it returns the closest recording's description for the error.
+func (rp *Replayer) Find(d conv.Dialect, method, uri, body string) (*Exchange, string) {
+	want := Canonical(Redact(body, ""))
+	path := redactQuery(uri)
+	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	first := -1
+	for i, ex := range rp.exchanges {
+		if ex.Dialect != d || ex.Method != method || ex.Path != path || Canonical(ex.Request) != want {
+			continue
+		}
+		if !rp.used[i] {
+			rp.used[i] = true
+			return &rp.exchanges[i], ""
+		}
+		if first < 0 {
+			first = i
+		}
+	}
+	if first >= 0 {
+		return &rp.exchanges[first], ""
+	}
+	best, bestScore := -1, -1
+	for i, ex := range rp.exchanges {
+		if ex.Dialect != d {
+			continue
+		}
+		score := commonPrefix(Canonical(ex.Request), want)
+		if ex.Path == path {
+			score += 1 << 20
+		}
+		if score > bestScore {
+			best, bestScore = i, score
+		}
+	}
+	if best < 0 {
+		return nil, "no recording for dialect " + string(d)
+	}
+	ex := rp.exchanges[best]
+	c := Canonical(ex.Request)
+	at := commonPrefix(c, want)
+	return nil, fmt.Sprintf("closest recording: %s %s (request #%d of the recordings), which differs from this request at byte %d: recorded …%s… vs sent …%s…",
+		ex.Method, ex.Path, best+1, at, excerpt(c, at), excerpt(want, at))
+}
+
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+func excerpt(s string, at int) string {
+	lo, hi := max(0, at-20), min(len(s), at+40)
+	return s[lo:hi]
+}
+
+// Write serves a recorded exchange, streaming events with their separator.
+func (ex *Exchange) Write(w http.ResponseWriter) {
+	for k, v := range ex.Headers {
+		w.Header().Set(k, v)
+	}
+	w.WriteHeader(ex.Status)
+	if len(ex.Events) == 0 {
+		_, _ = io.WriteString(w, ex.Body)
+		return
+	}
+	f, _ := w.(http.Flusher)
+	sep := ex.Separator
+	if sep == "" {
+		sep = "\n\n"
+	}
+	nl := sep[:len(sep)/2] // a line ending of the same style
+	for _, e := range ex.Events {
+		var b strings.Builder
+		if e.Event != "" {
+			b.WriteString("event: " + e.Event + nl)
+		}
+		for i, line := range strings.Split(e.Data, "\n") {
+			if i > 0 {
+				b.WriteString(nl)
+			}
+			b.WriteString("data: " + line)
+		}
+		b.WriteString(sep)
+		_, _ = io.WriteString(w, b.String())
+		if f != nil {
+			f.Flush()
+		}
+	}
+}
