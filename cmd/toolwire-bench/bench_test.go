@@ -1,0 +1,50 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"testing"
+	"time"
+
+	"github.com/toolwire/toolwire/mockprovider/conv"
+)
+
+// TestBenchSmall runs the whole benchmark at a size that fits CI and checks
+// every field of bench.json is filled and no request failed. It asserts no
+// time: speed is reported by `make bench`, not judged here.
+func TestBenchSmall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("load run")
+	}
+	res, err := run(config{each: 150 * time.Millisecond, concurrency: "1,4", soakRequests: 3000, soakSessions: 500}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.BaselineRPS <= 0 {
+		t.Fatal("baseline measured nothing")
+	}
+	for _, r := range res.Runs {
+		if r.Requests == 0 || r.Errors != 0 {
+			t.Errorf("%s stream=%v c=%d: %d requests, %d errors", r.Target, r.Stream, r.Concurrency, r.Requests, r.Errors)
+		}
+	}
+	for _, d := range conv.Dialects {
+		st, ok := res.Dialects[string(d)]
+		if !ok || st.RPS <= 0 || st.Ratio <= 0 || st.P99 < st.P50 {
+			t.Errorf("%s: incomplete stats %+v", d, st)
+		}
+	}
+	if res.Soak.RSSMBStart <= 0 || res.Soak.RSSMBEnd <= 0 {
+		t.Errorf("soak memory not measured: %+v", res.Soak)
+	}
+	b, _ := json.Marshal(res)
+	var back map[string]any
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"baseline_rps", "dialects", "soak"} {
+		if _, ok := back[k]; !ok {
+			t.Errorf("bench.json lacks %s", k)
+		}
+	}
+}

@@ -1,0 +1,293 @@
+// Command toolwire-bench is the load benchmark: full tool-call turns per
+// dialect, streamed and not, at several concurrencies, against the mock and,
+// in the same run, against a bare net/http handler returning a fixed JSON
+// body — the ceiling on this machine. Ratios, not absolute numbers, are the
+// result: they survive a change of machine.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"text/tabwriter"
+	"time"
+
+	"github.com/toolwire/toolwire/mockprovider"
+	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/session"
+)
+
+func main() {
+	var cfg config
+	flag.StringVar(&cfg.out, "out", "reports/out/bench.json", "where to write bench.json")
+	flag.DurationVar(&cfg.each, "duration", 2*time.Second, "how long each load run lasts")
+	flag.StringVar(&cfg.concurrency, "concurrency", "1,16,64", "concurrency levels")
+	flag.IntVar(&cfg.soakRequests, "soak-requests", 200000, "requests in the soak")
+	flag.IntVar(&cfg.soakSessions, "soak-sessions", 10000, "sessions the soak spreads them over")
+	flag.Parse()
+	res, err := run(cfg, os.Stdout)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "toolwire-bench:", err)
+		os.Exit(2)
+	}
+	if err := os.MkdirAll(filepath.Dir(cfg.out), 0o755); err != nil {
+		fmt.Fprintln(os.Stderr, "toolwire-bench:", err)
+		os.Exit(2)
+	}
+	b, _ := json.MarshalIndent(res, "", "  ")
+	if err := os.WriteFile(cfg.out, b, 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, "toolwire-bench:", err)
+		os.Exit(2)
+	}
+	fmt.Println("wrote", cfg.out)
+}
+
+type config struct {
+	out          string
+	each         time.Duration
+	concurrency  string
+	soakRequests int
+	soakSessions int
+}
+
+// Result is bench.json.
+type Result struct {
+	Machine     string                  `json:"machine"`
+	BaselineRPS float64                 `json:"baseline_rps"`
+	Dialects    map[string]DialectStats `json:"dialects"`
+	Runs        []Run                   `json:"runs"`
+	Soak        Soak                    `json:"soak"`
+}
+
+// DialectStats is the headline per dialect: non-streaming at the highest
+// concurrency, and its ratio to the baseline at the same concurrency.
+type DialectStats struct {
+	RPS   float64 `json:"rps"`
+	P50   float64 `json:"p50_ms"`
+	P99   float64 `json:"p99_ms"`
+	Ratio float64 `json:"ratio"`
+}
+
+// Run is one load run.
+type Run struct {
+	Target      string  `json:"target"` // dialect or "baseline"
+	Stream      bool    `json:"stream"`
+	Concurrency int     `json:"concurrency"`
+	Requests    int     `json:"requests"`
+	Errors      int     `json:"errors"`
+	RPS         float64 `json:"rps"`
+	P50         float64 `json:"p50_ms"`
+	P99         float64 `json:"p99_ms"`
+	AllocsPerOp float64 `json:"allocs_per_request"` // whole process: client and server
+	RSSMB       float64 `json:"rss_mb"`
+}
+
+// Soak is the memory-flatness run.
+type Soak struct {
+	Requests   int     `json:"requests"`
+	Sessions   int     `json:"sessions"`
+	RSSMBStart float64 `json:"rss_mb_start"` // after the first 10,000 requests
+	RSSMBEnd   float64 `json:"rss_mb_end"`
+}
+
+func run(cfg config, w io.Writer) (*Result, error) {
+	var levels []int
+	for _, s := range strings.Split(cfg.concurrency, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("bad concurrency %q", s)
+		}
+		levels = append(levels, n)
+	}
+	mock := mockprovider.New(mockprovider.Options{Limits: session.Limits{MaxSessions: 20000, IdleTTL: time.Hour, JournalEntries: 50, JournalBodyMax: 8 << 10, StoredResponses: 64}})
+	mockURL, stopMock, err := listen(mock)
+	if err != nil {
+		return nil, err
+	}
+	defer stopMock()
+	fixed := []byte(`{"id":"baseline","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}]}`)
+	baseURL, stopBase, err := listen(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(fixed)
+	}))
+	if err != nil {
+		return nil, err
+	}
+	defer stopBase()
+
+	res := &Result{Machine: fmt.Sprintf("%s/%s, %d CPUs, %s", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version()), Dialects: map[string]DialectStats{}}
+	client := &http.Client{Transport: &http.Transport{MaxIdleConns: 256, MaxIdleConnsPerHost: 256, DisableCompression: true}}
+	baseline := map[int]Run{}
+	for _, c := range levels {
+		r := load(client, cfg.each, c, "baseline", false, func(worker, i int) *http.Request {
+			req, _ := http.NewRequest(http.MethodPost, baseURL+"/v1/chat/completions", strings.NewReader(`{}`))
+			return req
+		})
+		baseline[c] = r
+		res.Runs = append(res.Runs, r)
+	}
+	top := levels[len(levels)-1]
+	res.BaselineRPS = baseline[top].RPS
+	for _, d := range conv.Dialects {
+		for _, stream := range []bool{false, true} {
+			for _, c := range levels {
+				r := load(client, cfg.each, c, string(d), stream, func(worker, i int) *http.Request {
+					return turnRequest(mockURL, d, stream, fmt.Sprintf("bench-%s-%d", d, worker), i)
+				})
+				res.Runs = append(res.Runs, r)
+				if !stream && c == top {
+					res.Dialects[string(d)] = DialectStats{RPS: r.RPS, P50: r.P50, P99: r.P99, Ratio: round(r.RPS / baseline[top].RPS)}
+				}
+			}
+		}
+	}
+	res.Soak = soak(client, mockURL, cfg.soakRequests, cfg.soakSessions)
+	printTable(w, res)
+	return res, nil
+}
+
+func listen(h http.Handler) (string, func(), error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	return "http://" + ln.Addr().String(), func() { _ = srv.Shutdown(context.Background()) }, nil
+}
+
+// load runs workers for d, each sending requests back to back.
+func load(client *http.Client, d time.Duration, workers int, target string, stream bool, mk func(worker, i int) *http.Request) Run {
+	var (
+		mu        sync.Mutex
+		latencies []time.Duration
+		errs      atomic.Int64
+		wg        sync.WaitGroup
+	)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	deadline := time.Now().Add(d)
+	start := time.Now()
+	for wk := 0; wk < workers; wk++ {
+		wg.Add(1)
+		go func(wk int) {
+			defer wg.Done()
+			var mine []time.Duration
+			for i := 0; time.Now().Before(deadline); i++ {
+				t0 := time.Now()
+				resp, err := client.Do(mk(wk, i))
+				if err == nil {
+					_, err = io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+					if resp.StatusCode != http.StatusOK {
+						err = fmt.Errorf("status %d", resp.StatusCode)
+					}
+				}
+				if err != nil {
+					errs.Add(1)
+				}
+				mine = append(mine, time.Since(t0))
+			}
+			mu.Lock()
+			latencies = append(latencies, mine...)
+			mu.Unlock()
+		}(wk)
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	runtime.ReadMemStats(&after)
+	sort.Slice(latencies, func(i, j int) bool { return latencies[i] < latencies[j] })
+	n := len(latencies)
+	r := Run{Target: target, Stream: stream, Concurrency: workers, Requests: n, Errors: int(errs.Load()), RSSMB: rssMB()}
+	if n > 0 {
+		r.RPS = round(float64(n) / elapsed.Seconds())
+		r.P50 = ms(latencies[n/2])
+		r.P99 = ms(latencies[min(n-1, n*99/100)])
+		r.AllocsPerOp = round(float64(after.Mallocs-before.Mallocs) / float64(n))
+	}
+	return r
+}
+
+// soak spreads requests over many sessions and compares resident memory
+// after the first 10,000 requests with the end.
+func soak(client *http.Client, base string, requests, sessions int) Soak {
+	s := Soak{Requests: requests, Sessions: sessions}
+	const workers = 16
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	var startOnce sync.Once
+	for wk := 0; wk < workers; wk++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= requests {
+					return
+				}
+				if i == min(10000, requests-1) {
+					startOnce.Do(func() { runtime.GC(); s.RSSMBStart = rssMB() })
+				}
+				d := conv.Dialects[i%len(conv.Dialects)]
+				resp, err := client.Do(turnRequest(base, d, false, fmt.Sprintf("soak-%d", i%sessions), i))
+				if err == nil {
+					_, _ = io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	runtime.GC()
+	s.RSSMBEnd = rssMB()
+	return s
+}
+
+func printTable(w io.Writer, res *Result) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(w, "machine: %s\n", res.Machine)
+	fmt.Fprintln(tw, "target\tstream\tconc\treq/s\tp50 ms\tp99 ms\tallocs/req\tRSS MB\terrors\t")
+	for _, r := range res.Runs {
+		fmt.Fprintf(tw, "%s\t%v\t%d\t%.0f\t%.2f\t%.2f\t%.0f\t%.1f\t%d\t\n", r.Target, r.Stream, r.Concurrency, r.RPS, r.P50, r.P99, r.AllocsPerOp, r.RSSMB, r.Errors)
+	}
+	_ = tw.Flush()
+	for _, d := range conv.Dialects {
+		st := res.Dialects[string(d)]
+		fmt.Fprintf(w, "ratio %-17s %.2f of baseline %.0f req/s\n", d, st.Ratio, res.BaselineRPS)
+	}
+	fmt.Fprintf(w, "soak: %d requests over %d sessions, RSS %.1f MB after 10k → %.1f MB at the end\n", res.Soak.Requests, res.Soak.Sessions, res.Soak.RSSMBStart, res.Soak.RSSMBEnd)
+}
+
+func rssMB() float64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return round(float64(m.Sys) / (1 << 20))
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "VmRSS:") {
+			f := strings.Fields(line)
+			kb, _ := strconv.ParseFloat(f[1], 64)
+			return round(kb / 1024)
+		}
+	}
+	return 0
+}
+
+func ms(d time.Duration) float64 { return round(float64(d.Microseconds()) / 1000) }
+func round(f float64) float64    { return float64(int64(f*100+0.5)) / 100 }

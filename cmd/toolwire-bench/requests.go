@@ -1,0 +1,66 @@
+package main
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/toolwire/toolwire/mockprovider/conv"
+)
+
+// The bodies are one tool-call turn each: with history and tools in, a
+// call (even i) or a final text (odd i, the history ends in a result) out.
+const (
+	weatherSchema = `{"type":"object","properties":{"city":{"type":"string","description":"City name"},"units":{"type":"string","enum":["celsius","fahrenheit"]}},"required":["city","units"],"additionalProperties":false}`
+
+	chatCall   = `{"model":"gpt-4.1","stream":%s,"tools":[{"type":"function","function":{"name":"get_weather","description":"Get the weather","parameters":` + weatherSchema + `}}],"messages":[{"role":"system","content":"You are helpful."},{"role":"user","content":"What is the weather in Paris?"}]}`
+	chatResult = `{"model":"gpt-4.1","stream":%s,"tools":[{"type":"function","function":{"name":"get_weather","description":"Get the weather","parameters":` + weatherSchema + `}}],"messages":[{"role":"system","content":"You are helpful."},{"role":"user","content":"What is the weather in Paris?"},{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Paris\",\"units\":\"celsius\"}"}}]},{"role":"tool","tool_call_id":"call_1","content":"{\"temperature\":18,\"condition\":\"partly cloudy\"}"}]}`
+
+	respCall   = `{"model":"gpt-4.1","stream":%s,"tools":[{"type":"function","name":"get_weather","description":"Get the weather","parameters":` + weatherSchema + `}],"input":[{"role":"user","content":"What is the weather in Paris?"}]}`
+	respResult = `{"model":"gpt-4.1","stream":%s,"tools":[{"type":"function","name":"get_weather","description":"Get the weather","parameters":` + weatherSchema + `}],"input":[{"role":"user","content":"What is the weather in Paris?"},{"type":"function_call","call_id":"call_1","name":"get_weather","arguments":"{\"city\":\"Paris\",\"units\":\"celsius\"}"},{"type":"function_call_output","call_id":"call_1","output":"{\"temperature\":18,\"condition\":\"partly cloudy\"}"}]}`
+
+	antCall   = `{"model":"claude-sonnet-4-5","max_tokens":1024,"stream":%s,"tools":[{"name":"get_weather","description":"Get the weather","input_schema":` + weatherSchema + `}],"messages":[{"role":"user","content":"What is the weather in Paris?"}]}`
+	antResult = `{"model":"claude-sonnet-4-5","max_tokens":1024,"stream":%s,"tools":[{"name":"get_weather","description":"Get the weather","input_schema":` + weatherSchema + `}],"messages":[{"role":"user","content":"What is the weather in Paris?"},{"role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"get_weather","input":{"city":"Paris","units":"celsius"}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"{\"temperature\":18,\"condition\":\"partly cloudy\"}"}]}]}`
+
+	gemCall   = `{"tools":[{"functionDeclarations":[{"name":"get_weather","description":"Get the weather","parameters":` + weatherSchema + `}]}],"contents":[{"role":"user","parts":[{"text":"What is the weather in Paris?"}]}]}`
+	gemResult = `{"tools":[{"functionDeclarations":[{"name":"get_weather","description":"Get the weather","parameters":` + weatherSchema + `}]}],"contents":[{"role":"user","parts":[{"text":"What is the weather in Paris?"}]},{"role":"model","parts":[{"functionCall":{"name":"get_weather","args":{"city":"Paris","units":"celsius"}},"thoughtSignature":"c2lnbmF0dXJl"}]},{"role":"user","parts":[{"functionResponse":{"name":"get_weather","response":{"temperature":18,"condition":"partly cloudy"}}}]}]}`
+)
+
+func turnRequest(base string, d conv.Dialect, stream bool, key string, i int) *http.Request {
+	flag := "false"
+	if stream {
+		flag = "true"
+	}
+	final := i%2 == 1
+	var path, body string
+	h := http.Header{}
+	switch d {
+	case conv.OpenAIChat:
+		path, body = "/v1/chat/completions", pick(final, chatResult, chatCall)
+		h.Set("Authorization", "Bearer "+key)
+	case conv.OpenAIResponses:
+		path, body = "/v1/responses", pick(final, respResult, respCall)
+		h.Set("Authorization", "Bearer "+key)
+	case conv.Anthropic:
+		path, body = "/v1/messages", pick(final, antResult, antCall)
+		h.Set("x-api-key", key)
+		h.Set("anthropic-version", "2023-06-01")
+	case conv.Gemini:
+		path, body = "/v1beta/models/gemini-2.5-flash:generateContent", pick(final, gemResult, gemCall)
+		if stream {
+			path = "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse"
+		}
+		h.Set("x-goog-api-key", key)
+	}
+	body = strings.Replace(body, "%s", flag, 1)
+	req, _ := http.NewRequest(http.MethodPost, base+path, strings.NewReader(body))
+	h.Set("Content-Type", "application/json")
+	req.Header = h
+	return req
+}
+
+func pick(cond bool, a, b string) string {
+	if cond {
+		return a
+	}
+	return b
+}
