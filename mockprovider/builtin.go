@@ -7,17 +7,12 @@ import (
 	"github.com/toolwire/toolwire/mockprovider/gemini"
 	"github.com/toolwire/toolwire/mockprovider/openaichat"
 	"github.com/toolwire/toolwire/mockprovider/openairesp"
-	"github.com/toolwire/toolwire/mockprovider/rules"
 	"github.com/toolwire/toolwire/mockprovider/scenario"
 )
 
 func builtinDialects() []dialect.Dialect {
 	return []dialect.Dialect{openaichat.New(), openairesp.New(), anthropic.New(), gemini.New()}
 }
-
-// extraRuleSets are catalog rules checked outside a provider request (the
-// RAP runtime's callback rules).
-var extraRuleSets = func() [][]rules.Rule { return nil }
 
 // BuiltinScenarios loads the scenarios shipped in fixtures/scenarios.
 func BuiltinScenarios() (*scenario.Set, error) {

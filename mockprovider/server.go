@@ -23,6 +23,7 @@ import (
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
 	"github.com/toolwire/toolwire/mockprovider/model"
+	"github.com/toolwire/toolwire/mockprovider/rap"
 	"github.com/toolwire/toolwire/mockprovider/record"
 	"github.com/toolwire/toolwire/mockprovider/rules"
 	"github.com/toolwire/toolwire/mockprovider/scenario"
@@ -49,6 +50,8 @@ type Options struct {
 	Recorder *record.Recorder
 	// Replayer, when set, answers from recordings instead of the model.
 	Replayer *record.Replayer
+	// RAP configures the Reactive Agent Protocol runtime under /_toolwire/rap/.
+	RAP rap.Options
 }
 
 // Server is the mock provider.
@@ -59,6 +62,7 @@ type Server struct {
 	catalog  *rules.Catalog
 	dialects map[conv.Dialect]dialect.Dialect
 	mux      *http.ServeMux
+	rap      *rap.Runtime
 }
 
 // New builds a server. It panics only on a broken built-in catalog or
@@ -103,7 +107,9 @@ func New(opts Options) *Server {
 			}
 		}
 	}
-	s.catalog = rules.NewCatalog(append(sets, extraRuleSets()...)...)
+	s.rap = rap.New(s.store, opts.RAP)
+	s.rap.Register(s.mux)
+	s.catalog = rules.NewCatalog(append(sets, rap.Rules())...)
 	s.routeModels()
 	s.routeAdmin()
 	return s
@@ -111,6 +117,12 @@ func New(opts Options) *Server {
 
 // ServeHTTP implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+
+// RAP is the Reactive Agent Protocol runtime.
+func (s *Server) RAP() *rap.Runtime { return s.rap }
+
+// Close waits for background RAP work (deadline timers, retries) to end.
+func (s *Server) Close() { s.rap.Close() }
 
 // Catalog is every rule the server enforces.
 func (s *Server) Catalog() *rules.Catalog { return s.catalog }

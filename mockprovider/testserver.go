@@ -20,7 +20,7 @@ func NewTestServer(t testing.TB, opts Options) *TestServer {
 	t.Helper()
 	m := New(opts)
 	ts := &TestServer{Server: httptest.NewServer(m), Mock: m}
-	t.Cleanup(ts.Close)
+	t.Cleanup(func() { ts.Close(); m.Close() })
 	return ts
 }
 

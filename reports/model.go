@@ -27,6 +27,11 @@ type Run struct {
 	Features        []string       `json:"features" yaml:"features"` // declared supported features
 	Results         []Result       `json:"results" yaml:"results"`
 	Duration        time.Duration  `json:"duration_ns" yaml:"-"`
+	// UnmatchedBaseline lists baseline entries (see ApplyBaseline) that
+	// matched no result of this run: usually a typo, a renamed rule or a
+	// dialect left out of this run. They do not fail the run; the reports
+	// mention them so the baseline can be cleaned up.
+	UnmatchedBaseline []string `json:"unmatched_baseline,omitempty" yaml:"unmatchedBaseline,omitempty"`
 }
 
 // Implementation describes what was tested.
@@ -56,4 +61,10 @@ type Result struct {
 	// Baselined marks a failure listed in --baseline (expected); a listed
 	// failure that now passes is reported as Fail with Message saying so.
 	Baselined bool `json:"baselined,omitempty"`
+	// StaleBaseline marks a Fail produced by ApplyBaseline because a
+	// baseline entry matched only passing checks; such a result is never
+	// baselined again, which keeps ApplyBaseline idempotent.
+	StaleBaseline bool `json:"stale_baseline,omitempty"`
+	// Duration of the check (or of its scenario run); zero when unknown.
+	Duration time.Duration `json:"duration_ns,omitempty"`
 }

@@ -25,7 +25,7 @@ func main() {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newServeCommand(), newRulesCommand(), newCheckCommand())
+	root.AddCommand(newServeCommand(), newRulesCommand(), newCheckCommand(), newRAPCommand())
 	for _, extra := range extraCommands {
 		root.AddCommand(extra())
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolwire/toolwire/mockprovider"
+	"github.com/toolwire/toolwire/mockprovider/rap"
 	"github.com/toolwire/toolwire/mockprovider/record"
 	"github.com/toolwire/toolwire/mockprovider/rules"
 	"github.com/toolwire/toolwire/mockprovider/session"
@@ -43,6 +44,7 @@ func newServeCommand() *cobra.Command {
 		recordDir string
 		upstream  string
 		replayDir string
+		rapRev    string
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -53,6 +55,9 @@ func newServeCommand() *cobra.Command {
 				return err
 			}
 			opts.Scenarios, opts.Limits, opts.BodyLimit = set, limits, bodyLimit
+			if opts.RAP.Revision, err = rap.ParseRevision(rapRev); err != nil {
+				return err
+			}
 			switch {
 			case recordDir != "" && replayDir != "":
 				return errors.New("--record and --replay exclude each other")
@@ -72,11 +77,15 @@ func newServeCommand() *cobra.Command {
 					return err
 				}
 			}
-			srv := mockprovider.New(opts)
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
 				return err
 			}
+			if opts.RAP.BaseURL == "" {
+				opts.RAP.BaseURL = "http://" + ln.Addr().String()
+			}
+			srv := mockprovider.New(opts)
+			defer srv.Close()
 			printBanner(cmd.OutOrStdout(), ln.Addr().String(), len(set.Names()), opts.Rules.Lenient)
 			return serve(cmd.Context(), srv, ln, drain)
 		},
@@ -90,6 +99,8 @@ func newServeCommand() *cobra.Command {
 	f.IntVar(&limits.JournalEntries, "journal-entries", limits.JournalEntries, "journal entries kept per session")
 	f.Int64Var(&bodyLimit, "body-limit", 32<<20, "largest request body accepted, in bytes (413 beyond)")
 	f.DurationVar(&drain, "drain", 10*time.Second, "on SIGTERM, how long in-flight requests may finish")
+	f.StringVar(&rapRev, "rap-revision", "2026-06", `RAP protocol revision tools are held to: "2026-06" (the June 2026 pages) or "head" (content results, image segments, user_choice, view_update)`)
+	f.DurationVar(&opts.RAP.Deadline, "rap-deadline", 30*time.Second, "RAP: how long an invocation may go without a result before rap.no-silent-drop")
 	f.StringVar(&recordDir, "record", "", "proxy to the real APIs (see --upstream) and record every exchange into this directory, secrets redacted")
 	f.StringVar(&upstream, "upstream", "", "with --record: openai=URL,anthropic=URL,gemini=URL")
 	f.StringVar(&replayDir, "replay", "", "answer from the recordings in this directory")

@@ -25,6 +25,31 @@ type Reply struct {
 	Source string
 	// Fault is a scripted failure for this request.
 	Fault *scenario.Fault
+	// RawArguments overrides, per call (key: index in Calls()), the
+	// argument text of dialects that carry arguments as a JSON string
+	// (OpenAI Chat function.arguments, Responses function_call.arguments,
+	// and the streamed argument deltas). The text may be broken JSON on
+	// purpose. Dialects whose arguments are an object (Anthropic input,
+	// Gemini args) ignore it and send Call.Arguments. Use ArgumentsJSON.
+	RawArguments map[int]string `json:"raw_arguments,omitempty"`
+}
+
+// ArgumentsJSON is the argument text to send for the i-th call: the
+// scripted raw override if any, else the arguments encoded as JSON ("{}"
+// for none).
+func (r *Reply) ArgumentsJSON(i int) string {
+	if raw, ok := r.RawArguments[i]; ok {
+		return raw
+	}
+	calls := r.Calls()
+	if i < 0 || i >= len(calls) || calls[i].Arguments == nil {
+		return "{}"
+	}
+	b, err := json.Marshal(calls[i].Arguments)
+	if err != nil {
+		return "{}"
+	}
+	return string(b)
 }
 
 // Calls returns the reply's calls.
@@ -96,21 +121,22 @@ func fromScript(c *conv.Conversation, sc *scenario.Scenario, n int) *Reply {
 			FirstTokenDelay: time.Duration(t.Stream.FirstTokenMS) * time.Millisecond,
 		}
 	}
-	if t.Reasoning != nil && len(t.Calls) > 0 {
+	// Only the Responses API carries reasoning items; elsewhere a scripted
+	// reasoning item would have nowhere to go.
+	if t.Reasoning != nil && len(t.Calls) > 0 && c.Dialect == conv.OpenAIResponses {
 		r.Turn.Parts = append(r.Turn.Parts, conv.Part{Kind: conv.KindReasoning, Reasoning: &conv.Reasoning{Summary: t.Reasoning.Summary}})
 	}
 	if t.Text != "" {
 		r.Turn.Parts = append(r.Turn.Parts, conv.Part{Kind: conv.KindText, Text: strings.ReplaceAll(t.Text, "{{results}}", QuoteResults(c))})
 	}
-	for _, call := range t.Calls {
-		args := call.Arguments
-		if args == nil {
-			args = map[string]any{}
-			if tool := c.Tool(call.Name); tool != nil {
-				args = Synthesize(tool.Parameters)
+	for i, call := range t.Calls {
+		r.Turn.Parts = append(r.Turn.Parts, conv.Part{Kind: conv.KindCall, Call: &conv.Call{ID: call.ID, Name: call.Name, Arguments: scriptedArguments(c, call), ThoughtSignature: call.ThoughtSignature}})
+		if call.RawArguments != "" {
+			if r.RawArguments == nil {
+				r.RawArguments = map[int]string{}
 			}
+			r.RawArguments[i] = call.RawArguments
 		}
-		r.Turn.Parts = append(r.Turn.Parts, conv.Part{Kind: conv.KindCall, Call: &conv.Call{ID: call.ID, Name: call.Name, Arguments: args, ThoughtSignature: call.ThoughtSignature}})
 	}
 	if t.Refusal != "" {
 		r.Turn.Parts = append(r.Turn.Parts, conv.Part{Kind: conv.KindRefusal, Text: t.Refusal})
@@ -120,6 +146,44 @@ func fromScript(c *conv.Conversation, sc *scenario.Scenario, n int) *Reply {
 	}
 	addReasoning(c, r)
 	return r
+}
+
+// scriptedArguments: the scripted object; else the raw text when it is a
+// JSON object; else arguments synthesized from the declared tool; else {}.
+func scriptedArguments(c *conv.Conversation, call scenario.Call) map[string]any {
+	if call.Arguments != nil {
+		// A copy: the scenario is shared by concurrent requests and an
+		// encoder may normalise the map it is given.
+		return deepCopy(call.Arguments).(map[string]any)
+	}
+	if call.RawArguments != "" {
+		var m map[string]any
+		if json.Unmarshal([]byte(call.RawArguments), &m) == nil && m != nil {
+			return m
+		}
+	}
+	if tool := c.Tool(call.Name); tool != nil {
+		return Synthesize(tool.Parameters)
+	}
+	return map[string]any{}
+}
+
+func deepCopy(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = deepCopy(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = deepCopy(e)
+		}
+		return out
+	}
+	return v
 }
 
 func (e *Engine) defaultReply(c *conv.Conversation) *Reply {

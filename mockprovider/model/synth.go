@@ -1,13 +1,19 @@
 package model
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
 	"math"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Synthesize makes arguments that validate against a tool's JSON Schema:
@@ -54,14 +60,15 @@ func (s synth) value(sch map[string]any, name string, depth int) any {
 	if v, ok := sch["example"]; ok {
 		return v
 	}
-	for _, k := range []string{"anyOf", "oneOf"} {
-		if alts, ok := sch[k].([]any); ok {
-			for _, a := range alts {
-				if m, ok := a.(map[string]any); ok && typeOf(m) != "null" {
-					return s.value(merge(sch, m, k), name, depth+1)
-				}
+	if alts, ok := sch["anyOf"].([]any); ok {
+		for _, a := range alts {
+			if m, ok := a.(map[string]any); ok && typeOf(m) != "null" {
+				return s.value(merge(sch, m, "anyOf"), name, depth+1)
 			}
 		}
+	}
+	if alts, ok := sch["oneOf"].([]any); ok {
+		return s.oneOf(sch, alts, name, depth)
 	}
 	if all, ok := sch["allOf"].([]any); ok {
 		merged := merge(sch, nil, "allOf")
@@ -100,6 +107,69 @@ func (s synth) value(sch map[string]any, name string, depth int) any {
 		return s.array(sch, name, depth)
 	}
 	return str(sch, name)
+}
+
+// oneOf returns the first alternative's value that matches no other
+// alternative (an integer 1 matches both {integer} and {number}, so the
+// number alternative's 1.5 is taken instead).
+func (s synth) oneOf(sch map[string]any, alts []any, name string, depth int) any {
+	var first any
+	firstSet := false
+	for pass := 0; pass < 2; pass++ {
+		for i, a := range alts {
+			m, ok := a.(map[string]any)
+			// Prefer a non-null alternative; take null ones on the
+			// second pass.
+			if !ok || (pass == 0) == (typeOf(m) == "null") {
+				continue
+			}
+			v := s.value(merge(sch, m, "oneOf"), name, depth+1)
+			if !firstSet {
+				first, firstSet = v, true
+			}
+			if s.matchesOnly(alts, i, v) {
+				return v
+			}
+		}
+	}
+	return first
+}
+
+// matchesOnly reports whether v validates against alts[i] and no other
+// alternative. The alternatives are compiled inside a copy of the root
+// document so their local $refs resolve; anything that does not compile
+// counts as a match, so the first candidate wins.
+func (s synth) matchesOnly(alts []any, i int, v any) bool {
+	doc := maps.Clone(s.root)
+	doc["$toolwire_alternatives"] = alts
+	raw, err := json.Marshal(doc)
+	if err != nil {
+		return true
+	}
+	val, err := json.Marshal(v)
+	if err != nil {
+		return true
+	}
+	rdoc, err1 := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	inst, err2 := jsonschema.UnmarshalJSON(bytes.NewReader(val))
+	if err1 != nil || err2 != nil {
+		return true
+	}
+	c := jsonschema.NewCompiler()
+	const url = "mem:///synth.json"
+	if c.AddResource(url, rdoc) != nil {
+		return true
+	}
+	for j := range alts {
+		sch, err := c.Compile(fmt.Sprintf("%s#/$toolwire_alternatives/%d", url, j))
+		if err != nil {
+			return true
+		}
+		if ok := sch.Validate(inst) == nil; ok != (j == i) {
+			return false
+		}
+	}
+	return true
 }
 
 func (s synth) resolve(ref string) map[string]any {
@@ -195,7 +265,8 @@ func (s synth) object(sch map[string]any, depth int) map[string]any {
 		}
 		out[name] = s.value(ps, name, depth+1)
 	}
-	// Fill up to minProperties with declared optional properties.
+	// Fill up to minProperties with declared optional properties, then
+	// (when allowed) with extra ones.
 	minP := intOf(sch["minProperties"], 0)
 	for _, name := range sortedKeys(props) {
 		if len(out) >= minP {
@@ -204,6 +275,34 @@ func (s synth) object(sch map[string]any, depth int) map[string]any {
 		if _, done := out[name]; !done {
 			ps, _ := props[name].(map[string]any)
 			out[name] = s.value(ps, name, depth+1)
+		}
+	}
+	if ap, ok := sch["additionalProperties"]; !ok || ap != false {
+		extra, _ := ap.(map[string]any)
+		for i := 1; len(out) < minP; i++ {
+			k := fmt.Sprintf("extra_%d", i)
+			if extra != nil {
+				out[k] = s.value(extra, k, depth+1)
+			} else {
+				out[k] = "value"
+			}
+		}
+	}
+	// dependentRequired: a present property brings its dependents.
+	if dep, ok := sch["dependentRequired"].(map[string]any); ok {
+		for _, k := range sortedKeys(dep) {
+			if _, present := out[k]; !present {
+				continue
+			}
+			list, _ := dep[k].([]any)
+			for _, d := range list {
+				if name, ok := d.(string); ok {
+					if _, done := out[name]; !done {
+						ps, _ := props[name].(map[string]any)
+						out[name] = s.value(ps, name, depth+1)
+					}
+				}
+			}
 		}
 	}
 	return out
@@ -217,115 +316,254 @@ func (s synth) array(sch map[string]any, name string, depth int) []any {
 	out := make([]any, 0, n)
 	if prefix, ok := sch["prefixItems"].([]any); ok {
 		for _, p := range prefix {
-			if m, ok := p.(map[string]any); ok && len(out) < max(n, len(prefix)) {
+			if len(out) >= n {
+				break
+			}
+			if m, ok := p.(map[string]any); ok {
 				out = append(out, s.value(m, name, depth+1))
 			}
 		}
 	}
 	item, _ := sch["items"].(map[string]any)
-	for len(out) < n {
+	if ref, ok := item["$ref"].(string); ok {
+		if t := s.resolve(ref); t != nil {
+			item = t
+		}
+	}
+	if c, ok := sch["contains"].(map[string]any); ok && len(out) == 0 && n > 0 {
+		out = append(out, s.value(c, name, depth+1))
+	}
+	unique, _ := sch["uniqueItems"].(bool)
+	for i := len(out); len(out) < n; i++ {
 		if item == nil {
-			out = append(out, "item")
+			out = append(out, fmt.Sprintf("item%d", i+1))
 			continue
 		}
 		v := s.value(item, name, depth+1)
-		// uniqueItems: vary integers and strings so copies differ.
-		if len(out) > 0 {
-			switch x := v.(type) {
-			case string:
-				v = fmt.Sprintf("%s%d", x, len(out))
-			case int64:
-				v = x + int64(len(out))
-			case float64:
-				v = x + float64(len(out))
-			}
+		if unique && i > 0 {
+			v = variant(item, v, i)
 		}
 		out = append(out, v)
 	}
 	return out
 }
 
-func integer(sch map[string]any) int64 {
-	lo, hasLo := numOf(sch["minimum"])
-	if x, ok := numOf(sch["exclusiveMinimum"]); ok {
-		lo, hasLo = math.Floor(x)+1, true
+// variant makes the i-th item of a uniqueItems array differ from the
+// first while staying valid: the i-th enum member, the other boolean, the
+// next multiple, or a numbered string.
+func variant(item map[string]any, v any, i int) any {
+	if e, ok := item["enum"].([]any); ok && len(e) > 0 {
+		return e[i%len(e)]
 	}
-	hi, hasHi := numOf(sch["maximum"])
-	if x, ok := numOf(sch["exclusiveMaximum"]); ok {
-		hi, hasHi = math.Ceil(x)-1, true
+	if _, ok := item["const"]; ok {
+		return v
+	}
+	switch x := v.(type) {
+	case bool:
+		return i%2 == 0
+	case int64:
+		step := int64(1)
+		if m, ok := numOf(item["multipleOf"]); ok && m >= 1 && m == math.Trunc(m) {
+			step = int64(m)
+		}
+		_, _, _, hi, hiX, hasHi := bounds(item)
+		if next := x + step*int64(i); !hasHi || float64(next) < hi || (!hiX && float64(next) == hi) {
+			return next
+		}
+		return x - step*int64(i)
+	case float64:
+		step := 1.0
+		if m, ok := numOf(item["multipleOf"]); ok && m > 0 {
+			step = m
+		}
+		d := denominator(step)
+		_, _, _, hi, hiX, hasHi := bounds(item)
+		next := math.Round((x+step*float64(i))*d) / d
+		if !hasHi || next < hi || (!hiX && next == hi) {
+			return next
+		}
+		return math.Round((x-step*float64(i))*d) / d
+	case string:
+		if _, ok := item["format"]; ok {
+			return x
+		}
+		cand := fmt.Sprintf("%s%d", x, i)
+		if maxL := intOf(item["maxLength"], -1); maxL >= 0 && utf8.RuneCountInString(cand) > maxL {
+			r := []rune(x)
+			if len(r) > 0 {
+				r[len(r)-1] = rune('a' + i%26)
+			}
+			cand = string(r)
+		}
+		if p, ok := item["pattern"].(string); ok {
+			if re, err := regexp.Compile(p); err != nil || !re.MatchString(cand) {
+				return x
+			}
+		}
+		return cand
+	case map[string]any:
+		// Objects differ when an optional string property does; else
+		// they stay equal (a schema that forbids both is unsatisfiable
+		// by a default generator).
+		props, _ := item["properties"].(map[string]any)
+		for _, k := range sortedKeys(props) {
+			ps, _ := props[k].(map[string]any)
+			if typeOf(ps) == "string" && ps["enum"] == nil && ps["const"] == nil && ps["format"] == nil && ps["pattern"] == nil {
+				cp := maps.Clone(x)
+				cp[k] = fmt.Sprintf("%s %d", k, i)
+				return cp
+			}
+		}
+	}
+	return v
+}
+
+// bounds reads minimum/maximum and their exclusive forms, keeping the
+// tighter of each pair.
+func bounds(sch map[string]any) (lo float64, loX, hasLo bool, hi float64, hiX, hasHi bool) {
+	if x, ok := numOf(sch["minimum"]); ok {
+		lo, hasLo = x, true
+	}
+	if x, ok := numOf(sch["exclusiveMinimum"]); ok && (!hasLo || x >= lo) {
+		lo, loX, hasLo = x, true, true
+	}
+	if x, ok := numOf(sch["maximum"]); ok {
+		hi, hasHi = x, true
+	}
+	if x, ok := numOf(sch["exclusiveMaximum"]); ok && (!hasHi || x <= hi) {
+		hi, hiX, hasHi = x, true, true
+	}
+	return
+}
+
+func integer(sch map[string]any) int64 {
+	lo, loX, hasLo, hi, hiX, hasHi := bounds(sch)
+	// Integer bounds: the smallest and largest integers allowed.
+	if hasLo {
+		if loX {
+			lo = math.Floor(lo) + 1
+		} else {
+			lo = math.Ceil(lo)
+		}
+	}
+	if hasHi {
+		if hiX {
+			hi = math.Ceil(hi) - 1
+		} else {
+			hi = math.Floor(hi)
+		}
 	}
 	v := 1.0
-	if hasLo {
-		v = math.Ceil(lo)
-	} else if hasHi && hi < v {
-		v = math.Floor(hi)
+	switch {
+	case hasLo && lo > v:
+		v = lo
+	case hasHi && hi < v:
+		v = hi
 	}
 	if m, ok := numOf(sch["multipleOf"]); ok && m > 0 {
-		v = math.Ceil(v/m) * m
+		up := math.Ceil(v/m) * m
+		if !hasHi || up <= hi {
+			v = up
+		} else {
+			v = math.Floor(v/m) * m
+		}
+		if v != math.Trunc(v) {
+			// A fractional multipleOf: take a multiple that is whole.
+			v = math.Ceil(v/(m*denominator(m))) * m * denominator(m)
+		}
 	}
 	return int64(v)
 }
 
 func number(sch map[string]any) float64 {
-	lo, hasLo := numOf(sch["minimum"])
-	if x, ok := numOf(sch["exclusiveMinimum"]); ok {
-		lo, hasLo = x+0.5, true
-	}
-	hi, hasHi := numOf(sch["maximum"])
-	if x, ok := numOf(sch["exclusiveMaximum"]); ok {
-		hi, hasHi = x-0.5, true
-	}
+	lo, loX, hasLo, hi, hiX, hasHi := bounds(sch)
 	v := 1.5
-	if hasLo && hasHi {
+	switch {
+	case hasLo && hasHi:
 		v = lo + (hi-lo)/2
-	} else if hasLo {
+	case hasLo && (v < lo || (loX && v <= lo)):
 		v = lo
-	} else if hasHi && hi < v {
+		if loX {
+			v = lo + 1
+		}
+	case hasHi && (v > hi || (hiX && v >= hi)):
 		v = hi
+		if hiX {
+			v = hi - 1
+		}
 	}
 	if m, ok := numOf(sch["multipleOf"]); ok && m > 0 {
-		v = math.Ceil(v/m) * m
+		k := math.Ceil(v / m)
+		if hasLo && (k*m < lo || (loX && k*m <= lo)) {
+			k++
+		}
+		if hasHi && (k*m > hi || (hiX && k*m >= hi)) {
+			k = math.Floor(v / m)
+		}
+		// Round to m's decimals so the JSON text is an exact multiple
+		// (0.30000000000000004 is not a multiple of 0.1).
+		d := denominator(m)
+		v = math.Round(k*m*d) / d
 	}
 	return v
 }
 
+// denominator is the power of ten that makes m whole (1 for 5, 100 for
+// 0.25), capped so odd floats do not loop.
+func denominator(m float64) float64 {
+	d := 1.0
+	for i := 0; i < 12 && math.Abs(m*d-math.Round(m*d)) > 1e-9; i++ {
+		d *= 10
+	}
+	return d
+}
+
 var formatSamples = map[string]string{
-	"date-time":     "2026-01-02T15:04:05Z",
-	"date":          "2026-01-02",
-	"time":          "15:04:05Z",
-	"duration":      "P1D",
-	"email":         "user@example.com",
-	"idn-email":     "user@example.com",
-	"hostname":      "example.com",
-	"idn-hostname":  "example.com",
-	"ipv4":          "192.0.2.1",
-	"ipv6":          "2001:db8::1",
-	"uri":           "https://example.com/resource",
-	"uri-reference": "https://example.com/resource",
-	"iri":           "https://example.com/resource",
-	"url":           "https://example.com/resource",
-	"uuid":          "123e4567-e89b-42d3-a456-426614174000",
-	"regex":         "^[a-z]+$",
-	"json-pointer":  "/a/b",
+	"date-time":             "2026-01-02T15:04:05Z",
+	"date":                  "2026-01-02",
+	"time":                  "15:04:05Z",
+	"duration":              "P1D",
+	"email":                 "user@example.com",
+	"idn-email":             "user@example.com",
+	"hostname":              "example.com",
+	"idn-hostname":          "example.com",
+	"ipv4":                  "192.0.2.1",
+	"ipv6":                  "2001:db8::1",
+	"uri":                   "https://example.com/resource",
+	"uri-reference":         "https://example.com/resource",
+	"iri":                   "https://example.com/resource",
+	"url":                   "https://example.com/resource",
+	"uuid":                  "123e4567-e89b-42d3-a456-426614174000",
+	"regex":                 "^[a-z]+$",
+	"json-pointer":          "/a/b",
+	"relative-json-pointer": "0/a",
+	"iri-reference":         "https://example.com/resource",
+	"uri-template":          "https://example.com/items/{id}",
+	"period":                "2026-01-02T00:00:00Z/P1D",
+	"semver":                "1.0.0",
 }
 
 func str(sch map[string]any, name string) string {
+	minL, maxL := intOf(sch["minLength"], 0), intOf(sch["maxLength"], -1)
+	fits := func(v string) bool {
+		n := utf8.RuneCountInString(v)
+		return n >= minL && (maxL < 0 || n <= maxL)
+	}
 	if f, ok := sch["format"].(string); ok {
-		if v, ok := formatSamples[f]; ok {
+		if v, ok := formatSamples[f]; ok && fits(v) {
+			return v
+		}
+	}
+	if p, ok := sch["pattern"].(string); ok {
+		if v, ok := fromPattern(p, minL, maxL); ok {
 			return v
 		}
 	}
 	v := sampleFor(name)
-	if p, ok := sch["pattern"].(string); ok {
-		if re, err := regexp.Compile(p); err == nil && !re.MatchString(v) {
-			v = fromPattern(re, v)
-		}
-	}
-	minL, maxL := intOf(sch["minLength"], 0), intOf(sch["maxLength"], -1)
-	for len([]rune(v)) < minL {
+	for utf8.RuneCountInString(v) < minL {
 		v += "x"
 	}
-	if maxL >= 0 && len([]rune(v)) > maxL {
+	if maxL >= 0 && utf8.RuneCountInString(v) > maxL {
 		v = string([]rune(v)[:maxL])
 	}
 	return v
@@ -354,14 +592,98 @@ func sampleFor(name string) string {
 	return "sample " + name
 }
 
-// fromPattern tries a few candidates against a pattern the sample missed.
-func fromPattern(re *regexp.Regexp, fallback string) string {
-	for _, c := range []string{"a", "abc", "A", "ABC", "1", "123", "a1", "abc123", "ABC-123", "x_y", "2026-01-02", "user@example.com", "https://example.com", "", "aaaaaaaa", "12345678"} {
-		if re.MatchString(c) {
-			return c
+// fromPattern builds a string the pattern matches, within the length
+// bounds: it walks the parsed expression taking the first alternative and
+// the fewest repetitions, then stretches repetitions until minLength is
+// met. JSON Schema patterns are ECMA-262; the RE2 subset Go parses covers
+// what tool schemas use. ok is false for a pattern it cannot satisfy.
+func fromPattern(pattern string, minL, maxL int) (string, bool) {
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return "", false
+	}
+	check, err := regexp.Compile(pattern)
+	if err != nil {
+		return "", false
+	}
+	re = re.Simplify()
+	for stretch := 0; stretch <= max(minL, 1)+1; stretch++ {
+		var b strings.Builder
+		genRegexp(&b, re, stretch)
+		v := b.String()
+		n := utf8.RuneCountInString(v)
+		if maxL >= 0 && n > maxL {
+			return "", false
+		}
+		if n >= minL && check.MatchString(v) {
+			return v, true
 		}
 	}
-	return fallback
+	return "", false
+}
+
+// genRegexp appends a match of re; repetitions run stretch extra times
+// (bounded by their maximum) so a longer match can be asked for.
+func genRegexp(b *strings.Builder, re *syntax.Regexp, stretch int) {
+	switch re.Op {
+	case syntax.OpLiteral:
+		for _, r := range re.Rune {
+			b.WriteRune(r)
+		}
+	case syntax.OpCharClass:
+		b.WriteRune(pickRune(re.Rune))
+	case syntax.OpAnyCharNotNL, syntax.OpAnyChar:
+		b.WriteRune('a')
+	case syntax.OpCapture:
+		genRegexp(b, re.Sub[0], stretch)
+	case syntax.OpConcat:
+		for _, s := range re.Sub {
+			genRegexp(b, s, stretch)
+		}
+	case syntax.OpAlternate:
+		genRegexp(b, re.Sub[0], stretch)
+	case syntax.OpStar, syntax.OpPlus, syntax.OpQuest, syntax.OpRepeat:
+		lo, hi := 0, -1
+		switch re.Op {
+		case syntax.OpPlus:
+			lo = 1
+		case syntax.OpQuest:
+			hi = 1
+		case syntax.OpRepeat:
+			lo, hi = re.Min, re.Max
+		}
+		n := lo + stretch
+		if hi >= 0 && n > hi {
+			n = hi
+		}
+		for i := 0; i < n; i++ {
+			genRegexp(b, re.Sub[0], stretch)
+		}
+	}
+	// Anchors, word boundaries and empty matches add nothing.
+}
+
+// pickRune chooses a readable rune from a class given as [lo, hi] pairs:
+// a lower-case letter, digit or upper-case letter when the class has one.
+func pickRune(ranges []rune) rune {
+	for _, want := range []rune{'a', '0', 'A', '_', '-', ' '} {
+		for i := 0; i+1 < len(ranges); i += 2 {
+			if ranges[i] <= want && want <= ranges[i+1] {
+				return want
+			}
+		}
+	}
+	for i := 0; i+1 < len(ranges); i += 2 {
+		for r := ranges[i]; r <= ranges[i+1]; r++ {
+			if unicode.IsPrint(r) && r != '\n' {
+				return r
+			}
+		}
+	}
+	if len(ranges) > 0 {
+		return ranges[0]
+	}
+	return 'a'
 }
 
 func numOf(v any) (float64, bool) {

@@ -43,26 +43,95 @@ func LoadFS(fsys fs.FS, dir string) ([]*Scenario, error) {
 	return out, nil
 }
 
-// LoadDir reads the scenarios of a directory on disk.
+// LoadDir reads the scenarios of a directory on disk. Errors and
+// Scenario.File name the file by its path on disk.
 func LoadDir(dir string) ([]*Scenario, error) {
 	list, err := LoadFS(os.DirFS(dir), ".")
+	if le, ok := err.(*LoadError); ok {
+		le.File = path.Join(dir, le.File)
+	}
 	for _, sc := range list {
 		sc.File = path.Join(dir, sc.File)
 	}
 	return list, err
 }
 
-// Parse decodes one scenario file; errors name the file and line.
+// LoadError is a scenario file that does not load: where and why.
+// Error() reads "FILE:LINE: PATH: MESSAGE", e.g.
+// "fixtures/scenarios/x.yaml:12: turns[1].calls[0].name: missing required property".
+type LoadError struct {
+	File string
+	Line int
+	// Path is the field in dotted form (turns[1].calls[0].name); empty for
+	// errors about the file as a whole.
+	Path    string
+	Message string
+}
+
+func (e *LoadError) Error() string {
+	if e.Path == "" {
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Message)
+	}
+	return fmt.Sprintf("%s:%d: %s: %s", e.File, e.Line, e.Path, e.Message)
+}
+
+// Parse decodes one scenario file. The YAML is first validated against the
+// embedded JSON Schema (fixtures/scenario.schema.json) and then checked for
+// what a schema cannot say (calls to undeclared tools, arguments that break
+// their tool's schema, a tool_choice naming no tool). Every error is a
+// *LoadError naming the file, the line and the field.
 func Parse(file string, data []byte) (*Scenario, error) {
+	doc, err := parseYAML(file, data)
+	if err != nil {
+		return nil, err
+	}
+	if err := validateSchema(file, doc); err != nil {
+		return nil, err
+	}
+	var sc Scenario
+	// The schema already refused unknown fields; decoding strictly as well
+	// catches a schema and struct that drifted apart.
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
-	var sc Scenario
 	if err := dec.Decode(&sc); err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
-	}
-	if sc.Name == "" {
-		return nil, fmt.Errorf("%s: scenario has no name", file)
+		return nil, yamlError(file, err)
 	}
 	sc.File = file
+	if err := checkSemantics(file, doc, &sc); err != nil {
+		return nil, err
+	}
+	expandGenerated(&sc)
 	return &sc, nil
+}
+
+// generatedLine is repeated to build generated_text_bytes content: ASCII,
+// so byte and character counts agree, numbered so truncation is visible.
+const generatedLine = "line %06d: the quick brown fox jumps over the lazy dog.\n"
+
+// GeneratedText returns exactly n bytes of the deterministic text that
+// generated_text_bytes appends.
+func GeneratedText(n int) string {
+	var b strings.Builder
+	b.Grow(n + len(generatedLine) + 8)
+	for i := 1; b.Len() < n; i++ {
+		fmt.Fprintf(&b, generatedLine, i)
+	}
+	return b.String()[:n]
+}
+
+func expandGenerated(sc *Scenario) {
+	for ti := range sc.Tools {
+		for ri := range sc.Tools[ti].Results {
+			r := &sc.Tools[ti].Results[ri]
+			if r.GeneratedTextBytes <= 0 {
+				continue
+			}
+			if r.Result == nil {
+				r.Result = map[string]any{}
+			}
+			content, _ := r.Result["content"].([]any)
+			content = append(content, map[string]any{"type": "text", "text": GeneratedText(r.GeneratedTextBytes)})
+			r.Result["content"] = content
+		}
+	}
 }

@@ -52,6 +52,10 @@ type Tool struct {
 type ToolResult struct {
 	When   map[string]any `json:"when,omitempty" yaml:"when,omitempty"`
 	Result map[string]any `json:"result" yaml:"result"`
+	// GeneratedTextBytes appends, at load time, one text item of exactly
+	// this many bytes to Result's content, so large results need no huge
+	// file. After loading, Result already holds the item.
+	GeneratedTextBytes int `json:"generated_text_bytes,omitempty" yaml:"generated_text_bytes,omitempty"`
 }
 
 // Turn is one scripted model turn.
@@ -83,6 +87,17 @@ type Call struct {
 	// ThoughtSignature overrides the minted Gemini signature; "-" sends
 	// none.
 	ThoughtSignature string `json:"thought_signature,omitempty" yaml:"thought_signature,omitempty"`
+	// RawArguments is the verbatim argument text for dialects that carry
+	// arguments as a JSON string (OpenAI Chat and Responses); it may be
+	// broken JSON on purpose. Other dialects send Arguments.
+	RawArguments string `json:"raw_arguments,omitempty" yaml:"raw_arguments,omitempty"`
+	// Undeclared marks a call that deliberately names a tool the driver did
+	// not declare; loading rejects any other call to an unknown tool.
+	Undeclared bool `json:"undeclared,omitempty" yaml:"undeclared,omitempty"`
+	// InvalidArguments marks arguments that deliberately break the tool's
+	// schema; loading rejects any other scripted arguments that do not
+	// validate, so typos in fixtures cannot pass as tests of robustness.
+	InvalidArguments bool `json:"invalid_arguments,omitempty" yaml:"invalid_arguments,omitempty"`
 }
 
 // Stream is per-turn stream pacing (milliseconds).

@@ -1,0 +1,165 @@
+package scenario
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// checkSemantics rejects what the schema cannot express: duplicate tool
+// names, tool parameters that are not a JSON Schema, a tool_choice naming
+// no declared tool, calls to undeclared tools, and scripted arguments that
+// break (or, when marked invalid, keep to) their tool's schema.
+func checkSemantics(file string, doc *yamlDoc, sc *Scenario) error {
+	at := func(ptr, msg string) error {
+		return &LoadError{File: file, Line: doc.line(ptr), Path: doc.dotted(ptr), Message: msg}
+	}
+	params := map[string]*jsonschema.Schema{}
+	seen := map[string]int{}
+	for i, t := range sc.Tools {
+		ptr := pointer("tools", strconv.Itoa(i), "name")
+		if first, dup := seen[t.Name]; dup {
+			return at(ptr, fmt.Sprintf("tool %q declared twice (first at tools[%d])", t.Name, first))
+		}
+		seen[t.Name] = i
+		if t.Parameters == nil {
+			continue
+		}
+		s, err := CompileParameters(t.Parameters)
+		if err != nil {
+			return at(pointer("tools", strconv.Itoa(i), "parameters"), "not a valid JSON Schema: "+err.Error())
+		}
+		params[t.Name] = s
+	}
+	declared := strings.Join(toolNames(sc), ", ")
+
+	switch sc.ToolChoice {
+	case "", "auto", "none", "required":
+	default:
+		if sc.Tool(sc.ToolChoice) == nil {
+			return at("/tool_choice", fmt.Sprintf("tool_choice names no declared tool %q (declared: %s); use auto, none, required or a tool name", sc.ToolChoice, declared))
+		}
+	}
+
+	for ti, turn := range sc.Turns {
+		for ci, call := range turn.Calls {
+			base := []string{"turns", strconv.Itoa(ti), "calls", strconv.Itoa(ci)}
+			callPtr := pointer(base...)
+			tool := sc.Tool(call.Name)
+			if len(sc.Tools) > 0 {
+				switch {
+				case tool == nil && !call.Undeclared:
+					return at(callPtr+"/name", fmt.Sprintf("unknown tool %q (declared: %s); set undeclared: true if the call is meant to name a missing tool", call.Name, declared))
+				case tool != nil && call.Undeclared:
+					return at(callPtr+"/undeclared", fmt.Sprintf("tool %q is declared; drop undeclared: true", call.Name))
+				}
+			}
+			s := params[call.Name]
+			if tool == nil || s == nil {
+				continue
+			}
+			problem, checked := argumentProblem(s, call)
+			switch {
+			case !checked && call.InvalidArguments:
+				return at(callPtr+"/invalid_arguments", "invalid_arguments needs arguments or raw_arguments to break the schema")
+			case problem == "" && checked && call.InvalidArguments:
+				return at(callPtr+"/invalid_arguments", fmt.Sprintf("the arguments validate against %s's parameters; drop invalid_arguments: true", call.Name))
+			case problem != "" && !call.InvalidArguments:
+				field := "arguments"
+				if call.Arguments == nil {
+					field = "raw_arguments"
+				}
+				return at(callPtr+"/"+field, fmt.Sprintf("do not match %s's parameters (%s); set invalid_arguments: true if that is the point", call.Name, problem))
+			}
+		}
+	}
+	return nil
+}
+
+// argumentProblem validates the call's scripted arguments (both forms when
+// both are given). checked is false when the call has none (they will be
+// synthesized).
+func argumentProblem(s *jsonschema.Schema, call Call) (problem string, checked bool) {
+	if call.RawArguments != "" {
+		checked = true
+		v, err := jsonschema.UnmarshalJSON(strings.NewReader(call.RawArguments))
+		if err != nil {
+			return "raw_arguments is not JSON: " + err.Error(), true
+		}
+		if err := s.Validate(v); err != nil {
+			return "raw_arguments: " + shortValidation(err), true
+		}
+	}
+	if call.Arguments != nil {
+		checked = true
+		v, err := jsonValue(call.Arguments)
+		if err != nil {
+			return err.Error(), true
+		}
+		if err := s.Validate(v); err != nil {
+			return shortValidation(err), true
+		}
+	}
+	return "", checked
+}
+
+// CompileParameters compiles a tool's parameters as a JSON Schema (draft
+// 2020-12 unless it says otherwise), for loading checks and for the
+// conformance suite's own argument checks.
+func CompileParameters(params map[string]any) (*jsonschema.Schema, error) {
+	v, err := jsonValue(params)
+	if err != nil {
+		return nil, err
+	}
+	c := jsonschema.NewCompiler()
+	const url = "mem:///parameters.json"
+	if err := c.AddResource(url, v); err != nil {
+		return nil, err
+	}
+	s, err := c.Compile(url)
+	if err != nil {
+		// The compiler's message repeats the URL; keep the reason.
+		msg := err.Error()
+		if i := strings.LastIndex(msg, ": "); i >= 0 && strings.Contains(msg, url) {
+			msg = strings.TrimSpace(msg[i+2:])
+		}
+		return nil, errors.New(msg)
+	}
+	return s, nil
+}
+
+// jsonValue round-trips a YAML-decoded value through JSON into the form the
+// validator reads (json.Number numbers, map[string]any objects).
+func jsonValue(v any) (any, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return jsonschema.UnmarshalJSON(bytes.NewReader(b))
+}
+
+// shortValidation is the first leaf of a validation error, one line.
+func shortValidation(err error) string {
+	var verr *jsonschema.ValidationError
+	if !errors.As(err, &verr) {
+		return err.Error()
+	}
+	for len(verr.Causes) > 0 {
+		verr = verr.Causes[0]
+	}
+	loc := "/" + strings.Join(verr.InstanceLocation, "/")
+	return fmt.Sprintf("at %s: %s", loc, verr.ErrorKind.LocalizedString(printer))
+}
+
+func toolNames(sc *Scenario) []string {
+	out := make([]string, len(sc.Tools))
+	for i, t := range sc.Tools {
+		out[i] = t.Name
+	}
+	return out
+}

@@ -1,0 +1,147 @@
+package reports
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+)
+
+// Limits that keep summary.md short enough for a PR comment or a CI step
+// summary (GitHub caps step summaries at 1 MiB); report.html has it all.
+const (
+	maxSummaryItems   = 50
+	maxSummaryMessage = 240
+)
+
+// WriteSummary writes summary.md: a headline verdict, a dialect × outcome
+// table, then the failures (and warnings, errors, unmatched baseline
+// entries), each list capped.
+func WriteSummary(w io.Writer, run *Run) error {
+	if run == nil {
+		return errNilRun
+	}
+	var b bytes.Buffer
+	v := run.Verdict()
+	c := run.Counts()
+	icon := map[Verdict]string{VerdictConformant: "✅", VerdictFailures: "❌", VerdictHarnessError: "⚠️"}[v]
+	name := run.Implementation.Name
+	if run.Implementation.Version != "" {
+		name += " " + run.Implementation.Version
+	}
+	fmt.Fprintf(&b, "## %s %s: %s\n\n", icon, md(v.Title()), md(name))
+	fmt.Fprintf(&b, "%s — %s.", verdictSentence(v, c, run.Strict), countsPhrase(c))
+	var meta []string
+	if run.ToolwireVersion != "" {
+		meta = append(meta, "toolwire "+md(run.ToolwireVersion))
+	}
+	if run.Mode != "" {
+		meta = append(meta, "mode "+md(run.Mode))
+	}
+	if run.Strict {
+		meta = append(meta, "strict")
+	}
+	if !run.Date.IsZero() {
+		meta = append(meta, run.Date.UTC().Format("2006-01-02 15:04 UTC"))
+	}
+	if len(meta) > 0 {
+		fmt.Fprintf(&b, " (%s)", strings.Join(meta, ", "))
+	}
+	b.WriteString("\n\n")
+
+	b.WriteString("| Dialect | Result | Pass | Fail | Warn | Baselined | Not supported | Error |\n")
+	b.WriteString("|---|---|--:|--:|--:|--:|--:|--:|\n")
+	for _, d := range run.AllDialects() {
+		dc := run.DialectCounts(d)
+		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %d | %d | %d |\n", md(d), run.DialectResult(d),
+			dc.Passed, dc.Failed, dc.Warned, dc.Baselined, dc.NotSupported, dc.Errors)
+	}
+	fmt.Fprintf(&b, "| **total** | **%s** | %d | %d | %d | %d | %d | %d |\n", v,
+		c.Passed, c.Failed, c.Warned, c.Baselined, c.NotSupported, c.Errors)
+
+	failTitle := "Failures"
+	if run.Strict {
+		failTitle = "Failures (MUST, and SHOULD under --strict)"
+	}
+	summaryList(&b, failTitle, run.Results, func(r Result) bool { return IsFailing(r, run.Strict) })
+	summaryList(&b, "Harness errors", run.Results, func(r Result) bool { return r.Outcome == Error })
+	if !run.Strict {
+		summaryList(&b, "Warnings (SHOULD)", run.Results, func(r Result) bool { return r.Outcome == Warn && !r.Baselined })
+	}
+	summaryList(&b, "Expected failures (baseline)", run.Results, func(r Result) bool { return r.Baselined })
+	if len(run.UnmatchedBaseline) > 0 {
+		b.WriteString("\n### Baseline entries that matched no check\n\n")
+		for _, e := range run.UnmatchedBaseline {
+			fmt.Fprintf(&b, "- `%s`\n", strings.ReplaceAll(e, "`", "'"))
+		}
+	}
+	b.WriteString("\nFull details: `report.html` (rule, exchange excerpt, expected vs got, fix).\n")
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+func verdictSentence(v Verdict, c Counts, strict bool) string {
+	switch v {
+	case VerdictConformant:
+		return "**Conformant**"
+	case VerdictFailures:
+		n := c.Failed
+		if strict {
+			n += c.Warned
+		}
+		return "**" + plural(n, "failure") + "**"
+	default:
+		if c.Errors == 0 {
+			return "**No check ran**"
+		}
+		return "**" + plural(c.Errors, "harness error") + "**"
+	}
+}
+
+func summaryList(b *bytes.Buffer, title string, results []Result, keep func(Result) bool) {
+	var picked []Result
+	for _, r := range results {
+		if keep(r) {
+			picked = append(picked, r)
+		}
+	}
+	if len(picked) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\n### %s (%d)\n\n", title, len(picked))
+	for i, r := range picked {
+		if i == maxSummaryItems {
+			fmt.Fprintf(b, "- … and %d more (see report.html)\n", len(picked)-i)
+			break
+		}
+		fmt.Fprintf(b, "- `%s` (%s) — %s / %s / %s", strings.ReplaceAll(r.Rule, "`", "'"), md(levelOr(r.Level, "?")),
+			md(r.Scenario), md(r.Dialect), StreamMode(r.Stream))
+		if msg := truncate(oneLine(r.Message), maxSummaryMessage); msg != "" {
+			fmt.Fprintf(b, ": %s", md(msg))
+		}
+		b.WriteString("\n")
+	}
+}
+
+// md escapes text for Markdown: every ASCII punctuation character that
+// could start markup (including '<', which GitHub would otherwise treat as
+// raw HTML) gets a backslash, as CommonMark allows for any punctuation.
+func md(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune("\\`*_[]<>|#!~&", r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func truncate(s string, max int) string {
+	if utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:max-1]) + "…"
+}
