@@ -1,34 +1,194 @@
-// Package gemini is a placeholder being replaced by the real dialect.
+// Package gemini is the Google Gemini API dialect (generativelanguage
+// v1beta): generateContent and streamGenerateContent?alt=sse, the Google
+// error envelope, and the function-calling rules the real API enforces
+// (provider-rules.md §4, seeds 000 and 003).
 package gemini
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
-	"github.com/toolwire/toolwire/mockprovider/model"
-	"github.com/toolwire/toolwire/mockprovider/rules"
 	"github.com/toolwire/toolwire/mockprovider/wire"
 )
 
-// Dialect implements dialect.Dialect.
-type Dialect struct{}
+var _ dialect.Dialect = (*Dialect)(nil)
 
-// New returns the dialect.
+// Dialect implements dialect.Dialect for the Gemini API.
+type Dialect struct {
+	// EmitCallIDs adds a minted `id` to every functionCall the mock sends.
+	// The Gemini API omits it on 2.5 responses (provider-rules.md §4.2 [R]),
+	// so the default is off; a scenario call's own id is always sent.
+	EmitCallIDs bool
+}
+
+// New returns the dialect with the reference defaults.
 func New() *Dialect { return &Dialect{} }
 
-func (d *Dialect) Name() conv.Dialect  { return "gemini" }
-func (d *Dialect) Routes() []string    { return nil }
-func (d *Dialect) Rules() []rules.Rule { return nil }
+// Name is the dialect name.
+func (d *Dialect) Name() conv.Dialect { return conv.Gemini }
+
+// Routes serves both generation methods through one pattern: the method
+// rides in the last path segment after the model ("MODEL:generateContent"),
+// which net/http patterns cannot split, so Decode parses it.
+func (d *Dialect) Routes() []string { return []string{"POST /v1beta/models/{action}"} }
+
+// Google's canonical status names for the HTTP codes the mock answers.
+const (
+	statusInvalidArgument   = "INVALID_ARGUMENT"
+	statusPermissionDenied  = "PERMISSION_DENIED"
+	statusNotFound          = "NOT_FOUND"
+	statusResourceExhausted = "RESOURCE_EXHAUSTED"
+	statusUnavailable       = "UNAVAILABLE"
+	statusInternal          = "INTERNAL"
+)
+
+// msgUnregistered is the verbatim answer to a request without a key
+// (provider-rules.md §4.1 [V]).
+const msgUnregistered = "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API."
+
+// Key reads the API key from x-goog-api-key (what the SDKs send) or the
+// ?key= query parameter (REST and curl). An OAuth bearer token names the
+// session too, so clients using access tokens are not locked out.
 func (d *Dialect) Key(r *http.Request) (string, *wire.APIError) {
-	return "", &wire.APIError{Status: 501}
+	if k := strings.TrimSpace(r.Header.Get("x-goog-api-key")); k != "" {
+		return k, nil
+	}
+	if k := strings.TrimSpace(r.URL.Query().Get("key")); k != "" {
+		return k, nil
+	}
+	if tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok && strings.TrimSpace(tok) != "" {
+		return strings.TrimSpace(tok), nil
+	}
+	return "", &wire.APIError{Status: http.StatusForbidden, Type: statusPermissionDenied, Message: msgUnregistered}
 }
-func (d *Dialect) Decode(x *dialect.Exchange, body []byte) (any, *conv.Conversation, *wire.APIError) {
-	return nil, nil, &wire.APIError{Status: 501}
+
+// errorBody is the Google error envelope.
+type errorBody struct {
+	Error errorInfo `json:"error"`
 }
-func (d *Dialect) Encode(x *dialect.Exchange, req any, c *conv.Conversation, reply *model.Reply) {}
+
+type errorInfo struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+	Status  string `json:"status"`
+	Details []any  `json:"details,omitempty"`
+}
+
+func envelope(e *wire.APIError) errorBody {
+	status := e.Type
+	if status == "" {
+		status = statusFor(e.Status)
+	}
+	details := e.Details
+	if len(details) == 0 {
+		details = parseErrorDetails(e.Message)
+	}
+	return errorBody{Error: errorInfo{Code: e.Status, Message: e.Message, Status: status, Details: details}}
+}
+
+// WriteError renders e in the Google envelope
+// {"error":{"code","message","status"[,"details"]}}.
 func (d *Dialect) WriteError(w http.ResponseWriter, e *wire.APIError) {
-	wire.WriteJSON(w, e.Status, e.Message)
+	wire.WriteJSON(w, e.Status, envelope(e))
 }
-func (d *Dialect) StreamError(s *wire.SSE, e *wire.APIError) {}
-func (d *Dialect) Fault(kind string) *wire.APIError          { return &wire.APIError{Status: 501} }
+
+// StreamError sends the error as one data-only event: go-genai yields an
+// APIError for a data line whose JSON carries "error".
+func (d *Dialect) StreamError(s *wire.SSE, e *wire.APIError) {
+	_ = s.Event("", envelope(e))
+}
+
+// statusFor maps an HTTP code to the canonical Google status name.
+func statusFor(code int) string {
+	switch code {
+	case http.StatusBadRequest:
+		return statusInvalidArgument
+	case http.StatusUnauthorized:
+		return "UNAUTHENTICATED"
+	case http.StatusForbidden:
+		return statusPermissionDenied
+	case http.StatusNotFound:
+		return statusNotFound
+	case http.StatusTooManyRequests:
+		return statusResourceExhausted
+	case http.StatusServiceUnavailable:
+		return statusUnavailable
+	case http.StatusGatewayTimeout:
+		return "DEADLINE_EXCEEDED"
+	case http.StatusNotImplemented:
+		return "UNIMPLEMENTED"
+	}
+	if code >= 500 {
+		return statusInternal
+	}
+	return statusInvalidArgument
+}
+
+// parseErrorDetails adds the google.rpc.BadRequest detail the real API puts
+// on JSON-parse errors ("Invalid JSON payload received. … at 'FIELD'…"),
+// naming the offending field, as seen in captured answers.
+func parseErrorDetails(msg string) []any {
+	if !strings.HasPrefix(msg, invalidJSONPrefix) {
+		return nil
+	}
+	field := ""
+	if _, rest, ok := strings.Cut(msg, " at '"); ok {
+		if f, _, ok := strings.Cut(rest, "'"); ok {
+			field = f
+		}
+	}
+	v := map[string]any{"description": msg}
+	if field != "" {
+		// A violation of an unknown name is reported on the parent field.
+		v = map[string]any{"field": field, "description": msg}
+	}
+	return []any{map[string]any{
+		"@type":           "type.googleapis.com/google.rpc.BadRequest",
+		"fieldViolations": []any{v},
+	}}
+}
+
+// Fault messages, as the Gemini API words them.
+const (
+	msgRateLimit   = "You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits."
+	msgOverloaded  = "The model is overloaded. Please try again later."
+	msgInternal    = "An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting"
+	msgTooLarge    = "Request payload size exceeds the limit: 20971520 bytes."
+	msgBadBody     = invalidJSONPrefix + " Unexpected end of string."
+	msgBadRequest  = "Request contains an invalid argument."
+	retryDelaySecs = "1"
+)
+
+// Fault returns the Gemini API's answer for an injected failure.
+func (d *Dialect) Fault(kind string) *wire.APIError {
+	switch kind {
+	case "rate_limit":
+		h := http.Header{}
+		h.Set("Retry-After", retryDelaySecs)
+		return &wire.APIError{
+			Status: http.StatusTooManyRequests, Type: statusResourceExhausted, Message: msgRateLimit, Headers: h,
+			Details: []any{
+				map[string]any{"@type": "type.googleapis.com/google.rpc.QuotaFailure", "violations": []any{map[string]any{
+					"quotaMetric": "generativelanguage.googleapis.com/generate_content_free_tier_requests",
+					"quotaId":     "GenerateRequestsPerMinutePerProjectPerModel-FreeTier",
+				}}},
+				map[string]any{"@type": "type.googleapis.com/google.rpc.Help", "links": []any{map[string]any{
+					"description": "Learn more about Gemini API quotas", "url": "https://ai.google.dev/gemini-api/docs/rate-limits",
+				}}},
+				map[string]any{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": retryDelaySecs + "s"},
+			},
+		}
+	case "overloaded", "stream_error":
+		return &wire.APIError{Status: http.StatusServiceUnavailable, Type: statusUnavailable, Message: msgOverloaded}
+	case "server_error":
+		return &wire.APIError{Status: http.StatusInternalServerError, Type: statusInternal, Message: msgInternal}
+	case "too_large":
+		return &wire.APIError{Status: http.StatusBadRequest, Type: statusInvalidArgument, Message: msgTooLarge}
+	case "bad_body":
+		return &wire.APIError{Status: http.StatusBadRequest, Type: statusInvalidArgument, Message: msgBadBody}
+	default: // "bad_request" and anything new: a generic 400 the server rewords
+		return &wire.APIError{Status: http.StatusBadRequest, Type: statusInvalidArgument, Message: msgBadRequest}
+	}
+}

@@ -1,34 +1,290 @@
-// Package openaichat is a placeholder being replaced by the real dialect.
+// Package openaichat is the OpenAI Chat Completions dialect
+// (POST /v1/chat/completions): it decodes requests into the neutral
+// conversation, holds the Chat rules with the API's verbatim errors, and
+// answers with chat.completion objects or chat.completion.chunk streams
+// that the official SDKs accumulate unchanged.
 package openaichat
 
 import (
+	"encoding/json"
 	"net/http"
+	"strings"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
 	"github.com/toolwire/toolwire/mockprovider/model"
+	"github.com/toolwire/toolwire/mockprovider/openaiwire"
 	"github.com/toolwire/toolwire/mockprovider/rules"
 	"github.com/toolwire/toolwire/mockprovider/wire"
 )
 
-// Dialect implements dialect.Dialect.
-type Dialect struct{}
+// Route is the one endpoint this dialect serves.
+const Route = "POST /v1/chat/completions"
+
+// RawArgumentsKey holds a replayed call's arguments when they are not a
+// JSON object (unparseable text, an array, a number): conv.Call.Arguments
+// is always an object, and keeping the raw text under this reserved key
+// lets the journal and the suite show what the client actually sent
+// instead of silently dropping it.
+const RawArgumentsKey = "_toolwire_unparsed_arguments"
+
+// Dialect implements dialect.Dialect for Chat Completions.
+type Dialect struct {
+	rules []rules.Rule
+}
 
 // New returns the dialect.
-func New() *Dialect { return &Dialect{} }
+func New() *Dialect { return &Dialect{rules: catalog()} }
 
-func (d *Dialect) Name() conv.Dialect  { return "openaichat" }
-func (d *Dialect) Routes() []string    { return nil }
-func (d *Dialect) Rules() []rules.Rule { return nil }
-func (d *Dialect) Key(r *http.Request) (string, *wire.APIError) {
-	return "", &wire.APIError{Status: 501}
+var _ dialect.Dialect = (*Dialect)(nil)
+
+func (d *Dialect) Name() conv.Dialect  { return conv.OpenAIChat }
+func (d *Dialect) Routes() []string    { return []string{Route} }
+func (d *Dialect) Rules() []rules.Rule { return d.rules }
+
+func (d *Dialect) Key(r *http.Request) (string, *wire.APIError) { return openaiwire.Key(r) }
+
+func (d *Dialect) WriteError(w http.ResponseWriter, e *wire.APIError) { openaiwire.WriteError(w, e) }
+
+func (d *Dialect) Fault(kind string) *wire.APIError { return openaiwire.Fault(kind) }
+
+// Decode parses the body into *Request and the neutral conversation.
+func (d *Dialect) Decode(_ *dialect.Exchange, body []byte) (any, *conv.Conversation, *wire.APIError) {
+	req, err := decodeRequest(body)
+	if err != nil {
+		return nil, nil, err
+	}
+	return req, toConversation(req), nil
 }
-func (d *Dialect) Decode(x *dialect.Exchange, body []byte) (any, *conv.Conversation, *wire.APIError) {
-	return nil, nil, &wire.APIError{Status: 501}
+
+// toConversation maps the request onto the neutral model. It never fails:
+// in lenient mode a request breaking a rule still reaches the model, so
+// every field is read defensively.
+func toConversation(r *Request) *conv.Conversation {
+	c := &conv.Conversation{Dialect: conv.OpenAIChat, Model: r.Model, Stream: r.Stream, Turns: []conv.Turn{}}
+	for _, t := range r.Tools {
+		if t.Type != "function" || !t.HasName {
+			continue
+		}
+		c.Tools = append(c.Tools, conv.Tool{Name: t.Name, Description: t.Description, Parameters: t.Parameters, Strict: t.Strict})
+	}
+	switch r.ToolChoice.Mode {
+	case "none":
+		c.ToolChoice.Mode = conv.ToolChoiceNone
+	case "required":
+		c.ToolChoice.Mode = conv.ToolChoiceRequired
+	case "function":
+		c.ToolChoice = conv.ToolChoice{Mode: conv.ToolChoiceFunction, Name: r.ToolChoice.Name}
+	default:
+		c.ToolChoice.Mode = conv.ToolChoiceAuto
+	}
+
+	callNames := map[string]string{} // call id → function name, to name results
+	var system []string
+	resultsOpen := false // the last turn is a run of tool messages
+	for _, m := range r.Messages {
+		switch m.Role {
+		case "system", "developer":
+			if s := textOf(m); s != "" {
+				system = append(system, s)
+			}
+			resultsOpen = false
+		case "user":
+			c.Turns = append(c.Turns, conv.Turn{Role: conv.User, Parts: userParts(m)})
+			resultsOpen = false
+		case "assistant":
+			c.Turns = append(c.Turns, conv.Turn{Role: conv.Assistant, Parts: assistantParts(m, callNames)})
+			resultsOpen = false
+		case "tool":
+			// Consecutive tool messages answer one batch: one user turn of
+			// results, as Anthropic and Gemini carry them.
+			part := conv.Part{Kind: conv.KindResult, Result: &conv.Result{CallID: m.ToolCallID, Name: callNames[m.ToolCallID], Content: resultContent(m)}}
+			if resultsOpen {
+				last := c.LastTurn()
+				last.Parts = append(last.Parts, part)
+			} else {
+				c.Turns = append(c.Turns, conv.Turn{Role: conv.User, Parts: []conv.Part{part}})
+				resultsOpen = true
+			}
+		default:
+			// Legacy "function" messages predate tool calls; they carry
+			// nothing the neutral model can use.
+		}
+	}
+	c.System = strings.Join(system, "\n")
+	return c
 }
-func (d *Dialect) Encode(x *dialect.Exchange, req any, c *conv.Conversation, reply *model.Reply) {}
-func (d *Dialect) WriteError(w http.ResponseWriter, e *wire.APIError) {
-	wire.WriteJSON(w, e.Status, e.Message)
+
+// textOf joins a message's text: the string content, or its text parts.
+func textOf(m Message) string {
+	if !m.ContentIsArray {
+		return m.Text
+	}
+	var out []string
+	for _, p := range m.Parts {
+		if p.Type == "text" {
+			out = append(out, p.Text)
+		}
+	}
+	return strings.Join(out, "\n")
 }
-func (d *Dialect) StreamError(s *wire.SSE, e *wire.APIError) {}
-func (d *Dialect) Fault(kind string) *wire.APIError          { return &wire.APIError{Status: 501} }
+
+func userParts(m Message) []conv.Part {
+	if !m.ContentIsArray {
+		return []conv.Part{{Kind: conv.KindText, Text: m.Text}}
+	}
+	parts := []conv.Part{}
+	for _, p := range m.Parts {
+		switch p.Type {
+		case "text":
+			parts = append(parts, conv.Part{Kind: conv.KindText, Text: p.Text})
+		case "image_url", "input_audio", "file":
+			ct := mediaContent(p)
+			parts = append(parts, conv.Part{Kind: conv.KindMedia, Media: &ct})
+		}
+	}
+	return parts
+}
+
+func assistantParts(m Message, callNames map[string]string) []conv.Part {
+	parts := []conv.Part{}
+	if m.ContentIsArray {
+		for _, p := range m.Parts {
+			switch p.Type {
+			case "text":
+				parts = append(parts, conv.Part{Kind: conv.KindText, Text: p.Text})
+			case "refusal":
+				parts = append(parts, conv.Part{Kind: conv.KindRefusal, Text: p.Refusal})
+			}
+		}
+	} else if m.Text != "" {
+		parts = append(parts, conv.Part{Kind: conv.KindText, Text: m.Text})
+	}
+	for _, tc := range m.ToolCalls {
+		if tc.Type != "" && tc.Type != "function" {
+			continue
+		}
+		callNames[tc.ID] = tc.Name
+		parts = append(parts, conv.Part{Kind: conv.KindCall, Call: &conv.Call{ID: tc.ID, Name: tc.Name, Arguments: parseArguments(tc.Arguments)}})
+	}
+	if m.Refusal != "" {
+		parts = append(parts, conv.Part{Kind: conv.KindRefusal, Text: m.Refusal})
+	}
+	return parts
+}
+
+// parseArguments turns replayed arguments into the neutral object form:
+// a JSON-object string is parsed; an object sent where a string belongs
+// (lenient mode) is taken as is; anything else is kept raw under
+// RawArgumentsKey. An empty string is an empty object, as the API treats
+// a call without parameters.
+func parseArguments(v any) map[string]any {
+	switch a := v.(type) {
+	case nil:
+		return map[string]any{}
+	case map[string]any:
+		return normalizeNumbers(a).(map[string]any)
+	case string:
+		if strings.TrimSpace(a) == "" {
+			return map[string]any{}
+		}
+		var obj map[string]any
+		if err := json.Unmarshal([]byte(a), &obj); err == nil && obj != nil {
+			return obj
+		}
+		return map[string]any{RawArgumentsKey: a}
+	}
+	b, _ := json.Marshal(v)
+	return map[string]any{RawArgumentsKey: string(b)}
+}
+
+// normalizeNumbers turns the decoder's json.Number values into float64, as
+// json.Unmarshal into any would, so both argument forms look alike.
+func normalizeNumbers(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = normalizeNumbers(e)
+		}
+		return x
+	case []any:
+		for i, e := range x {
+			x[i] = normalizeNumbers(e)
+		}
+		return x
+	case json.Number:
+		f, _ := x.Float64()
+		return f
+	}
+	return v
+}
+
+// resultContent is a tool message's content; images only get here in
+// lenient mode (the image rule rejects them otherwise).
+func resultContent(m Message) []conv.Content {
+	if !m.ContentIsArray {
+		return []conv.Content{{Type: conv.ContentText, Text: m.Text}}
+	}
+	var out []conv.Content
+	for _, p := range m.Parts {
+		switch p.Type {
+		case "text":
+			out = append(out, conv.Content{Type: conv.ContentText, Text: p.Text})
+		case "image_url", "input_audio", "file":
+			out = append(out, mediaContent(p))
+		}
+	}
+	return out
+}
+
+// mediaContent maps an image, audio or file part. Data URLs are split into
+// MIME type and base64 data; other URLs and file ids stay references.
+func mediaContent(p ContentPart) conv.Content {
+	switch p.Type {
+	case "image_url":
+		ct := conv.Content{Type: conv.ContentImage}
+		if mime, data, ok := splitDataURL(p.ImageURL); ok {
+			ct.MIMEType, ct.Data = mime, data
+		} else {
+			ct.URL = p.ImageURL
+		}
+		return ct
+	case "input_audio":
+		return conv.Content{Type: conv.ContentType("audio"), MIMEType: "audio/" + p.AudioFormat, Data: p.AudioData}
+	}
+	ct := conv.Content{Type: conv.ContentDocument, DisplayName: p.Filename, URL: p.FileID}
+	if mime, data, ok := splitDataURL(p.FileData); ok {
+		ct.MIMEType, ct.Data = mime, data
+	} else {
+		ct.Data = p.FileData
+	}
+	return ct
+}
+
+// splitDataURL reads data:<mime>;base64,<data>.
+func splitDataURL(u string) (mime, data string, ok bool) {
+	rest, ok := strings.CutPrefix(u, "data:")
+	if !ok {
+		return "", "", false
+	}
+	head, data, ok := strings.Cut(rest, ",")
+	if !ok {
+		return "", "", false
+	}
+	mime, _, _ = strings.Cut(head, ";")
+	return mime, data, true
+}
+
+// Encode answers with a chat.completion, or a chunk stream when asked.
+func (d *Dialect) Encode(x *dialect.Exchange, req any, c *conv.Conversation, reply *model.Reply) {
+	r, _ := req.(*Request)
+	if r == nil {
+		r = &Request{}
+	}
+	out := buildOutput(x, r, c, reply)
+	if c.Stream {
+		streamOutput(x, r, out)
+		return
+	}
+	x.JSON(http.StatusOK, completionBody(out))
+}

@@ -1,34 +1,40 @@
-// Package openairesp is a placeholder being replaced by the real dialect.
+// Package openairesp is the OpenAI Responses API dialect (POST
+// /v1/responses): input items in, output items out, reasoning items that
+// must travel back with the calls they preceded, previous_response_id
+// continuations from a per-session store, and the event stream with
+// sequence numbers. Retrieval (GET), deletion (DELETE) and input-item
+// listing of stored responses are served beside the pipeline.
 package openairesp
 
 import (
 	"net/http"
+	"sync"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
-	"github.com/toolwire/toolwire/mockprovider/dialect"
-	"github.com/toolwire/toolwire/mockprovider/model"
+	"github.com/toolwire/toolwire/mockprovider/openaiwire"
 	"github.com/toolwire/toolwire/mockprovider/rules"
 	"github.com/toolwire/toolwire/mockprovider/wire"
 )
 
-// Dialect implements dialect.Dialect.
-type Dialect struct{}
+// Dialect implements dialect.Dialect and dialect.Extra.
+type Dialect struct {
+	rules []rules.Rule
+	// streams maps a stream in flight to its response, so an injected
+	// in-stream error can name the response that failed.
+	streams sync.Map // *wire.SSE → *streamState
+}
 
 // New returns the dialect.
-func New() *Dialect { return &Dialect{} }
+func New() *Dialect { return &Dialect{rules: catalog()} }
 
-func (d *Dialect) Name() conv.Dialect  { return "openairesp" }
-func (d *Dialect) Routes() []string    { return nil }
-func (d *Dialect) Rules() []rules.Rule { return nil }
-func (d *Dialect) Key(r *http.Request) (string, *wire.APIError) {
-	return "", &wire.APIError{Status: 501}
-}
-func (d *Dialect) Decode(x *dialect.Exchange, body []byte) (any, *conv.Conversation, *wire.APIError) {
-	return nil, nil, &wire.APIError{Status: 501}
-}
-func (d *Dialect) Encode(x *dialect.Exchange, req any, c *conv.Conversation, reply *model.Reply) {}
-func (d *Dialect) WriteError(w http.ResponseWriter, e *wire.APIError) {
-	wire.WriteJSON(w, e.Status, e.Message)
-}
-func (d *Dialect) StreamError(s *wire.SSE, e *wire.APIError) {}
-func (d *Dialect) Fault(kind string) *wire.APIError          { return &wire.APIError{Status: 501} }
+// Path is the create endpoint.
+const Path = "/v1/responses"
+
+func (d *Dialect) Name() conv.Dialect { return conv.OpenAIResponses }
+func (d *Dialect) Routes() []string   { return []string{"POST " + Path} }
+
+func (d *Dialect) Key(r *http.Request) (string, *wire.APIError) { return openaiwire.Key(r) }
+
+func (d *Dialect) WriteError(w http.ResponseWriter, e *wire.APIError) { openaiwire.WriteError(w, e) }
+
+func (d *Dialect) Fault(kind string) *wire.APIError { return openaiwire.Fault(kind) }

@@ -179,6 +179,19 @@ func (s *Session) PutResponse(r *StoredResponse) {
 	}
 }
 
+// DeleteResponse forgets a stored Responses API answer.
+func (s *Session) DeleteResponse(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.responses, id)
+	for i, x := range s.respOrder {
+		if x == id {
+			s.respOrder = append(s.respOrder[:i], s.respOrder[i+1:]...)
+			break
+		}
+	}
+}
+
 // Response looks up a stored Responses API answer.
 func (s *Session) Response(id string) (*StoredResponse, bool) {
 	s.mu.Lock()

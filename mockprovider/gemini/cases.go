@@ -1,0 +1,219 @@
+package gemini
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/toolwire/toolwire/mockprovider/dialect"
+)
+
+// Paths the cases post to.
+const (
+	path25 = "/v1beta/models/gemini-2.5-flash:generateContent"
+	path3  = "/v1beta/models/gemini-3-flash-preview:generateContent"
+)
+
+// Bodies shared by the cases. Gemini 3 history carries a dummy signature
+// that bypasses validation, so only the rule under test can fail.
+const (
+	userAsk    = `{"role":"user","parts":[{"text":"What is the weather in Paris?"}]}`
+	userPhoto  = `{"role":"user","parts":[{"text":"Show me the photo of product PRD-001."}]}`
+	weatherFn  = `{"functionDeclarations":[{"name":"get_weather","description":"Get current weather for a city.","parameters":{"type":"OBJECT","properties":{"city":{"type":"STRING"}},"required":["city"]}}]}`
+	photoFn    = `{"functionDeclarations":[{"name":"get_product_photo","description":"Retrieves the product photo.","parameters":{"type":"OBJECT","properties":{"product_id":{"type":"STRING"}},"required":["product_id"]}}]}`
+	callParis  = `{"role":"model","parts":[{"functionCall":{"name":"get_weather","args":{"city":"Paris"}},"thoughtSignature":"CiQBDDnWx8Q="}]}`
+	callPhoto  = `{"role":"model","parts":[{"functionCall":{"name":"get_product_photo","args":{"product_id":"PRD-001"}},"thoughtSignature":"skip_thought_signature_validator"}]}`
+	pngBase64  = "iVBORw0KGgo="
+	sunnyReply = `{"role":"user","parts":[{"functionResponse":{"name":"get_weather","response":{"output":"sunny, 22C"}}}]}`
+)
+
+// body builds a request from contents and optional tools.
+func body(tools string, contents ...string) json.RawMessage {
+	s := `{"contents":[` + strings.Join(contents, ",") + `]`
+	if tools != "" {
+		s += `,"tools":[` + tools + `]`
+	}
+	return compact(s + "}")
+}
+
+func compact(s string) json.RawMessage {
+	var b bytes.Buffer
+	if err := json.Compact(&b, []byte(s)); err != nil {
+		panic(fmt.Sprintf("gemini: bad case JSON: %v\n%s", err, s))
+	}
+	return b.Bytes()
+}
+
+// photoResponse is a multimodal function response with the given parts
+// and structured response.
+func photoResponse(response string, parts ...string) string {
+	return `{"role":"user","parts":[{"functionResponse":{"name":"get_product_photo","response":` + response + `,"parts":[` + strings.Join(parts, ",") + `]}}]}`
+}
+
+func inline(mime, name string) string {
+	return fmt.Sprintf(`{"inlineData":{"mimeType":%q,"data":%q,"displayName":%q}}`, mime, pngBase64, name)
+}
+
+// RuleCases returns a breaking and a corrected request for every Gemini
+// rule with a check (some rules have more than one breach worth showing).
+func RuleCases() []dialect.RuleCase {
+	bad := http.StatusBadRequest
+	photoRef := `{"product_id":"PRD-001","image_ref":{"$ref":"product_photo.png"}}`
+	return []dialect.RuleCase{
+		{
+			Rule: "gemini.function-response-object", Name: "response sent as a JSON string", Path: path25,
+			Bad:        body(weatherFn, userAsk, callParis, `{"role":"user","parts":[{"functionResponse":{"name":"get_weather","response":"sunny"}}]}`),
+			Good:       body(weatherFn, userAsk, callParis, sunnyReply),
+			WantStatus: bad, WantMessage: `Invalid JSON payload received. Invalid value at 'contents[2].parts[0].function_response.response' (type.googleapis.com/google.protobuf.Struct), "sunny"`,
+		},
+		{
+			Rule: "gemini.function-response-object", Name: "response sent as a list", Path: path25,
+			Bad:        body(weatherFn, userAsk, callParis, `{"role":"user","parts":[{"functionResponse":{"name":"get_weather","response":["sunny"]}}]}`),
+			Good:       body(weatherFn, userAsk, callParis, `{"role":"user","parts":[{"functionResponse":{"name":"get_weather","response":{"output":["sunny"]}}}]}`),
+			WantStatus: bad, WantMessage: `Invalid JSON payload received. Unknown name "response" at 'contents[2].parts[0].function_response': Proto field is not repeating, cannot start list.`,
+		},
+		{
+			Rule: "gemini.function-call-args-object", Name: "call args replayed as a JSON string", Path: path25,
+			Bad:        body(weatherFn, userAsk, `{"role":"model","parts":[{"functionCall":{"name":"get_weather","args":"{\"city\":\"Paris\"}"}}]}`, sunnyReply),
+			Good:       body(weatherFn, userAsk, `{"role":"model","parts":[{"functionCall":{"name":"get_weather","args":{"city":"Paris"}}}]}`, sunnyReply),
+			WantStatus: bad, WantMessage: `Invalid JSON payload received. Invalid value at 'contents[1].parts[0].function_call.args' (type.googleapis.com/google.protobuf.Struct), "{\"city\":\"Paris\"}"`,
+		},
+		{
+			Rule: "gemini.contents-required", Name: "no contents", Path: path25,
+			Bad:        compact(`{"contents":[],"tools":[` + weatherFn + `]}`),
+			Good:       body(weatherFn, userAsk),
+			WantStatus: bad, WantMessage: MsgContentsMissing,
+		},
+		{
+			Rule: "gemini.function-name-valid", Name: "function name with a space", Path: path25,
+			Bad:        body(strings.Replace(weatherFn, `"get_weather"`, `"get weather"`, 1), userAsk),
+			Good:       body(weatherFn, userAsk),
+			WantStatus: bad, WantMessage: fmt.Sprintf(msgFunctionNameFormat, 0, 0),
+		},
+		{
+			Rule: "gemini.valid-role", Name: "function response in a 'tool' turn (as older docs showed)", Path: path25,
+			Bad:        body(weatherFn, userAsk, callParis, strings.Replace(sunnyReply, `"role":"user"`, `"role":"tool"`, 1)),
+			Good:       body(weatherFn, userAsk, callParis, sunnyReply),
+			WantStatus: bad, WantMessage: MsgRoleClassic,
+		},
+		{
+			Rule: "gemini.call-turn-not-mixed", Name: "call and response merged into one content", Path: path25,
+			Bad: body(weatherFn, userAsk,
+				`{"role":"model","parts":[{"functionCall":{"name":"get_weather","args":{"city":"Paris"}}},{"functionResponse":{"name":"get_weather","response":{"output":"sunny"}}}]}`),
+			Good:       body(weatherFn, userAsk, callParis, sunnyReply),
+			WantStatus: bad, WantMessage: MsgCallTurnMixed,
+		},
+		{
+			Rule: "gemini.function-response-after-call", Name: "response without the call turn before it", Path: path25,
+			Bad:        body(weatherFn, userAsk, sunnyReply),
+			Good:       body(weatherFn, userAsk, callParis, sunnyReply),
+			WantStatus: bad, WantMessage: MsgResponseAfterCall,
+		},
+		{
+			Rule: "gemini.function-call-after-user", Name: "history starting with a function call", Path: path25,
+			Bad:        body(weatherFn, callParis, sunnyReply),
+			Good:       body(weatherFn, userAsk, callParis, sunnyReply),
+			WantStatus: bad, WantMessage: MsgCallAfterUser,
+		},
+		{
+			Rule: "gemini.function-call-after-user", Name: "call turn after a model text turn", Path: path25,
+			Bad:        body(weatherFn, userAsk, `{"role":"model","parts":[{"text":"Let me check."}]}`, callParis, sunnyReply),
+			Good:       body(weatherFn, userAsk, `{"role":"model","parts":[{"text":"Let me check."},{"functionCall":{"name":"get_weather","args":{"city":"Paris"}}}]}`, sunnyReply),
+			WantStatus: bad, WantMessage: MsgCallAfterUser,
+		},
+		{
+			Rule: "gemini.function-response-count", Name: "two parallel calls, one response", Path: path25,
+			Bad: body(weatherFn, userAsk, twoCalls("get_weather", "get_weather", ""),
+				`{"role":"user","parts":[{"functionResponse":{"name":"get_weather","response":{"output":"sunny"}}}]}`),
+			Good:       body(weatherFn, userAsk, twoCalls("get_weather", "get_weather", ""), twoResponses("get_weather", "get_weather")),
+			WantStatus: bad, WantMessage: MsgResponseCount,
+		},
+		{
+			Rule: "gemini.function-response-order", Name: "parallel responses out of call order", Path: path25,
+			Bad:        body(weatherFn, userAsk, twoCalls("get_weather", "get_time", ""), twoResponses("get_time", "get_weather")),
+			Good:       body(weatherFn, userAsk, twoCalls("get_weather", "get_time", ""), twoResponses("get_weather", "get_time")),
+			WantStatus: bad, WantMessage: msgResponseOrder,
+		},
+		{
+			Rule: "gemini.function-response-id", Name: "response id differs from the call id", Path: path25,
+			Bad: body(weatherFn, userAsk, `{"role":"model","parts":[{"functionCall":{"id":"tool_0","name":"get_weather","args":{"city":"Paris"}}}]}`,
+				`{"role":"user","parts":[{"functionResponse":{"id":"tool_1","name":"get_weather","response":{"output":"sunny"}}}]}`),
+			Good: body(weatherFn, userAsk, `{"role":"model","parts":[{"functionCall":{"id":"tool_0","name":"get_weather","args":{"city":"Paris"}}}]}`,
+				`{"role":"user","parts":[{"functionResponse":{"id":"tool_0","name":"get_weather","response":{"output":"sunny"}}}]}`),
+			WantStatus: bad, WantMessage: fmt.Sprintf(msgResponseIDFormat, "get_weather", "tool_0", "tool_1"),
+		},
+		{
+			Rule: "gemini.thought-signature", Name: "Gemini 3 call replayed without its signature", Path: path3,
+			Bad:        body(weatherFn, userAsk, `{"role":"model","parts":[{"functionCall":{"name":"get_weather","args":{"city":"Paris"}}}]}`, sunnyReply),
+			Good:       body(weatherFn, userAsk, `{"role":"model","parts":[{"functionCall":{"name":"get_weather","args":{"city":"Paris"}},"thoughtSignature":"`+bypassSignatures[0]+`"}]}`, sunnyReply),
+			WantStatus: bad, WantMessage: fmt.Sprintf(msgSignatureFormat, "get_weather", 2),
+		},
+		{
+			Rule: "gemini.thought-signature", Name: "parallel batch interleaved FC1,FR1,FC2,FR2 on Gemini 3", Path: path3,
+			Bad: body(weatherFn, userAsk,
+				`{"role":"model","parts":[{"functionCall":{"name":"get_weather","args":{"city":"Paris"}},"thoughtSignature":"CiQBDDnWx8Q="}]}`,
+				`{"role":"user","parts":[{"functionResponse":{"name":"get_weather","response":{"output":"sunny"}}}]}`,
+				`{"role":"model","parts":[{"functionCall":{"name":"get_weather","args":{"city":"Rome"}}}]}`,
+				`{"role":"user","parts":[{"functionResponse":{"name":"get_weather","response":{"output":"rainy"}}}]}`),
+			Good:       body(weatherFn, userAsk, twoCalls("get_weather", "get_weather", "CiQBDDnWx8Q="), twoResponses("get_weather", "get_weather")),
+			WantStatus: bad, WantMessage: fmt.Sprintf(msgSignatureFormat, "get_weather", 4),
+		},
+		{
+			Rule: "gemini.multimodal-response-model", Name: "functionResponse.parts on Gemini 2.5", Path: "/v1beta/models/gemini-2.5-flash:generateContent",
+			Bad:        body(photoFn, userPhoto, callPhoto, photoResponse(photoRef, inline("image/png", "product_photo.png"))),
+			Good:       body(photoFn, userPhoto, callPhoto, `{"role":"user","parts":[{"functionResponse":{"name":"get_product_photo","response":{"product_id":"PRD-001","image":"(not available on this model)"}}}]}`),
+			WantStatus: bad, WantMessage: MsgMultimodalNotSupp,
+		},
+		{
+			Rule: "gemini.multimodal-response-inline-data", Name: "multimodal part without inlineData", Path: path3,
+			Bad:        body(photoFn, userPhoto, callPhoto, photoResponse(photoRef, `{"fileData":{"mimeType":"image/png","fileUri":"https://example.com/p.png","displayName":"product_photo.png"}}`)),
+			Good:       body(photoFn, userPhoto, callPhoto, photoResponse(photoRef, inline("image/png", "product_photo.png"))),
+			WantStatus: bad, WantMessage: fmt.Sprintf(msgInlineDataFormat, 2, 0, 0),
+		},
+		{
+			Rule: "gemini.multimodal-response-mime", Name: "GIF in a function response", Path: path3,
+			Bad:        body(photoFn, userPhoto, callPhoto, photoResponse(photoRef, inline("image/gif", "product_photo.png"))),
+			Good:       body(photoFn, userPhoto, callPhoto, photoResponse(photoRef, inline("image/png", "product_photo.png"))),
+			WantStatus: bad, WantMessage: fmt.Sprintf(msgMIMEFormat, 2, 0, 0, "image/gif"),
+		},
+		{
+			Rule: "gemini.multimodal-response-display-name-unique", Name: "two parts with the same displayName", Path: path3,
+			Bad: body(photoFn, userPhoto, callPhoto, photoResponse(photoRef,
+				inline("image/png", "product_photo.png"), inline("image/png", "product_photo.png"))),
+			Good: body(photoFn, userPhoto, callPhoto, photoResponse(photoRef,
+				inline("image/png", "product_photo.png"), inline("image/png", "product_back.png"))),
+			WantStatus: bad, WantMessage: fmt.Sprintf(msgDisplayDupFormat, "product_photo.png", 2, 0),
+		},
+		{
+			Rule: "gemini.multimodal-response-ref-resolves", Name: "$ref naming no part", Path: path3,
+			Bad:        body(photoFn, userPhoto, callPhoto, photoResponse(photoRef, inline("image/png", "photo.png"))),
+			Good:       body(photoFn, userPhoto, callPhoto, photoResponse(photoRef, inline("image/png", "product_photo.png"))),
+			WantStatus: bad, WantMessage: fmt.Sprintf(msgRefDangleFormat, "product_photo.png", 2, 0),
+		},
+		{
+			Rule: "gemini.multimodal-response-ref-once", Name: "one displayName referenced twice", Path: path3,
+			Bad: body(photoFn, userPhoto, callPhoto, photoResponse(
+				`{"image_ref":{"$ref":"product_photo.png"},"thumbnail_ref":{"$ref":"product_photo.png"}}`, inline("image/png", "product_photo.png"))),
+			Good: body(photoFn, userPhoto, callPhoto, photoResponse(
+				`{"image_ref":{"$ref":"product_photo.png"},"thumbnail_ref":{"$ref":"thumbnail.png"}}`,
+				inline("image/png", "product_photo.png"), inline("image/png", "thumbnail.png"))),
+			WantStatus: bad, WantMessage: fmt.Sprintf(msgRefTwiceFormat, "product_photo.png", 2, 0),
+		},
+	}
+}
+
+// twoCalls is a model turn with a parallel batch of two calls; sig, when
+// set, signs the first.
+func twoCalls(a, b, sig string) string {
+	first := `{"functionCall":{"name":"` + a + `","args":{"city":"Paris"}}`
+	if sig != "" {
+		first += `,"thoughtSignature":"` + sig + `"`
+	}
+	return `{"role":"model","parts":[` + first + `},{"functionCall":{"name":"` + b + `","args":{"city":"Rome"}}}]}`
+}
+
+func twoResponses(a, b string) string {
+	return `{"role":"user","parts":[{"functionResponse":{"name":"` + a + `","response":{"output":"first"}}},{"functionResponse":{"name":"` + b + `","response":{"output":"second"}}}]}`
+}

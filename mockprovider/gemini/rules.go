@@ -1,0 +1,568 @@
+package gemini
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"net/http"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/model"
+	"github.com/toolwire/toolwire/mockprovider/rules"
+)
+
+// Verbatim texts of the Gemini API (provider-rules.md §4.3 unless noted).
+const (
+	MsgContentsMissing    = "* GenerateContentRequest.contents: contents is not specified\n"
+	MsgRoleClassic        = "Please use a valid role: user, model."
+	msgRoleV36Format      = "Role '%s' is not supported. Please use a valid role: SYSTEM, SYSTEM_1, USER, ASSISTANT, DEVELOPER, CONTEXT, USER_CONTEXT, MODEL, USER."
+	MsgResponseCount      = "Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn."
+	MsgResponseAfterCall  = "Please ensure that function response turn comes immediately after a function call turn."
+	MsgCallAfterUser      = "Please ensure that function call turn comes immediately after a user turn or after a function response turn."
+	MsgCallTurnMixed      = "Please ensure that function call turn contains at least one function_call part which can not be mixed with function_response parts."
+	MsgMultimodalNotSupp  = "Multimodal function responses are not supported for this model"
+	msgSignatureFormat    = "Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call `default_api:%s` , position %d. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details."
+	msgFunctionNameFormat = "The GenerateContentRequest proto is invalid:\n  * tools[%d].function_declarations[%d].name: [FIELD_INVALID] Invalid function name. Must start with a letter or an underscore. Must be a-z, A-Z, 0-9, or contain underscores (_), dots (.), colons (:), or dashes (-), with a maximum length of 64."
+)
+
+// Messages the reference could not find; worded in Google's style and
+// marked [I] in their rules' sources.
+const (
+	msgResponseOrder    = "Please ensure that the function response parts are in the same order as the function call parts of the function call turn."
+	msgResponseIDFormat = "Please ensure that each function response part echoes the id of its function call part: function call `%s` has id '%s' but its function response has id '%s'."
+	msgInlineDataFormat = "Invalid function response part at 'contents[%d].parts[%d].function_response.parts[%d]': each multimodal function response part must contain inline_data."
+	msgMIMEFormat       = "Unsupported MIME type in function response part at 'contents[%d].parts[%d].function_response.parts[%d]': %s. Supported MIME types are image/png, image/jpeg, image/webp, application/pdf and text/plain."
+	msgDisplayDupFormat = "Duplicate display_name '%s' at 'contents[%d].parts[%d].function_response.parts'. Each multimodal part of a function response must have a unique display_name."
+	msgRefDangleFormat  = "Invalid reference {\"$ref\": \"%s\"} at 'contents[%d].parts[%d].function_response.response': no multimodal part of the function response has that display_name."
+	msgRefTwiceFormat   = "display_name '%s' is referenced more than once at 'contents[%d].parts[%d].function_response.response'. Each display_name can only be referenced once."
+)
+
+// Sources.
+const (
+	srcRules      = "provider-rules.md §4.3"
+	srcShapes     = "provider-rules.md §4.2"
+	srcMultimodal = "provider-rules.md §4.3 rule 4; seed 003 §Rules for `displayName` and `$ref`"
+)
+
+// bypassSignatures are the documented dummy signatures that skip
+// validation (provider-rules.md §4.3 rule 3). Any non-empty signature
+// passes the mock's check; these are listed so cases and docs name them.
+var bypassSignatures = []string{"context_engineering_is_the_way_to_go", "skip_thought_signature_validator"}
+
+// multimodalMIMETypes are accepted in function response parts on Gemini 3
+// (seed 003 §Supported MIME types).
+var multimodalMIMETypes = map[string]bool{
+	"image/png": true, "image/jpeg": true, "image/webp": true, "application/pdf": true, "text/plain": true,
+}
+
+var functionNamePattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.:\-]{0,63}$`)
+
+// Rules returns the Gemini catalog in the order the API validates: JSON
+// parsing, then proto validation, then the conversation's turns.
+func (d *Dialect) Rules() []rules.Rule {
+	rule := func(id, summary, source string, check func(*Request, *rules.Env) []rules.Violation) rules.Rule {
+		return rules.Rule{ID: "gemini." + id, Dialect: conv.Gemini, Level: rules.MUST, Summary: summary, Source: source, Check: typed(check)}
+	}
+	rs := []rules.Rule{
+		rule("function-response-object", "functionResponse.response is a JSON object (a google.protobuf.Struct), never a string or list.",
+			"seed 000 §Gemini (Common pitfalls: \"Pass a Python dict, not a JSON string\"); list message [V] vercel/ai #3589; string message [I] (Struct wording from a Live API capture)", checkResponseObject),
+		rule("function-call-args-object", "functionCall.args in history is a JSON object.",
+			srcShapes+" (args is an object [R]); message [I] (same Struct parse error as function-response-object)", checkArgsObject),
+		rule("contents-required", "The request has at least one content.",
+			"langchain-ai/langchain-google #1393 (\"400 - contents is not specified\") [V]; full text [I]", checkContents),
+		rule("function-name-valid", "Declared function names start with a letter or underscore and use a-z, A-Z, 0-9, _ . : - (at most 64).",
+			"decolua/9router #369 (2026-03, generativelanguage via Code Assist) [V]", checkFunctionNames),
+		rule("valid-role", "Content roles are only user or model; function responses travel in user turns.",
+			srcShapes+" (classic text [V]; v3.6 text [V] memex-lab/dart_agent_core #34)", checkRoles),
+		rule("call-turn-not-mixed", "A content does not mix functionCall and functionResponse parts.",
+			"googleapis/python-genai #81 (2025-01) [V]", checkMixed),
+		rule("function-response-after-call", "A function response turn comes immediately after a function call turn.",
+			srcRules+" rule 2 [V]", checkResponseAfterCall),
+		rule("function-call-after-user", "A function call turn comes immediately after a user turn or a function response turn.",
+			srcRules+" rule 2 [V] (gemini-cli #11814)", checkCallAfterUser),
+		rule("function-response-count", "A function response turn answers every call of the preceding function call turn: as many responses as calls.",
+			srcRules+" rule 1 [V]", checkResponseCount),
+		rule("function-response-order", "The responses to a parallel batch come together, in call order, matched by name.",
+			"seed 000 §Important Gemini details (\"return results in the same order the calls were made\"); message [I]", checkResponseOrder),
+		rule("function-response-id", "A functionResponse echoes the id of its functionCall when the call had one.",
+			srcShapes+" (\"Newer docs pass id=function_call.id\" [D]); message [I]", checkResponseID),
+		{ID: "gemini.thought-signature", Dialect: conv.Gemini, Level: rules.MUST,
+			Summary: "On Gemini 3 the first functionCall part of each step of the current turn carries its thoughtSignature (the two documented dummy values bypass validation).",
+			Source:  srcRules + " rule 3 [D][V]; seed 000 §Gemini 3 thought signatures; position = 1-based content index [I]",
+			Feature: "signatures", Option: "--thought-signatures", Check: typed(checkThoughtSignatures)},
+		rule("multimodal-response-model", "functionResponse.parts (multimodal function responses) are accepted by Gemini 3 models only.",
+			srcRules+" rule 4 [V]; seed 003 §Supported MIME types", checkMultimodalModel),
+		rule("multimodal-response-inline-data", "On Gemini 3 each multimodal function response part contains inlineData.",
+			srcMultimodal+"; message [I]", checkMultimodalInlineData),
+		rule("multimodal-response-mime", "On Gemini 3 multimodal function response parts are image/png, image/jpeg, image/webp, application/pdf or text/plain.",
+			"seed 003 §Supported MIME types; message [I]", checkMultimodalMIME),
+		rule("multimodal-response-display-name-unique", "On Gemini 3 the displayNames of one function response's parts are unique.",
+			srcMultimodal+"; message [I]", checkDisplayNamesUnique),
+		rule("multimodal-response-ref-resolves", "On Gemini 3 every {\"$ref\": NAME} in functionResponse.response names a part's displayName.",
+			srcMultimodal+"; message [I]", checkRefsResolve),
+		rule("multimodal-response-ref-once", "On Gemini 3 each displayName is referenced at most once in functionResponse.response.",
+			srcMultimodal+"; message [I]", checkRefsOnce),
+	}
+	for i := range rs {
+		switch rs[i].ID {
+		case "gemini.valid-role":
+			rs[i].Option = "--gemini-role-message"
+		case "gemini.multimodal-response-model", "gemini.multimodal-response-inline-data", "gemini.multimodal-response-mime",
+			"gemini.multimodal-response-display-name-unique", "gemini.multimodal-response-ref-resolves", "gemini.multimodal-response-ref-once":
+			rs[i].Feature = "images"
+		}
+	}
+	return rs
+}
+
+// typed adapts a check on *Request to rules.CheckFunc.
+func typed(check func(*Request, *rules.Env) []rules.Violation) rules.CheckFunc {
+	return func(req any, env *rules.Env) []rules.Violation {
+		r, ok := req.(*Request)
+		if !ok || r == nil {
+			return nil
+		}
+		if env == nil {
+			env = &rules.Env{Options: rules.DefaultOptions()}
+		}
+		return check(r, env)
+	}
+}
+
+// Orders: JSON-parse errors come before proto validation, which comes
+// before any turn-by-turn rule (contents index ≥ 0).
+const (
+	orderParse = -2
+	orderProto = -1
+)
+
+func violation(order int, path, msg string) rules.Violation {
+	return rules.Violation{Order: order, Path: path, Message: msg, Status: http.StatusBadRequest, ErrType: statusInvalidArgument}
+}
+
+func modelOf(r *Request, env *rules.Env) string {
+	if r.Model != "" {
+		return r.Model
+	}
+	return env.Model
+}
+
+// --- parsing -------------------------------------------------------------
+
+// structValueError words the parse error Google gives when a Struct field
+// gets another JSON type ("" when raw is fine).
+func structValueError(raw json.RawMessage, parent, field string) string {
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 || t[0] == '{' || bytes.Equal(t, []byte("null")) {
+		return ""
+	}
+	if t[0] == '[' {
+		return fmt.Sprintf("%s Unknown name %q at '%s': Proto field is not repeating, cannot start list.", invalidJSONPrefix, field, parent)
+	}
+	v := string(t)
+	if len(v) > 200 {
+		v = v[:200] + "..."
+	}
+	return fmt.Sprintf("%s Invalid value at '%s.%s' (type.googleapis.com/google.protobuf.Struct), %s", invalidJSONPrefix, parent, field, v)
+}
+
+func checkResponseObject(r *Request, _ *rules.Env) []rules.Violation {
+	var out []rules.Violation
+	for i, c := range r.Contents {
+		for j, p := range c.Parts {
+			if p.FunctionResponse == nil {
+				continue
+			}
+			parent := fmt.Sprintf("contents[%d].parts[%d].function_response", i, j)
+			if msg := structValueError(p.FunctionResponse.Response, parent, "response"); msg != "" {
+				out = append(out, violation(orderParse, fmt.Sprintf("contents[%d].parts[%d].functionResponse.response", i, j), msg))
+			}
+		}
+	}
+	return out
+}
+
+func checkArgsObject(r *Request, _ *rules.Env) []rules.Violation {
+	var out []rules.Violation
+	for i, c := range r.Contents {
+		for j, p := range c.Parts {
+			if p.FunctionCall == nil {
+				continue
+			}
+			parent := fmt.Sprintf("contents[%d].parts[%d].function_call", i, j)
+			if msg := structValueError(p.FunctionCall.Args, parent, "args"); msg != "" {
+				out = append(out, violation(orderParse, fmt.Sprintf("contents[%d].parts[%d].functionCall.args", i, j), msg))
+			}
+		}
+	}
+	return out
+}
+
+// --- proto validation ----------------------------------------------------
+
+func checkContents(r *Request, _ *rules.Env) []rules.Violation {
+	if len(r.Contents) == 0 {
+		return []rules.Violation{violation(orderProto, "contents", MsgContentsMissing)}
+	}
+	return nil
+}
+
+func checkFunctionNames(r *Request, _ *rules.Env) []rules.Violation {
+	var out []rules.Violation
+	for i, t := range r.Tools {
+		for j, fd := range t.FunctionDeclarations {
+			if !functionNamePattern.MatchString(fd.Name) {
+				out = append(out, violation(orderProto, fmt.Sprintf("tools[%d].functionDeclarations[%d].name", i, j), fmt.Sprintf(msgFunctionNameFormat, i, j)))
+			}
+		}
+	}
+	return out
+}
+
+// --- turns ---------------------------------------------------------------
+
+func checkRoles(r *Request, env *rules.Env) []rules.Violation {
+	var out []rules.Violation
+	for i, c := range r.Contents {
+		// An empty role is read as user, as the API does for single turns.
+		if c.Role == "" || c.Role == roleUser || c.Role == roleModel {
+			continue
+		}
+		msg := MsgRoleClassic
+		if env.Options.GeminiRoleMessage == "v3.6" {
+			msg = fmt.Sprintf(msgRoleV36Format, c.Role)
+		}
+		out = append(out, violation(i, fmt.Sprintf("contents[%d].role", i), msg))
+	}
+	return out
+}
+
+func countParts(c Content) (calls, responses int) {
+	for _, p := range c.Parts {
+		if p.FunctionCall != nil {
+			calls++
+		}
+		if p.FunctionResponse != nil {
+			responses++
+		}
+	}
+	return calls, responses
+}
+
+func isCallTurn(c Content) bool     { n, _ := countParts(c); return n > 0 }
+func isResponseTurn(c Content) bool { _, n := countParts(c); return n > 0 }
+func isMixed(c Content) bool        { a, b := countParts(c); return a > 0 && b > 0 }
+
+func checkMixed(r *Request, _ *rules.Env) []rules.Violation {
+	var out []rules.Violation
+	for i, c := range r.Contents {
+		if isMixed(c) {
+			out = append(out, violation(i, fmt.Sprintf("contents[%d]", i), MsgCallTurnMixed))
+		}
+	}
+	return out
+}
+
+func checkResponseAfterCall(r *Request, _ *rules.Env) []rules.Violation {
+	var out []rules.Violation
+	for i, c := range r.Contents {
+		if isResponseTurn(c) && !isMixed(c) && (i == 0 || !isCallTurn(r.Contents[i-1])) {
+			out = append(out, violation(i, fmt.Sprintf("contents[%d]", i), MsgResponseAfterCall))
+		}
+	}
+	return out
+}
+
+func checkCallAfterUser(r *Request, _ *rules.Env) []rules.Violation {
+	var out []rules.Violation
+	for i, c := range r.Contents {
+		if !isCallTurn(c) || isMixed(c) {
+			continue
+		}
+		if i == 0 {
+			out = append(out, violation(i, fmt.Sprintf("contents[%d]", i), MsgCallAfterUser))
+			continue
+		}
+		prev := r.Contents[i-1]
+		if prev.Role == roleModel || isCallTurn(prev) {
+			out = append(out, violation(i, fmt.Sprintf("contents[%d]", i), MsgCallAfterUser))
+		}
+	}
+	return out
+}
+
+// answeredPairs yields each response turn that follows a call turn, with
+// the calls and responses in order.
+func answeredPairs(r *Request, visit func(i int, calls, responses []indexed)) {
+	for i := 1; i < len(r.Contents); i++ {
+		c, prev := r.Contents[i], r.Contents[i-1]
+		if !isResponseTurn(c) || isMixed(c) || !isCallTurn(prev) || isMixed(prev) {
+			continue
+		}
+		var calls, responses []indexed
+		for j, p := range prev.Parts {
+			if p.FunctionCall != nil {
+				calls = append(calls, indexed{j, p})
+			}
+		}
+		for j, p := range c.Parts {
+			if p.FunctionResponse != nil {
+				responses = append(responses, indexed{j, p})
+			}
+		}
+		visit(i, calls, responses)
+	}
+}
+
+type indexed struct {
+	idx  int
+	part Part
+}
+
+func checkResponseCount(r *Request, _ *rules.Env) []rules.Violation {
+	var out []rules.Violation
+	answeredPairs(r, func(i int, calls, responses []indexed) {
+		if len(calls) != len(responses) {
+			out = append(out, violation(i, fmt.Sprintf("contents[%d]", i), MsgResponseCount))
+		}
+	})
+	return out
+}
+
+func checkResponseOrder(r *Request, _ *rules.Env) []rules.Violation {
+	var out []rules.Violation
+	answeredPairs(r, func(i int, calls, responses []indexed) {
+		if len(calls) != len(responses) {
+			return
+		}
+		for k := range calls {
+			if calls[k].part.FunctionCall.Name != responses[k].part.FunctionResponse.Name {
+				out = append(out, violation(i, fmt.Sprintf("contents[%d].parts[%d].functionResponse.name", i, responses[k].idx), msgResponseOrder))
+				return
+			}
+		}
+	})
+	return out
+}
+
+func checkResponseID(r *Request, _ *rules.Env) []rules.Violation {
+	var out []rules.Violation
+	answeredPairs(r, func(i int, calls, responses []indexed) {
+		if len(calls) != len(responses) {
+			return
+		}
+		for k := range calls {
+			fc, fr := calls[k].part.FunctionCall, responses[k].part.FunctionResponse
+			if fc.ID != "" && fr.ID != fc.ID {
+				out = append(out, violation(i, fmt.Sprintf("contents[%d].parts[%d].functionResponse.id", i, responses[k].idx),
+					fmt.Sprintf(msgResponseIDFormat, fc.Name, fc.ID, fr.ID)))
+			}
+		}
+	})
+	return out
+}
+
+// enforceSignatures applies the --thought-signatures option.
+func enforceSignatures(r *Request, env *rules.Env) bool {
+	switch env.Options.ThoughtSignatures {
+	case "always":
+		return true
+	case "never":
+		return false
+	}
+	return model.IsGemini3(modelOf(r, env))
+}
+
+// currentTurnStart is the index after the last user content with standard
+// content (text or media, not a function response): the Gemini 3 "current
+// turn" whose calls are validated.
+func currentTurnStart(r *Request) int {
+	for i := len(r.Contents) - 1; i >= 0; i-- {
+		c := r.Contents[i]
+		if c.Role == roleModel || isResponseTurn(c) {
+			continue
+		}
+		for _, p := range c.Parts {
+			if p.Text != nil || p.InlineData != nil || p.FileData != nil {
+				return i + 1
+			}
+		}
+	}
+	return 0
+}
+
+func checkThoughtSignatures(r *Request, env *rules.Env) []rules.Violation {
+	if !enforceSignatures(r, env) {
+		return nil
+	}
+	var out []rules.Violation
+	for i := currentTurnStart(r); i < len(r.Contents); i++ {
+		c := r.Contents[i]
+		if c.Role != roleModel {
+			continue
+		}
+		for j, p := range c.Parts {
+			if p.FunctionCall == nil {
+				continue
+			}
+			// Only the first call of a step is signed; parallel siblings
+			// carry none.
+			if p.ThoughtSignature == "" {
+				out = append(out, violation(i, fmt.Sprintf("contents[%d].parts[%d].thoughtSignature", i, j), fmt.Sprintf(msgSignatureFormat, p.FunctionCall.Name, i+1)))
+			}
+			break
+		}
+	}
+	return out
+}
+
+// --- multimodal function responses ---------------------------------------
+
+// eachMultimodal visits every functionResponse that has parts.
+func eachMultimodal(r *Request, visit func(i, j int, fr *FunctionResponse)) {
+	for i, c := range r.Contents {
+		for j, p := range c.Parts {
+			if p.FunctionResponse != nil && len(p.FunctionResponse.Parts) > 0 {
+				visit(i, j, p.FunctionResponse)
+			}
+		}
+	}
+}
+
+func checkMultimodalModel(r *Request, env *rules.Env) []rules.Violation {
+	if model.IsGemini3(modelOf(r, env)) {
+		return nil
+	}
+	var out []rules.Violation
+	eachMultimodal(r, func(i, j int, _ *FunctionResponse) {
+		out = append(out, violation(i, fmt.Sprintf("contents[%d].parts[%d].functionResponse.parts", i, j), MsgMultimodalNotSupp))
+	})
+	return out
+}
+
+// gemini3Multimodal runs a multimodal check only where such responses are
+// accepted at all (elsewhere multimodal-response-model answers first).
+func gemini3Multimodal(r *Request, env *rules.Env, visit func(i, j int, fr *FunctionResponse) []rules.Violation) []rules.Violation {
+	if !model.IsGemini3(modelOf(r, env)) {
+		return nil
+	}
+	var out []rules.Violation
+	eachMultimodal(r, func(i, j int, fr *FunctionResponse) { out = append(out, visit(i, j, fr)...) })
+	return out
+}
+
+func checkMultimodalInlineData(r *Request, env *rules.Env) []rules.Violation {
+	return gemini3Multimodal(r, env, func(i, j int, fr *FunctionResponse) []rules.Violation {
+		for k, mp := range fr.Parts {
+			if mp.InlineData == nil {
+				return []rules.Violation{violation(i, fmt.Sprintf("contents[%d].parts[%d].functionResponse.parts[%d]", i, j, k), fmt.Sprintf(msgInlineDataFormat, i, j, k))}
+			}
+		}
+		return nil
+	})
+}
+
+func checkMultimodalMIME(r *Request, env *rules.Env) []rules.Violation {
+	return gemini3Multimodal(r, env, func(i, j int, fr *FunctionResponse) []rules.Violation {
+		for k, mp := range fr.Parts {
+			if mp.InlineData != nil && !multimodalMIMETypes[strings.ToLower(mp.InlineData.MIMEType)] {
+				return []rules.Violation{violation(i, fmt.Sprintf("contents[%d].parts[%d].functionResponse.parts[%d].inlineData.mimeType", i, j, k),
+					fmt.Sprintf(msgMIMEFormat, i, j, k, quoteMIME(mp.InlineData.MIMEType)))}
+			}
+		}
+		return nil
+	})
+}
+
+func quoteMIME(m string) string {
+	if m == "" {
+		return "(empty)"
+	}
+	return m
+}
+
+func displayNames(fr *FunctionResponse) []string {
+	var names []string
+	for _, mp := range fr.Parts {
+		if mp.InlineData != nil && mp.InlineData.DisplayName != "" {
+			names = append(names, mp.InlineData.DisplayName)
+		}
+	}
+	return names
+}
+
+func checkDisplayNamesUnique(r *Request, env *rules.Env) []rules.Violation {
+	return gemini3Multimodal(r, env, func(i, j int, fr *FunctionResponse) []rules.Violation {
+		seen := map[string]bool{}
+		for _, n := range displayNames(fr) {
+			if seen[n] {
+				return []rules.Violation{violation(i, fmt.Sprintf("contents[%d].parts[%d].functionResponse.parts", i, j), fmt.Sprintf(msgDisplayDupFormat, n, i, j))}
+			}
+			seen[n] = true
+		}
+		return nil
+	})
+}
+
+// refs lists the {"$ref": NAME} values in a response, in document order.
+func refs(raw json.RawMessage) []string {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return nil
+	}
+	var out []string
+	var walk func(any)
+	walk = func(n any) {
+		switch x := n.(type) {
+		case map[string]any:
+			if s, ok := x["$ref"].(string); ok {
+				out = append(out, s)
+			}
+			for _, k := range sortedKeys(x) {
+				walk(x[k])
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	walk(v)
+	return out
+}
+
+func sortedKeys(m map[string]any) []string { return slices.Sorted(maps.Keys(m)) }
+
+func checkRefsResolve(r *Request, env *rules.Env) []rules.Violation {
+	return gemini3Multimodal(r, env, func(i, j int, fr *FunctionResponse) []rules.Violation {
+		names := map[string]bool{}
+		for _, n := range displayNames(fr) {
+			names[n] = true
+		}
+		for _, ref := range refs(fr.Response) {
+			if !names[ref] {
+				return []rules.Violation{violation(i, fmt.Sprintf("contents[%d].parts[%d].functionResponse.response", i, j), fmt.Sprintf(msgRefDangleFormat, ref, i, j))}
+			}
+		}
+		return nil
+	})
+}
+
+func checkRefsOnce(r *Request, env *rules.Env) []rules.Violation {
+	return gemini3Multimodal(r, env, func(i, j int, fr *FunctionResponse) []rules.Violation {
+		seen := map[string]bool{}
+		for _, ref := range refs(fr.Response) {
+			if seen[ref] {
+				return []rules.Violation{violation(i, fmt.Sprintf("contents[%d].parts[%d].functionResponse.response", i, j), fmt.Sprintf(msgRefTwiceFormat, ref, i, j))}
+			}
+			seen[ref] = true
+		}
+		return nil
+	})
+}

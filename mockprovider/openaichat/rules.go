@@ -1,0 +1,379 @@
+package openaichat
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/openaiwire"
+	"github.com/toolwire/toolwire/mockprovider/rules"
+)
+
+// Rule IDs of this dialect.
+const (
+	RuleModelRequired       = "openai-chat.model-required"
+	RuleRequiredFields      = "openai-chat.required-fields"
+	RuleArgumentsString     = "openai-chat.arguments-string"
+	RuleToolCallsNonEmpty   = "openai-chat.tool-calls-non-empty"
+	RuleStreamOptions       = "openai-chat.stream-options-need-stream"
+	RuleImageOnlyInUser     = "openai-chat.image-only-in-user-messages"
+	RuleToolNamePattern     = "openai-chat.tool-name-pattern"
+	RuleToolSchemaValid     = "openai-chat.tool-schema-valid"
+	RuleStrictSchema        = "openai-chat.strict-schema"
+	RuleToolCallsAnswered   = "openai-chat.tool-calls-answered"
+	RuleToolMessageFollows  = "openai-chat.tool-message-follows-call"
+	sourceRules             = "provider-rules.md §1.3"
+	toolParamOption         = "--openai-tool-param"
+	semanticTier            = 1 << 20
+	requestLevel            = -1
+	missingCode             = "missing_required_parameter"
+	toolCallsAnsweredPrefix = "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: "
+)
+
+// ToolMessageOrphanMessage keeps the API's spelling "preceeding".
+const ToolMessageOrphanMessage = "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'."
+
+// ModelRequiredMessage is the API's answer to a request without a model.
+const ModelRequiredMessage = "you must provide a model parameter"
+
+// Violations are ordered the way the API appears to validate: first the
+// request's shape (types, required fields, allowed values; messages before
+// tools, each by position), then the meaning of the conversation (tool
+// schemas compiled, then calls paired with answers). The second tier is
+// offset by semanticTier. The split is inferred from which error each
+// pasted request produced; it only matters for requests with several
+// breaches.
+
+// catalog is the dialect's rule set, in declaration order.
+func catalog() []rules.Rule {
+	r := func(id string, level rules.Level, summary, source string, check rules.CheckFunc) rules.Rule {
+		return rules.Rule{ID: id, Dialect: conv.OpenAIChat, Level: level, Summary: summary, Source: source, Check: check}
+	}
+	list := []rules.Rule{
+		r(RuleModelRequired, rules.MUST, "A request names a model.",
+			"https://github.com/chain-ml/council/issues/45 (curl without model → 400 \"you must provide a model parameter\", param null)", checkModel),
+		r(RuleRequiredFields, rules.MUST, "Required fields are present: messages (non-empty), each message's role, content of user/system/developer/tool messages, tool_call_id, tool_calls[].id/type/function.name/arguments, content part types, tools[].type/function.name.",
+			sourceRules+" rule 5; https://github.com/SilasMarvin/lsp-ai/issues/108 (messages); https://github.com/neuron-core/neuron-ai/issues/292 (content[0].type)", checkRequired),
+		r(RuleStreamOptions, rules.MUST, "stream_options is sent only with stream: true.",
+			"https://github.com/BerriAI/litellm/issues/5803 (verbatim 400, param stream_options)", checkStreamOptions),
+		r(RuleToolCallsNonEmpty, rules.MUST, "An assistant message's tool_calls, when sent, is not an empty array (omit it instead).",
+			"https://github.com/home-assistant/core/pull/118577 (verbatim 400, code empty_array); https://github.com/openai/openai-node/pull/1341", checkToolCallsNonEmpty),
+		r(RuleArgumentsString, rules.MUST, "function.arguments of a replayed tool call is a JSON-encoded string, not an object.",
+			sourceRules+" rule 3; seed 004 §OpenAI format (\"function.arguments is a string (JSON-encoded), not an object\")", checkArgumentsString),
+		r(RuleImageOnlyInUser, rules.MUST, "Image URLs appear only in user messages; a tool message may carry text only.",
+			sourceRules+" rule 4 (strands-agents/sdk-python #320)", checkImages),
+		r(RuleToolNamePattern, rules.MUST, "Function names match ^[a-zA-Z0-9_-]+$ and are at most 64 characters.",
+			"https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools (function.name: a-z, A-Z, 0-9, _ and -, max 64); verbatim 400 in ailoy PR #109", checkNames),
+		r(RuleToolSchemaValid, rules.MUST, "Function parameters are a valid JSON Schema of an object.",
+			"https://platform.openai.com/docs/guides/function-calling (parameters: JSON Schema object); verbatim 400 in sigoden/aichat PR #1049", checkSchemas),
+		r(RuleStrictSchema, rules.MUST, "A strict function's object schemas set additionalProperties: false and require every property.",
+			"https://platform.openai.com/docs/guides/function-calling#strict-mode; verbatim 400 in kevinwatt/mysql-mcp #5", checkStrict),
+		r(RuleToolCallsAnswered, rules.MUST, "Every tool_calls id of an assistant message is answered by a tool message directly after it.",
+			sourceRules+" rule 1 (sdcb/chats PR #132, router-for-me/CLIProxyAPI #2798)", checkToolCallsAnswered),
+		r(RuleToolMessageFollows, rules.MUST, "A tool message directly follows an assistant tool_calls message (or tool messages of its batch) and answers one of its ids.",
+			sourceRules+" rule 2 (miurla/morphic #136, sdcb/chats PR #132)", checkToolMessageFollows),
+	}
+	// Feature tags let suite profiles skip rules a client never meets.
+	features := map[string]string{RuleStreamOptions: "streaming", RuleImageOnlyInUser: "images", RuleStrictSchema: "strict"}
+	for i := range list {
+		list[i].Feature = features[list[i].ID]
+		if list[i].ID == RuleToolCallsAnswered {
+			list[i].Option = toolParamOption
+		}
+	}
+	return list
+}
+
+func asRequest(req any) *Request {
+	r, _ := req.(*Request)
+	return r
+}
+
+func badRequest(order int, path, param, code, msg string) rules.Violation {
+	v := rules.Violation{Path: path, Order: order, Status: http.StatusBadRequest, ErrType: openaiwire.InvalidRequest, Message: msg}
+	if param != "" {
+		v.Param = param
+	}
+	if code != "" {
+		v.Code = code
+	}
+	return v
+}
+
+func missing(order int, path string) rules.Violation {
+	return badRequest(order, path, path, missingCode, fmt.Sprintf("Missing required parameter: '%s'.", path))
+}
+
+func checkModel(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil || r.HasModel {
+		return nil
+	}
+	return []rules.Violation{badRequest(requestLevel, "model", "", "", ModelRequiredMessage)}
+}
+
+// contentRequired are the roles whose content may not be omitted; an
+// assistant message may leave it out when it carries tool_calls.
+var contentRequired = map[string]bool{"system": true, "developer": true, "user": true, "tool": true}
+
+func checkRequired(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil {
+		return nil
+	}
+	var out []rules.Violation
+	if !r.HasMessages {
+		out = append(out, missing(requestLevel, "messages"))
+	} else if len(r.Messages) == 0 {
+		// The API's min-length wording, captured for tool_calls [I: not
+		// captured for messages itself].
+		out = append(out, emptyArray(requestLevel, "messages"))
+	}
+	for _, m := range r.Messages {
+		p := fmt.Sprintf("messages[%d]", m.Index)
+		if !m.HasRole {
+			out = append(out, missing(m.Index, p+".role"))
+			continue
+		}
+		if contentRequired[m.Role] && !m.HasContent {
+			out = append(out, missing(m.Index, p+".content"))
+		}
+		for j, part := range m.Parts {
+			if !part.HasType {
+				out = append(out, missing(m.Index, fmt.Sprintf("%s.content[%d].type", p, j)))
+			}
+		}
+		if m.Role == "tool" && !m.HasToolCallID {
+			out = append(out, missing(m.Index, p+".tool_call_id"))
+		}
+		if m.Role != "assistant" {
+			continue
+		}
+		for j, tc := range m.ToolCalls {
+			cp := fmt.Sprintf("%s.tool_calls[%d]", p, j)
+			switch {
+			case !tc.HasID:
+				out = append(out, missing(m.Index, cp+".id"))
+			case !tc.HasType:
+				out = append(out, missing(m.Index, cp+".type"))
+			case tc.Type != "function":
+				// custom tool calls carry "custom", not "function"
+			case !tc.HasFunction:
+				out = append(out, missing(m.Index, cp+".function"))
+			case !tc.HasName:
+				out = append(out, missing(m.Index, cp+".function.name"))
+			case !tc.HasArguments:
+				out = append(out, missing(m.Index, cp+".function.arguments"))
+			}
+		}
+	}
+	base := len(r.Messages)
+	for _, t := range r.Tools {
+		tp := fmt.Sprintf("tools[%d]", t.Index)
+		switch {
+		case !t.HasType:
+			out = append(out, missing(base+t.Index, tp+".type"))
+		case t.Type != "function":
+		case !t.HasFunction:
+			out = append(out, missing(base+t.Index, tp+".function"))
+		case !t.HasName:
+			out = append(out, missing(base+t.Index, tp+".function.name"))
+		}
+	}
+	return out
+}
+
+// StreamOptionsMessage is the API's answer to stream_options without stream.
+const StreamOptionsMessage = "The 'stream_options' parameter is only allowed when 'stream' is enabled."
+
+func checkStreamOptions(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil || !r.StreamOptionsSent || r.Stream {
+		return nil
+	}
+	return []rules.Violation{badRequest(requestLevel, "stream_options", "stream_options", "", StreamOptionsMessage)}
+}
+
+func checkToolCallsNonEmpty(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil {
+		return nil
+	}
+	var out []rules.Violation
+	for _, m := range r.Messages {
+		if m.ToolCallsSent && len(m.ToolCalls) == 0 {
+			out = append(out, emptyArray(m.Index, fmt.Sprintf("messages[%d].tool_calls", m.Index)))
+		}
+	}
+	return out
+}
+
+// emptyArray is the API's min-length answer, e.g. "Invalid
+// 'messages[2].tool_calls': empty array. Expected an array with minimum
+// length 1, but got an empty array instead." (home-assistant/core #118577).
+func emptyArray(order int, path string) rules.Violation {
+	return badRequest(order, path, path, "empty_array",
+		fmt.Sprintf("Invalid '%s': empty array. Expected an array with minimum length 1, but got an empty array instead.", path))
+}
+
+// checkArgumentsString: the validator behind this message writes the path
+// as messages[2] (no dot), unlike the tool-pairing messages.
+func checkArgumentsString(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil {
+		return nil
+	}
+	var out []rules.Violation
+	for _, m := range r.Messages {
+		if m.Role != "assistant" {
+			continue
+		}
+		for j, tc := range m.ToolCalls {
+			if !tc.HasArguments {
+				continue
+			}
+			if _, ok := tc.Arguments.(string); ok {
+				continue
+			}
+			p := fmt.Sprintf("messages[%d].tool_calls[%d].function.arguments", m.Index, j)
+			out = append(out, badRequest(m.Index, p, p, "invalid_type",
+				fmt.Sprintf("Invalid type for '%s': expected a string, but got %s instead.", p, typeName(tc.Arguments))))
+		}
+	}
+	return out
+}
+
+func checkImages(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil {
+		return nil
+	}
+	var out []rules.Violation
+	for _, m := range r.Messages {
+		if m.Role == "user" || !m.HasRole {
+			continue
+		}
+		for _, part := range m.Parts {
+			if part.Type == "image_url" {
+				p := fmt.Sprintf("messages[%d]", m.Index)
+				out = append(out, badRequest(m.Index, p, p, "invalid_value",
+					fmt.Sprintf("Invalid '%s'. Image URLs are only allowed for messages with role 'user', but this message with role '%s' contains an image URL.", p, m.Role)))
+				break
+			}
+		}
+	}
+	return out
+}
+
+// decls lists the declared functions for the shared openaiwire checks;
+// tools without a name are left to the required-fields rule.
+func decls(r *Request, order int) []openaiwire.ToolDecl {
+	var out []openaiwire.ToolDecl
+	for _, t := range r.Tools {
+		if t.Type != "function" || !t.HasName {
+			continue
+		}
+		out = append(out, openaiwire.ToolDecl{Name: t.Name, Parameters: t.Parameters, Strict: t.Strict,
+			Path: fmt.Sprintf("tools[%d].function", t.Index), Order: order + t.Index})
+	}
+	return out
+}
+
+func checkNames(req any, _ *rules.Env) []rules.Violation {
+	if r := asRequest(req); r != nil {
+		return openaiwire.CheckNames(decls(r, len(r.Messages)))
+	}
+	return nil
+}
+
+func checkSchemas(req any, _ *rules.Env) []rules.Violation {
+	if r := asRequest(req); r != nil {
+		return openaiwire.CheckSchemas(decls(r, semanticTier))
+	}
+	return nil
+}
+
+func checkStrict(req any, _ *rules.Env) []rules.Violation {
+	if r := asRequest(req); r != nil {
+		return openaiwire.CheckStrict(decls(r, semanticTier))
+	}
+	return nil
+}
+
+// checkToolCallsAnswered: the tool messages directly after an assistant
+// tool_calls message must answer each of its ids; only the unanswered ids
+// are listed. param follows Options.OpenAIToolParam: "messages" (2024
+// captures) or messages.[N].role with N the assistant message [I: which
+// index the API means is not settled].
+func checkToolCallsAnswered(req any, env *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil {
+		return nil
+	}
+	var out []rules.Violation
+	for i, m := range r.Messages {
+		if m.Role != "assistant" || len(m.ToolCalls) == 0 {
+			continue
+		}
+		answered := map[string]bool{}
+		for j := i + 1; j < len(r.Messages) && r.Messages[j].Role == "tool"; j++ {
+			answered[r.Messages[j].ToolCallID] = true
+		}
+		var unanswered []string
+		seen := map[string]bool{}
+		for _, tc := range m.ToolCalls {
+			if !tc.HasID || answered[tc.ID] || seen[tc.ID] {
+				continue
+			}
+			seen[tc.ID] = true
+			unanswered = append(unanswered, tc.ID)
+		}
+		if len(unanswered) == 0 {
+			continue
+		}
+		param := fmt.Sprintf("messages.[%d].role", i)
+		if env != nil && env.Options.OpenAIToolParam == "messages" {
+			param = "messages"
+		}
+		out = append(out, badRequest(semanticTier+i, fmt.Sprintf("messages[%d].tool_calls", i), param, "",
+			toolCallsAnsweredPrefix+strings.Join(unanswered, ", ")))
+	}
+	return out
+}
+
+// checkToolMessageFollows: a tool message is valid only inside the run of
+// tool messages right after an assistant tool_calls message, answering one
+// of that message's ids. An id matching no call gets the same answer [I:
+// provider-rules.md §1.3 rule 2 names it the likely one].
+func checkToolMessageFollows(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil {
+		return nil
+	}
+	var out []rules.Violation
+	var batch map[string]bool // ids of the open tool_calls message, nil when none
+	for i, m := range r.Messages {
+		switch m.Role {
+		case "assistant":
+			batch = nil
+			if len(m.ToolCalls) > 0 {
+				batch = map[string]bool{}
+				for _, tc := range m.ToolCalls {
+					batch[tc.ID] = true
+				}
+			}
+		case "tool":
+			if !m.HasToolCallID && batch != nil {
+				continue // required-fields reports the missing id
+			}
+			if batch == nil || !batch[m.ToolCallID] {
+				p := fmt.Sprintf("messages[%d]", i)
+				out = append(out, badRequest(semanticTier+i, p, fmt.Sprintf("messages.[%d].role", i), "", ToolMessageOrphanMessage))
+			}
+		default:
+			batch = nil
+		}
+	}
+	return out
+}

@@ -1,0 +1,165 @@
+package openairesp
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/toolwire/toolwire/mockprovider/dialect"
+)
+
+// weatherTool is seed 000's example declaration (strict, every property
+// required, additionalProperties false).
+const weatherTool = `{"type":"function","name":"get_weather","description":"Get current weather for a location.","parameters":{"type":"object","properties":{"location":{"type":"string"}},"required":["location"],"additionalProperties":false},"strict":true}`
+
+// js compacts a JSON literal and substitutes $TOOL with weatherTool, so
+// the cases below stay readable.
+func js(s string) json.RawMessage {
+	return json.RawMessage(strings.ReplaceAll(strings.Join(strings.Fields(s), " "), "$TOOL", weatherTool))
+}
+
+// RuleCases are, for every rule with a check, a request that breaks it and
+// the same request corrected. Stateful cases create a response first and
+// reference it as {{setup:0:PATH}}.
+func RuleCases() []dialect.RuleCase {
+	setupCall := js(`{"model":"gpt-4.1","input":"What's the weather in Tokyo?","tools":[$TOOL]}`)
+	setupReasoningCall := js(`{"model":"gpt-5","input":"What's the weather in Tokyo?","tools":[$TOOL]}`)
+	return []dialect.RuleCase{
+		{
+			Rule: RuleRequiredFields, Name: "function_call without name",
+			Bad: js(`{"model":"gpt-4.1","tools":[$TOOL],"input":[{"role":"user","content":"Weather?"},
+				{"type":"function_call","call_id":"call_a","arguments":"{\"location\":\"Tokyo\"}"},
+				{"type":"function_call_output","call_id":"call_a","output":"18C"}]}`),
+			Good: js(`{"model":"gpt-4.1","tools":[$TOOL],"input":[{"role":"user","content":"Weather?"},
+				{"type":"function_call","call_id":"call_a","name":"get_weather","arguments":"{\"location\":\"Tokyo\"}"},
+				{"type":"function_call_output","call_id":"call_a","output":"18C"}]}`),
+			WantStatus: 400, WantMessage: "Missing required parameter: 'input[1].name'.",
+		},
+		{
+			Rule: RuleRequiredFields, Name: "reasoning item without summary",
+			Bad: js(`{"model":"gpt-5","input":[{"role":"user","content":"Hi"},{"type":"reasoning","id":"rs_a"},
+				{"role":"assistant","content":"Hello"},{"role":"user","content":"Again"}]}`),
+			Good: js(`{"model":"gpt-5","input":[{"role":"user","content":"Hi"},{"type":"reasoning","id":"rs_a","summary":[]},
+				{"role":"assistant","content":"Hello"},{"role":"user","content":"Again"}]}`),
+			WantStatus: 400, WantMessage: "Missing required parameter: 'input[1].summary'.",
+		},
+		{
+			Rule: RuleArgumentsString, Name: "function_call arguments as an object",
+			Bad: js(`{"model":"gpt-4.1","tools":[$TOOL],"input":[{"role":"user","content":"Weather?"},
+				{"type":"function_call","call_id":"call_a","name":"get_weather","arguments":{"location":"Tokyo"}},
+				{"type":"function_call_output","call_id":"call_a","output":"18C"}]}`),
+			Good: js(`{"model":"gpt-4.1","tools":[$TOOL],"input":[{"role":"user","content":"Weather?"},
+				{"type":"function_call","call_id":"call_a","name":"get_weather","arguments":"{\"location\":\"Tokyo\"}"},
+				{"type":"function_call_output","call_id":"call_a","output":"18C"}]}`),
+			WantStatus: 400, WantMessage: "Invalid type for 'input[1].arguments': expected a string, but got an object instead.",
+		},
+		{
+			Rule: RuleMessageRole, Name: "Chat-style tool message in input",
+			Bad: js(`{"model":"gpt-4.1","tools":[$TOOL],"input":[{"role":"user","content":"Weather?"},
+				{"type":"function_call","call_id":"call_a","name":"get_weather","arguments":"{}"},
+				{"role":"tool","tool_call_id":"call_a","content":"18C"}]}`),
+			Good: js(`{"model":"gpt-4.1","tools":[$TOOL],"input":[{"role":"user","content":"Weather?"},
+				{"type":"function_call","call_id":"call_a","name":"get_weather","arguments":"{}"},
+				{"type":"function_call_output","call_id":"call_a","output":"18C"}]}`),
+			WantStatus: 400, WantMessage: "Invalid value: 'tool'. Supported values are: 'assistant', 'system', 'developer', and 'user'.",
+		},
+		{
+			Rule: RuleAssistantContent, Name: "assistant history with input_text parts",
+			Bad: js(`{"model":"gpt-4.1","input":[{"role":"user","content":[{"type":"input_text","text":"Hi"}]},
+				{"role":"assistant","content":[{"type":"input_text","text":"Hello"}]},{"role":"user","content":"Again"}]}`),
+			Good: js(`{"model":"gpt-4.1","input":[{"role":"user","content":[{"type":"input_text","text":"Hi"}]},
+				{"role":"assistant","content":[{"type":"output_text","text":"Hello"}]},{"role":"user","content":"Again"}]}`),
+			WantStatus: 400, WantMessage: "Invalid value: 'input_text'. Supported values are: 'output_text' and 'refusal'.",
+		},
+		{
+			Rule: RuleFunctionName, Name: "function name with a space",
+			Bad:        js(`{"model":"gpt-4.1","input":"Weather?","tools":[{"type":"function","name":"get weather","parameters":{"type":"object","properties":{}}}]}`),
+			Good:       js(`{"model":"gpt-4.1","input":"Weather?","tools":[{"type":"function","name":"get_weather","parameters":{"type":"object","properties":{}}}]}`),
+			WantStatus: 400, WantMessage: "Invalid 'tools[0].name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.",
+		},
+		{
+			Rule: RuleFunctionSchema, Name: "parameters not an object schema",
+			Bad:        js(`{"model":"gpt-4.1","input":"Weather?","tools":[{"type":"function","name":"get_weather","parameters":{"type":"array","items":{"type":"string"}}}]}`),
+			Good:       js(`{"model":"gpt-4.1","input":"Weather?","tools":[{"type":"function","name":"get_weather","parameters":{"type":"object","properties":{"location":{"type":"string"}}}}]}`),
+			WantStatus: 400, WantMessage: `Invalid schema for function 'get_weather': schema must be a JSON Schema of 'type: "object"', got 'type: "array"'.`,
+		},
+		{
+			Rule: RuleStrictSchema, Name: "strict function without additionalProperties:false",
+			Bad:        js(`{"model":"gpt-4.1","input":"Weather?","tools":[{"type":"function","name":"get_weather","strict":true,"parameters":{"type":"object","properties":{"location":{"type":"string"}},"required":["location"]}}]}`),
+			Good:       js(`{"model":"gpt-4.1","input":"Weather?","tools":[$TOOL]}`),
+			WantStatus: 400, WantMessage: "Invalid schema for function 'get_weather': In context=(), 'additionalProperties' is required to be supplied and to be false.",
+		},
+		{
+			Rule: RulePreviousResponse, Name: "unknown previous_response_id",
+			Setup:      []json.RawMessage{js(`{"model":"gpt-4.1","input":"Hello"}`)},
+			Bad:        js(`{"model":"gpt-4.1","previous_response_id":"resp_doesnotexist","input":"And again?"}`),
+			Good:       js(`{"model":"gpt-4.1","previous_response_id":"{{setup:0:id}}","input":"And again?"}`),
+			WantStatus: 400, WantMessage: "Previous response with id 'resp_doesnotexist' not found.",
+		},
+		{
+			Rule: RuleToolOutput, Name: "function_call without its output",
+			Bad: js(`{"model":"gpt-4.1","tools":[$TOOL],"input":[{"role":"user","content":"Weather?"},
+				{"type":"function_call","call_id":"call_a","name":"get_weather","arguments":"{\"location\":\"Tokyo\"}"}]}`),
+			Good: js(`{"model":"gpt-4.1","tools":[$TOOL],"input":[{"role":"user","content":"Weather?"},
+				{"type":"function_call","call_id":"call_a","name":"get_weather","arguments":"{\"location\":\"Tokyo\"}"},
+				{"type":"function_call_output","call_id":"call_a","output":"18C"}]}`),
+			WantStatus: 400, WantMessage: "No tool output found for function call call_a.",
+		},
+		{
+			Rule: RuleToolOutput, Name: "previous response's call left unanswered",
+			Setup:      []json.RawMessage{setupCall},
+			Bad:        js(`{"model":"gpt-4.1","tools":[$TOOL],"previous_response_id":"{{setup:0:id}}","input":"Never mind."}`),
+			Good:       js(`{"model":"gpt-4.1","tools":[$TOOL],"previous_response_id":"{{setup:0:id}}","input":[{"type":"function_call_output","call_id":"{{setup:0:output.0.call_id}}","output":"18C"}]}`),
+			WantStatus: 400, WantMessage: "No tool output found for function call call_",
+		},
+		{
+			Rule: RuleToolCall, Name: "output without any call",
+			Bad: js(`{"model":"gpt-4.1","tools":[$TOOL],"input":[{"role":"user","content":"Weather?"},
+				{"type":"function_call_output","call_id":"call_x","output":"18C"}]}`),
+			Good: js(`{"model":"gpt-4.1","tools":[$TOOL],"input":[{"role":"user","content":"Weather?"},
+				{"type":"function_call","call_id":"call_x","name":"get_weather","arguments":"{}"},
+				{"type":"function_call_output","call_id":"call_x","output":"18C"}]}`),
+			WantStatus: 400, WantMessage: "No tool call found for function call output with call_id call_x.",
+		},
+		{
+			Rule: RuleToolCall, Name: "output before its call",
+			Bad: js(`{"model":"gpt-4.1","tools":[$TOOL],"input":[{"role":"user","content":"Weather?"},
+				{"type":"function_call_output","call_id":"call_x","output":"18C"},
+				{"type":"function_call","call_id":"call_x","name":"get_weather","arguments":"{}"}]}`),
+			Good: js(`{"model":"gpt-4.1","tools":[$TOOL],"input":[{"role":"user","content":"Weather?"},
+				{"type":"function_call","call_id":"call_x","name":"get_weather","arguments":"{}"},
+				{"type":"function_call_output","call_id":"call_x","output":"18C"}]}`),
+			WantStatus: 400, WantMessage: "No tool call found for function call output with call_id call_x.",
+		},
+		{
+			Rule: RuleToolCall, Name: "duplicate output",
+			Bad: js(`{"model":"gpt-4.1","tools":[$TOOL],"input":[{"role":"user","content":"Weather?"},
+				{"type":"function_call","call_id":"call_x","name":"get_weather","arguments":"{}"},
+				{"type":"function_call_output","call_id":"call_x","output":"18C"},
+				{"type":"function_call_output","call_id":"call_x","output":"18C"}]}`),
+			Good: js(`{"model":"gpt-4.1","tools":[$TOOL],"input":[{"role":"user","content":"Weather?"},
+				{"type":"function_call","call_id":"call_x","name":"get_weather","arguments":"{}"},
+				{"type":"function_call_output","call_id":"call_x","output":"18C"}]}`),
+			WantStatus: 400, WantMessage: "No tool call found for function call output with call_id call_x.",
+		},
+		{
+			Rule: RuleReasoningBefore, Name: "issued fc_ item replayed without its reasoning item",
+			Setup: []json.RawMessage{setupReasoningCall},
+			Bad: js(`{"model":"gpt-5","tools":[$TOOL],"input":[{"role":"user","content":"What's the weather in Tokyo?"},
+				{"type":"function_call","id":"{{setup:0:output.1.id}}","call_id":"{{setup:0:output.1.call_id}}","name":"get_weather","arguments":"{\"location\":\"Tokyo\"}"},
+				{"type":"function_call_output","call_id":"{{setup:0:output.1.call_id}}","output":"18C"}]}`),
+			Good: js(`{"model":"gpt-5","tools":[$TOOL],"input":[{"role":"user","content":"What's the weather in Tokyo?"},
+				{"type":"reasoning","id":"{{setup:0:output.0.id}}","summary":[]},
+				{"type":"function_call","id":"{{setup:0:output.1.id}}","call_id":"{{setup:0:output.1.call_id}}","name":"get_weather","arguments":"{\"location\":\"Tokyo\"}"},
+				{"type":"function_call_output","call_id":"{{setup:0:output.1.call_id}}","output":"18C"}]}`),
+			WantStatus: 400, WantMessage: "Item 'fc_",
+		},
+		{
+			Rule: RuleReasoningFollowed, Name: "reasoning item without the item after it",
+			Bad: js(`{"model":"gpt-5","input":[{"role":"user","content":"Hi"},{"type":"reasoning","id":"rs_a","summary":[]},
+				{"role":"user","content":"Again"}]}`),
+			Good: js(`{"model":"gpt-5","input":[{"role":"user","content":"Hi"},{"type":"reasoning","id":"rs_a","summary":[]},
+				{"role":"assistant","content":"Hello"},{"role":"user","content":"Again"}]}`),
+			WantStatus: 400, WantMessage: "Item 'rs_a' of type 'reasoning' was provided without its required following item.",
+		},
+	}
+}

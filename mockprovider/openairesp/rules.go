@@ -1,0 +1,346 @@
+package openairesp
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/openaiwire"
+	"github.com/toolwire/toolwire/mockprovider/rules"
+)
+
+// Rule IDs of the Responses dialect.
+const (
+	RuleToolOutput        = "openai-responses.tool-output-required"
+	RuleToolCall          = "openai-responses.output-needs-call"
+	RuleReasoningBefore   = "openai-responses.reasoning-before-call"
+	RuleReasoningFollowed = "openai-responses.reasoning-needs-following-item"
+	RulePreviousResponse  = "openai-responses.previous-response-known"
+	RuleRequiredFields    = "openai-responses.required-fields"
+	RuleArgumentsString   = "openai-responses.arguments-string"
+	RuleMessageRole       = "openai-responses.message-role"
+	RuleAssistantContent  = "openai-responses.assistant-content-type"
+	RuleFunctionName      = "openai-responses.function-name-pattern"
+	RuleFunctionSchema    = "openai-responses.function-schema-valid"
+	RuleStrictSchema      = "openai-responses.strict-schema"
+)
+
+// Where breaches sit relative to one another: the API validates the
+// request's shape (fields, types, tools) before it reads the conversation,
+// so structural breaches get orders below every item index.
+const (
+	orderStructure = -3_000_000 // + item index
+	orderTools     = -2_000_000 // + tool index
+	orderPrevious  = -1_000_000
+)
+
+func (d *Dialect) Rules() []rules.Rule { return d.rules }
+
+func catalog() []rules.Rule {
+	r := func(id, summary, source, feature string, check rules.CheckFunc) rules.Rule {
+		return rules.Rule{ID: id, Dialect: conv.OpenAIResponses, Level: rules.MUST, Summary: summary, Source: source, Feature: feature, Check: check}
+	}
+	return []rules.Rule{
+		r(RuleRequiredFields, "Every input item carries its required fields (function_call: call_id, name, arguments; function_call_output: call_id, output; message: role, content; reasoning: id, summary), and model and input are present.",
+			"provider-rules.md §2.2 rule 4 (Missing required parameter: 'input[90].name'.)", "", checkRequired),
+		r(RuleArgumentsString, "A replayed function_call's arguments is a JSON-encoded string, not an object.",
+			"seed 001 §Field breakdown (arguments: JSON-encoded string); wording as provider-rules.md §1.3 rule 3 [I]", "", checkArgumentsString),
+		r(RuleMessageRole, "A message's role is assistant, system, developer or user: the Responses API has no 'tool' role (results are function_call_output items).",
+			"https://platform.openai.com/docs/api-reference/responses/create (input message roles); message verbatim from 400s quoted in client code (Chat-style role 'tool' replayed into input)", "", checkMessageRole),
+		r(RuleAssistantContent, "An assistant message's content parts are output_text or refusal, not input_text.",
+			"https://platform.openai.com/docs/api-reference/responses/create (output message content); message verbatim from 400s quoted in client code (param input[N].content[0])", "", checkAssistantContent),
+		r(RuleFunctionName, "Function names match ^[a-zA-Z0-9_-]+$ and are at most 64 characters.",
+			"https://platform.openai.com/docs/guides/function-calling (name pattern); message from pasted 400s", "", toolCheck(openaiwire.CheckNames)),
+		r(RuleFunctionSchema, "A function's parameters is a valid JSON Schema of an object.",
+			"https://platform.openai.com/docs/guides/function-calling (parameters is a JSON Schema object)", "", toolCheck(openaiwire.CheckSchemas)),
+		r(RuleStrictSchema, "A strict function's object schemas set additionalProperties: false and require every property.",
+			"https://platform.openai.com/docs/guides/structured-outputs#supported-schemas; seed 000 §Complete example (strict: True with additionalProperties: False)", "", toolCheck(openaiwire.CheckStrict)),
+		r(RulePreviousResponse, "previous_response_id names a stored response of the same key (store:false responses cannot be continued).",
+			"provider-rules.md §2.2 rule 4", "", checkPrevious),
+		r(RuleToolOutput, "Every function_call of the effective conversation (stored items included) is answered by a function_call_output with its call_id.",
+			"provider-rules.md §2.2 rule 1; seed 000 §OpenAI: function_call_output", "", checkToolOutputs),
+		r(RuleToolCall, "Every function_call_output answers exactly one earlier function_call with the same call_id (no output before its call, no duplicates).",
+			"provider-rules.md §2.2 rule 2; seed 000 §Key fields (call_id must match)", "", checkToolCalls),
+		r(RuleReasoningBefore, "A function_call replayed with the fc_ id the API issued right after a reasoning item is preceded by that reasoning item.",
+			"provider-rules.md §2.2 rule 3; seed 000 §Important OpenAI details (reasoning items must be passed back)", "reasoning", checkReasoningBefore),
+		r(RuleReasoningFollowed, "A replayed reasoning item is followed by the output item it preceded (a function_call or assistant message).",
+			"provider-rules.md §2.2 rule 3; seed 000 §Common pitfalls (stripping reasoning items / append all output items)", "reasoning", checkReasoningFollowed),
+	}
+}
+
+func violation(order int, path string, param any, code any, msg string) rules.Violation {
+	return rules.Violation{Path: path, Order: order, Status: http.StatusBadRequest, ErrType: openaiwire.InvalidRequest, Param: param, Code: code, Message: msg}
+}
+
+func inputBreach(order int, path, msg string) rules.Violation {
+	return violation(order, path, "input", nil, msg)
+}
+
+func missing(order int, param string) rules.Violation {
+	return violation(order, param, param, "missing_required_parameter", fmt.Sprintf("Missing required parameter: '%s'.", param))
+}
+
+func checkRequired(req any, _ *rules.Env) []rules.Violation {
+	r := req.(*Request)
+	var out []rules.Violation
+	if r.Model == "" {
+		out = append(out, missing(orderStructure-2, "model"))
+	}
+	if len(r.Input) == 0 || kindOfRaw(r.Input) == "null" {
+		if r.PreviousResponseID == nil || *r.PreviousResponseID == "" {
+			out = append(out, missing(orderStructure-1, "input"))
+		}
+	}
+	for i, t := range r.Tools {
+		if t.Type == "" {
+			out = append(out, missing(orderTools+i, fmt.Sprintf("tools[%d].type", i)))
+		} else if t.Type == "function" && (t.Name == nil) {
+			out = append(out, missing(orderTools+i, fmt.Sprintf("tools[%d].name", i)))
+		}
+	}
+	if r.InputString {
+		return out
+	}
+	for _, it := range r.Items {
+		p := func(f string) string { return fmt.Sprintf("input[%d].%s", it.Index, f) }
+		order := orderStructure + it.Index
+		need := func(present bool, f string) {
+			if !present {
+				out = append(out, missing(order, p(f)))
+			}
+		}
+		switch it.Kind() {
+		case "message":
+			need(it.Role != "", "role")
+			need(len(it.Content) > 0 && kindOfRaw(it.Content) != "null", "content")
+		case "function_call":
+			need(it.CallID != nil, "call_id")
+			need(it.Name != nil, "name")
+			need(len(it.Arguments) > 0 && kindOfRaw(it.Arguments) != "null", "arguments")
+		case "function_call_output":
+			need(it.CallID != nil, "call_id")
+			need(len(it.Output) > 0 && kindOfRaw(it.Output) != "null", "output")
+		case "reasoning":
+			need(it.ID != "", "id")
+			need(len(it.Summary) > 0 && kindOfRaw(it.Summary) != "null", "summary")
+		case "item_reference":
+			need(it.ID != "", "id")
+		}
+	}
+	return out
+}
+
+func checkArgumentsString(req any, _ *rules.Env) []rules.Violation {
+	r := req.(*Request)
+	var out []rules.Violation
+	for _, it := range r.Items {
+		if it.Kind() != "function_call" {
+			continue
+		}
+		if k := kindOfRaw(it.Arguments); k != "" && k != "null" && k != "string" {
+			param := fmt.Sprintf("input[%d].arguments", it.Index)
+			out = append(out, violation(orderStructure+it.Index, param, param, "invalid_type",
+				fmt.Sprintf("Invalid type for '%s': expected a string, but got %s instead.", param, jsonKind(k))))
+		}
+	}
+	return out
+}
+
+var roles = map[string]bool{"assistant": true, "system": true, "developer": true, "user": true}
+
+func checkMessageRole(req any, _ *rules.Env) []rules.Violation {
+	r := req.(*Request)
+	var out []rules.Violation
+	if r.InputString {
+		return nil
+	}
+	for _, it := range r.Items {
+		// An item with neither type nor role is read as a message whose
+		// role is '' (the API answers "Invalid value: ''.").
+		untyped := it.Type == "" && it.Role == ""
+		if !untyped && (it.Kind() != "message" || it.Role == "" || roles[it.Role]) {
+			continue
+		}
+		param := fmt.Sprintf("input[%d]", it.Index)
+		out = append(out, violation(orderStructure+it.Index, param+".role", param, "invalid_value",
+			fmt.Sprintf("Invalid value: '%s'. Supported values are: 'assistant', 'system', 'developer', and 'user'.", it.Role)))
+	}
+	return out
+}
+
+func checkAssistantContent(req any, _ *rules.Env) []rules.Violation {
+	r := req.(*Request)
+	var out []rules.Violation
+	for _, it := range r.Items {
+		if it.Kind() != "message" || it.Role != "assistant" {
+			continue
+		}
+		parts, _, isString := parseParts(it.Content)
+		if isString {
+			continue
+		}
+		for j, p := range parts {
+			if p.Type == "output_text" || p.Type == "refusal" {
+				continue
+			}
+			param := fmt.Sprintf("input[%d].content[%d]", it.Index, j)
+			out = append(out, violation(orderStructure+it.Index, param+".type", param, "invalid_value",
+				fmt.Sprintf("Invalid value: '%s'. Supported values are: 'output_text' and 'refusal'.", p.Type)))
+			break
+		}
+	}
+	return out
+}
+
+// toolCheck adapts an openaiwire declaration check to the Responses
+// tools list (param paths "tools[N].name").
+func toolCheck(check func([]openaiwire.ToolDecl) []rules.Violation) rules.CheckFunc {
+	return func(req any, _ *rules.Env) []rules.Violation {
+		return check(toolDecls(req.(*Request)))
+	}
+}
+
+func toolDecls(r *Request) []openaiwire.ToolDecl {
+	var decls []openaiwire.ToolDecl
+	for i, t := range r.Tools {
+		if t.Type != "function" || t.Name == nil {
+			continue
+		}
+		params := t.Parameters
+		if kindOfRaw(params) == "null" {
+			params = nil
+		}
+		decls = append(decls, openaiwire.ToolDecl{Name: *t.Name, Parameters: params, Strict: t.Strict != nil && *t.Strict,
+			Path: fmt.Sprintf("tools[%d]", i), Order: orderTools + i})
+	}
+	return decls
+}
+
+func checkPrevious(req any, _ *rules.Env) []rules.Violation {
+	r := req.(*Request)
+	if !r.PreviousMissing {
+		return nil
+	}
+	return []rules.Violation{violation(orderPrevious, "previous_response_id", "previous_response_id", "previous_response_not_found",
+		fmt.Sprintf("Previous response with id '%s' not found.", *r.PreviousResponseID))}
+}
+
+// itemPath names an effective item for the journal: input[N] for the
+// request's own, previous_response_id for stored ones.
+func itemPath(it Item) string {
+	if it.Index < 0 {
+		return "previous_response_id"
+	}
+	return fmt.Sprintf("input[%d]", it.Index)
+}
+
+func checkToolOutputs(req any, _ *rules.Env) []rules.Violation {
+	r := req.(*Request)
+	items := r.Effective()
+	answered := map[string]bool{}
+	for _, it := range items {
+		if it.Kind() == "function_call_output" && it.CallID != nil {
+			answered[*it.CallID] = true
+		}
+	}
+	var out []rules.Violation
+	for i, it := range items {
+		if it.Kind() == "function_call" && it.CallID != nil && !answered[*it.CallID] {
+			out = append(out, inputBreach(i, itemPath(it), fmt.Sprintf("No tool output found for function call %s.", *it.CallID)))
+		}
+	}
+	return out
+}
+
+// checkToolCalls scans the input in order, binding each output to one
+// earlier unanswered call: an output before its call, a second output for
+// the same call, or an output for no call at all finds none.
+func checkToolCalls(req any, _ *rules.Env) []rules.Violation {
+	r := req.(*Request)
+	open := map[string]int{}
+	var out []rules.Violation
+	for i, it := range r.Effective() {
+		switch it.Kind() {
+		case "function_call":
+			if it.CallID != nil {
+				open[*it.CallID]++
+			}
+		case "function_call_output":
+			if it.CallID == nil {
+				continue
+			}
+			if open[*it.CallID] > 0 {
+				open[*it.CallID]--
+				continue
+			}
+			out = append(out, inputBreach(i, itemPath(it), fmt.Sprintf("No tool call found for function call output with call_id %s.", *it.CallID)))
+		}
+	}
+	return out
+}
+
+func checkReasoningBefore(req any, env *rules.Env) []rules.Violation {
+	if env == nil || env.IssuedReasoning == nil {
+		return nil // offline: no record of what the mock issued
+	}
+	r := req.(*Request)
+	items := r.Effective()
+	var out []rules.Violation
+	for i, it := range items {
+		if it.Kind() != "function_call" || it.ID == "" {
+			continue
+		}
+		rs := env.IssuedReasoning(it.ID)
+		if rs == "" || reasoningPrecedes(items[:i], rs) {
+			continue
+		}
+		out = append(out, inputBreach(i, itemPath(it), fmt.Sprintf("Item '%s' of type 'function_call' was provided without its required 'reasoning' item: '%s'.", it.ID, rs)))
+	}
+	return out
+}
+
+// reasoningPrecedes reports whether reasoning item rs sits in the run of
+// assistant-side items just before the call (parallel calls share one
+// reasoning item, so other calls may stand in between).
+func reasoningPrecedes(before []Item, rs string) bool {
+	for j := len(before) - 1; j >= 0; j-- {
+		it := before[j]
+		if !it.Assistant() {
+			return false
+		}
+		if it.Kind() == "reasoning" && it.ID == rs {
+			return true
+		}
+	}
+	return false
+}
+
+func checkReasoningFollowed(req any, _ *rules.Env) []rules.Violation {
+	r := req.(*Request)
+	items := r.Effective()
+	var out []rules.Violation
+	for i, it := range items {
+		if it.Kind() != "reasoning" || it.ID == "" {
+			continue
+		}
+		if i+1 < len(items) {
+			next := items[i+1]
+			if next.Kind() == "function_call" || (next.Kind() == "message" && next.Role == "assistant") {
+				continue
+			}
+		}
+		out = append(out, inputBreach(i, itemPath(it), fmt.Sprintf("Item '%s' of type 'reasoning' was provided without its required following item.", it.ID)))
+	}
+	return out
+}
+
+// strictCompatible reports whether a schema meets strict mode, which the
+// API turns on for a function that leaves strict unset [I]: the encoder
+// echoes tools with that effective flag.
+func strictCompatible(params json.RawMessage) bool {
+	if len(params) == 0 {
+		return false
+	}
+	return len(openaiwire.CheckStrict([]openaiwire.ToolDecl{{Name: "f", Parameters: params, Strict: true}})) == 0
+}
