@@ -1,34 +1,168 @@
-// Package anthropic is a placeholder being replaced by the real dialect.
+// Package anthropic is the Anthropic Messages dialect of the mock provider:
+// POST /v1/messages with the real API's headers, request shapes, tool-use
+// rules, error envelope, response body and server-sent events
+// (provider-rules.md §3).
 package anthropic
 
 import (
 	"net/http"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
-	"github.com/toolwire/toolwire/mockprovider/dialect"
-	"github.com/toolwire/toolwire/mockprovider/model"
 	"github.com/toolwire/toolwire/mockprovider/rules"
 	"github.com/toolwire/toolwire/mockprovider/wire"
 )
 
-// Dialect implements dialect.Dialect.
-type Dialect struct{}
+// Dialect implements dialect.Dialect for the Anthropic Messages API.
+type Dialect struct {
+	// requestIDs mints request-id values for answers written without an
+	// exchange (errors before a session exists); deterministic per process.
+	requestIDs *wire.IDs
+	rules      []rules.Rule
+}
 
 // New returns the dialect.
-func New() *Dialect { return &Dialect{} }
+func New() *Dialect {
+	return &Dialect{requestIDs: wire.NewIDs("anthropic-request-id"), rules: catalog()}
+}
 
-func (d *Dialect) Name() conv.Dialect  { return "anthropic" }
-func (d *Dialect) Routes() []string    { return nil }
-func (d *Dialect) Rules() []rules.Rule { return nil }
+// Route is the one endpoint of the dialect.
+const Route = "POST /v1/messages"
+
+func (d *Dialect) Name() conv.Dialect { return conv.Anthropic }
+func (d *Dialect) Routes() []string   { return []string{Route} }
+
+// Error types of the Anthropic error envelope (errors page).
+const (
+	errInvalidRequest = "invalid_request_error"
+	errAuthentication = "authentication_error"
+	errRateLimit      = "rate_limit_error"
+	errAPI            = "api_error"
+	errOverloaded     = "overloaded_error"
+	errTooLarge       = "request_too_large"
+)
+
+// Key reads the API key the SDKs send: x-api-key (WithAPIKey,
+// ANTHROPIC_API_KEY) or Authorization: Bearer (WithAuthToken,
+// ANTHROPIC_AUTH_TOKEN). The real API checks the key before the version
+// header, so a request missing both gets the 401.
 func (d *Dialect) Key(r *http.Request) (string, *wire.APIError) {
-	return "", &wire.APIError{Status: 501}
+	key := strings.TrimSpace(r.Header.Get("X-Api-Key"))
+	if key == "" {
+		if auth := r.Header.Get("Authorization"); len(auth) > 7 && strings.EqualFold(auth[:7], "bearer ") {
+			key = strings.TrimSpace(auth[7:])
+		}
+	}
+	if key == "" {
+		return "", &wire.APIError{Status: http.StatusUnauthorized, Type: errAuthentication, Message: "x-api-key header is required"}
+	}
+	if strings.TrimSpace(r.Header.Get("Anthropic-Version")) == "" {
+		return "", &wire.APIError{Status: http.StatusBadRequest, Type: errInvalidRequest, Message: "anthropic-version: header is required"}
+	}
+	return key, nil
 }
-func (d *Dialect) Decode(x *dialect.Exchange, body []byte) (any, *conv.Conversation, *wire.APIError) {
-	return nil, nil, &wire.APIError{Status: 501}
+
+// errorBody is the Anthropic error envelope (provider-rules.md §3.1).
+type errorBody struct {
+	Type      string      `json:"type"`
+	Error     errorDetail `json:"error"`
+	RequestID string      `json:"request_id,omitempty"`
 }
-func (d *Dialect) Encode(x *dialect.Exchange, req any, c *conv.Conversation, reply *model.Reply) {}
+
+type errorDetail struct {
+	Type    string `json:"type"`
+	Message string `json:"message"`
+}
+
+// WriteError renders e as {"type":"error","error":{type,message},
+// "request_id":"req_…"} with the matching request-id header.
 func (d *Dialect) WriteError(w http.ResponseWriter, e *wire.APIError) {
-	wire.WriteJSON(w, e.Status, e.Message)
+	typ := e.Type
+	if typ == "" {
+		typ = errorTypeFor(e.Status)
+	}
+	id := d.requestIDs.Next("req_011C", 20)
+	w.Header().Set("Request-Id", id)
+	wire.WriteJSON(w, e.Status, errorBody{Type: "error", Error: errorDetail{Type: typ, Message: e.Message}, RequestID: id})
 }
-func (d *Dialect) StreamError(s *wire.SSE, e *wire.APIError) {}
-func (d *Dialect) Fault(kind string) *wire.APIError          { return &wire.APIError{Status: 501} }
+
+// errorTypeFor maps a status to the error type the errors page gives it,
+// for errors raised without one.
+func errorTypeFor(status int) string {
+	switch status {
+	case http.StatusUnauthorized:
+		return errAuthentication
+	case http.StatusForbidden:
+		return "permission_error"
+	case http.StatusNotFound:
+		return "not_found_error"
+	case http.StatusRequestEntityTooLarge:
+		return errTooLarge
+	case http.StatusTooManyRequests:
+		return errRateLimit
+	case 529:
+		return errOverloaded
+	}
+	if status >= 500 {
+		return errAPI
+	}
+	return errInvalidRequest
+}
+
+// StreamError writes the in-stream error event of the streaming page:
+// event: error, data {"type":"error","error":{"type":"overloaded_error",
+// "message":"Overloaded"}} (no request_id inside a stream).
+func (d *Dialect) StreamError(s *wire.SSE, e *wire.APIError) {
+	typ := e.Type
+	if typ == "" {
+		typ = errorTypeFor(e.Status)
+	}
+	_ = s.Event("error", errorBody{Type: "error", Error: errorDetail{Type: typ, Message: e.Message}})
+}
+
+// rateLimitMessage is the shape of the real 429 text (organization limit
+// wording of the rate-limits page).
+const rateLimitMessage = "This request would exceed the rate limit for your organization of 50 requests per minute. " +
+	"For details, refer to: https://docs.claude.com/en/api/rate-limits. You can see the response headers for current usage. " +
+	"Please reduce the prompt length or the maximum tokens requested, or try again later. " +
+	"You may also contact sales at https://www.anthropic.com/contact-sales to discuss your options for a rate limit increase."
+
+// Fault returns the real API's answer for an injected fault kind.
+func (d *Dialect) Fault(kind string) *wire.APIError {
+	switch kind {
+	case "rate_limit":
+		return &wire.APIError{Status: http.StatusTooManyRequests, Type: errRateLimit, Message: rateLimitMessage, Headers: rateLimitHeaders(time.Now())}
+	case "overloaded":
+		return &wire.APIError{Status: 529, Type: errOverloaded, Message: "Overloaded"}
+	case "server_error":
+		return &wire.APIError{Status: http.StatusInternalServerError, Type: errAPI, Message: "Internal server error"}
+	case "too_large":
+		return &wire.APIError{Status: http.StatusRequestEntityTooLarge, Type: errTooLarge, Message: "Request exceeds the maximum allowed number of bytes."}
+	case "bad_body":
+		return &wire.APIError{Status: http.StatusBadRequest, Type: errInvalidRequest, Message: "The request body could not be read."}
+	case "bad_request":
+		return &wire.APIError{Status: http.StatusBadRequest, Type: errInvalidRequest, Message: "Invalid request."}
+	}
+	return &wire.APIError{Status: http.StatusInternalServerError, Type: errAPI, Message: "Internal server error"}
+}
+
+// rateLimitHeaders are the retry-after and anthropic-ratelimit-* headers of
+// a 429 (rate-limits page): the request bucket is empty and refills in a
+// second, so retrying clients do not wait long in tests.
+func rateLimitHeaders(now time.Time) http.Header {
+	reset := now.Add(time.Second).UTC().Format(time.RFC3339)
+	h := http.Header{}
+	h.Set("Retry-After", "1")
+	set := func(bucket string, limit, remaining int) {
+		h.Set("Anthropic-Ratelimit-"+bucket+"-Limit", strconv.Itoa(limit))
+		h.Set("Anthropic-Ratelimit-"+bucket+"-Remaining", strconv.Itoa(remaining))
+		h.Set("Anthropic-Ratelimit-"+bucket+"-Reset", reset)
+	}
+	set("Requests", 50, 0)
+	set("Tokens", 50000, 50000)
+	set("Input-Tokens", 40000, 40000)
+	set("Output-Tokens", 10000, 10000)
+	return h
+}

@@ -1,0 +1,157 @@
+package anthropic
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/toolwire/toolwire/mockprovider/dialect"
+)
+
+// caseTools is the tool every case declares.
+const caseTools = `"tools":[{"name":"get_weather","description":"Get current weather for a location.","input_schema":{"type":"object","properties":{"location":{"type":"string"}},"required":["location"]}}]`
+
+// body assembles a request around its messages array.
+func body(messages string) json.RawMessage {
+	return json.RawMessage(`{"model":"claude-haiku-4-5","max_tokens":1024,` + caseTools + `,"messages":` + messages + `}`)
+}
+
+// Message fragments shared by the cases.
+const (
+	askWeather = `{"role":"user","content":"What's the weather in Paris?"}`
+	callA      = `{"type":"tool_use","id":"toolu_01A","name":"get_weather","input":{"location":"Paris"}}`
+	callB      = `{"type":"tool_use","id":"toolu_01B","name":"get_weather","input":{"location":"Rome"}}`
+	resultA    = `{"type":"tool_result","tool_use_id":"toolu_01A","content":"18C, cloudy"}`
+	resultB    = `{"type":"tool_result","tool_use_id":"toolu_01B","content":"24C, sunny"}`
+	thanks     = `{"type":"text","text":"Thanks."}`
+)
+
+func msgs(parts ...string) string { return "[" + strings.Join(parts, ",") + "]" }
+
+func assistant(blocks ...string) string {
+	return `{"role":"assistant","content":[` + strings.Join(blocks, ",") + `]}`
+}
+
+func user(blocks ...string) string {
+	return `{"role":"user","content":[` + strings.Join(blocks, ",") + `]}`
+}
+
+const pairingTail = "Each `tool_use` block must have a corresponding `tool_result` block in the next message."
+
+// RuleCases pairs, for every rule with a check, a request breaking it with
+// the same request corrected. Cases for rules with an Option expect the
+// server to run with that option (--strict-roles).
+func RuleCases() []dialect.RuleCase {
+	return []dialect.RuleCase{
+		{
+			Rule: RuleRequiredFields, Name: "max_tokens missing",
+			Bad:         json.RawMessage(`{"model":"claude-haiku-4-5",` + caseTools + `,"messages":` + msgs(askWeather) + `}`),
+			Good:        body(msgs(askWeather)),
+			WantStatus:  400,
+			WantMessage: "max_tokens: Field required",
+		},
+		{
+			Rule: RuleRequiredFields, Name: "empty messages list",
+			Bad:         body(`[]`),
+			Good:        body(msgs(askWeather)),
+			WantStatus:  400,
+			WantMessage: "messages: at least one message is required",
+		},
+		{
+			Rule: RuleFirstMessageUser, Name: "conversation opens with the assistant (accepted, journaled)",
+			Bad:  body(msgs(`{"role":"assistant","content":"Hello, how can I help?"}`, askWeather)),
+			Good: body(msgs(askWeather)),
+		},
+		{
+			Rule: RuleStrictFirstUser, Name: "conversation opens with the assistant under --strict-roles",
+			Bad:         body(msgs(`{"role":"assistant","content":"Hello, how can I help?"}`, askWeather)),
+			Good:        body(msgs(askWeather)),
+			WantStatus:  400,
+			WantMessage: `messages: first message must use the "user" role`,
+		},
+		{
+			Rule: RuleRoleAlternation, Name: "two user messages in a row (merged, journaled)",
+			Bad:  body(msgs(askWeather, `{"role":"user","content":"And in Rome?"}`)),
+			Good: body(msgs(`{"role":"user","content":[{"type":"text","text":"What's the weather in Paris?"},{"type":"text","text":"And in Rome?"}]}`)),
+		},
+		{
+			Rule: RuleStrictRoleAlternation, Name: "two user messages in a row under --strict-roles",
+			Bad:         body(msgs(askWeather, `{"role":"user","content":"And in Rome?"}`)),
+			Good:        body(msgs(`{"role":"user","content":[{"type":"text","text":"What's the weather in Paris?"},{"type":"text","text":"And in Rome?"}]}`)),
+			WantStatus:  400,
+			WantMessage: `messages: roles must alternate between "user" and "assistant", but found multiple "user" roles in a row`,
+		},
+		{
+			Rule: RuleNonEmptyContent, Name: "empty assistant message in the middle",
+			Bad:         body(msgs(askWeather, `{"role":"assistant","content":[]}`, `{"role":"user","content":"Hello?"}`)),
+			Good:        body(msgs(askWeather, `{"role":"assistant","content":"Let me check."}`, `{"role":"user","content":"Hello?"}`)),
+			WantStatus:  400,
+			WantMessage: "messages.1: all messages must have non-empty content except for the optional final assistant message",
+		},
+		{
+			Rule: RuleToolUseInputObject, Name: "tool_use.input sent as a JSON string",
+			Bad: body(msgs(askWeather,
+				assistant(`{"type":"tool_use","id":"toolu_01A","name":"get_weather","input":"{\"location\":\"Paris\"}"}`),
+				user(resultA))),
+			Good:        body(msgs(askWeather, assistant(callA), user(resultA))),
+			WantStatus:  400,
+			WantMessage: "messages.1.content.0.tool_use.input: Input should be a valid dictionary",
+		},
+		{
+			Rule: RuleToolResultContentType, Name: "tool_result content holds a tool_reference block",
+			Bad: body(msgs(askWeather, assistant(callA),
+				user(`{"type":"tool_result","tool_use_id":"toolu_01A","content":[{"type":"tool_reference","tool_name":"get_weather"}]}`))),
+			Good: body(msgs(askWeather, assistant(callA),
+				user(`{"type":"tool_result","tool_use_id":"toolu_01A","content":[{"type":"text","text":"18C, cloudy"}]}`))),
+			WantStatus:  400,
+			WantMessage: "messages.2.content.0.tool_result.content.0: Input tag 'tool_reference' found using 'type' does not match any of the expected tags: 'document', 'image', 'search_result', 'text'",
+		},
+		{
+			Rule: RuleToolResultIsErrorBool, Name: "is_error sent as a string",
+			Bad: body(msgs(askWeather, assistant(callA),
+				user(`{"type":"tool_result","tool_use_id":"toolu_01A","content":"city not found","is_error":"true"}`))),
+			Good: body(msgs(askWeather, assistant(callA),
+				user(`{"type":"tool_result","tool_use_id":"toolu_01A","content":"city not found","is_error":true}`))),
+			WantStatus:  400,
+			WantMessage: "messages.2.content.0.tool_result.is_error: Input should be a valid boolean",
+		},
+		{
+			Rule: RuleToolUseIDsUnique, Name: "a tool_use id reused in a later turn",
+			Bad: body(msgs(askWeather, assistant(callA), user(resultA),
+				assistant(`{"type":"text","text":"Now Rome."}`, `{"type":"tool_use","id":"toolu_01A","name":"get_weather","input":{"location":"Rome"}}`),
+				user(resultA))),
+			Good: body(msgs(askWeather, assistant(callA), user(resultA),
+				assistant(`{"type":"text","text":"Now Rome."}`, callB),
+				user(resultB))),
+			WantStatus:  400,
+			WantMessage: "messages.3.content.1: `tool_use` ids must be unique",
+		},
+		{
+			Rule: RuleNoContentAfterToolUse, Name: "text after the tool_use in the assistant turn",
+			Bad:         body(msgs(askWeather, assistant(callA, `{"type":"text","text":"Checking now."}`), user(resultA))),
+			Good:        body(msgs(askWeather, assistant(`{"type":"text","text":"Checking now."}`, callA), user(resultA))),
+			WantStatus:  400,
+			WantMessage: "messages.2: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_01A. " + pairingTail,
+		},
+		{
+			Rule: RuleToolResultFirst, Name: "text before the tool_result in the answering message",
+			Bad:         body(msgs(askWeather, assistant(callA), user(thanks, resultA))),
+			Good:        body(msgs(askWeather, assistant(callA), user(resultA, thanks))),
+			WantStatus:  400,
+			WantMessage: "messages.2: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_01A. " + pairingTail,
+		},
+		{
+			Rule: RuleToolUseAnswered, Name: "one of two parallel calls left unanswered",
+			Bad:         body(msgs(askWeather, assistant(callA, callB), user(resultA))),
+			Good:        body(msgs(askWeather, assistant(callA, callB), user(resultA, resultB))),
+			WantStatus:  400,
+			WantMessage: "messages.2: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_01B. " + pairingTail,
+		},
+		{
+			Rule: RuleToolResultMatches, Name: "tool_result for an id the previous turn never issued",
+			Bad:         body(msgs(askWeather, assistant(callA), user(resultA, resultB))),
+			Good:        body(msgs(askWeather, assistant(callA), user(resultA))),
+			WantStatus:  400,
+			WantMessage: "messages.2.content.1: unexpected `tool_use_id` found in `tool_result` blocks: toolu_01B. Each `tool_result` block must have a corresponding `tool_use` block in the previous message.",
+		},
+	}
+}

@@ -1,0 +1,431 @@
+package anthropic
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/rules"
+)
+
+// Rule IDs of the dialect.
+const (
+	RuleRequiredFields        = "anthropic.required-fields"
+	RuleFirstMessageUser      = "anthropic.first-message-user"
+	RuleStrictFirstUser       = "anthropic.strict-first-message-user"
+	RuleRoleAlternation       = "anthropic.role-alternation"
+	RuleStrictRoleAlternation = "anthropic.strict-role-alternation"
+	RuleNonEmptyContent       = "anthropic.non-empty-content"
+	RuleToolUseInputObject    = "anthropic.tool-use-input-object"
+	RuleToolResultContentType = "anthropic.tool-result-content-type"
+	RuleToolResultIsErrorBool = "anthropic.tool-result-is-error-boolean"
+	RuleToolUseIDsUnique      = "anthropic.tool-use-ids-unique"
+	RuleToolUseAnswered       = "anthropic.tool-use-answered"
+	RuleToolResultFirst       = "anthropic.tool-result-first"
+	RuleNoContentAfterToolUse = "anthropic.no-content-after-tool-use"
+	RuleToolResultMatches     = "anthropic.tool-result-matches-tool-use"
+)
+
+const (
+	refDoc = "provider-rules.md §3.3"
+)
+
+// Rules returns the catalog entries (built once: the server asks on every
+// request).
+func (d *Dialect) Rules() []rules.Rule { return d.rules }
+
+// catalog lists the rules in the order the API reports them when two
+// breaches sit at the same message (request-level first, then block shapes,
+// then tool pairing).
+func catalog() []rules.Rule {
+	r := func(id string, level rules.Level, summary, source string, check rules.CheckFunc) rules.Rule {
+		return rules.Rule{ID: id, Dialect: conv.Anthropic, Level: level, Summary: summary, Source: source, Check: check}
+	}
+	set := []rules.Rule{
+		r(RuleRequiredFields, rules.MUST,
+			"model, max_tokens and a non-empty messages list are required.",
+			"https://platform.claude.com/docs/en/api/messages (required body parameters); texts [I]: pydantic \"Field required\" as seen in \"max_tokens: Field required\", and \"at least one message is required\" as matched by client code",
+			checkRequired),
+		r(RuleFirstMessageUser, rules.SHOULD,
+			"The first message should use the user role (the API now accepts an assistant first; journaled only).",
+			refDoc+" rule 5 (historic text, no longer enforced per the 2026-05 recording)",
+			checkFirstUser(false)),
+		r(RuleStrictFirstUser, rules.MUST,
+			"With --strict-roles, a first message not from the user gets the historic 400.",
+			refDoc+" rule 5 [V lobehub #1496, autogen #2884]",
+			checkFirstUser(true)),
+		r(RuleRoleAlternation, rules.SHOULD,
+			"Roles should alternate; the API merges consecutive same-role messages (journaled only).",
+			refDoc+" rule 5; anthropic-sdk-go MessageParam doc comment",
+			checkAlternation(false)),
+		r(RuleStrictRoleAlternation, rules.MUST,
+			"With --strict-roles, consecutive same-role messages get the historic 400.",
+			refDoc+" rule 5 [V baibot #13, lobehub #1496]",
+			checkAlternation(true)),
+		r(RuleNonEmptyContent, rules.MUST,
+			"Every message needs non-empty content, except an optional final assistant message.",
+			refDoc+" rule 4",
+			checkNonEmpty),
+		r(RuleToolUseInputObject, rules.MUST,
+			"tool_use.input must be a JSON object.",
+			"provider-rules.md §3.2 (tool_use)",
+			checkInputObject),
+		r(RuleToolResultContentType, rules.MUST,
+			"tool_result content blocks must be text, image, document or search_result.",
+			"provider-rules.md §3.2 (tool_result)",
+			checkResultContentType),
+		r(RuleToolResultIsErrorBool, rules.MUST,
+			"tool_result.is_error must be a boolean.",
+			"provider-rules.md §3.2 (tool_result: is_error true?); message text [I] (pydantic bool_type wording)",
+			checkIsErrorBool),
+		r(RuleToolUseIDsUnique, rules.MUST,
+			"tool_use ids must be unique within a request.",
+			refDoc+" rule 3",
+			checkUniqueIDs),
+		r(RuleNoContentAfterToolUse, rules.MUST,
+			"No text or other content may follow a tool_use block in the same assistant turn.",
+			refDoc+" rule 1 (verified live: [tool_use, text] rejected, [text, tool_use] accepted)",
+			checkPairing(pairTextAfter)),
+		r(RuleToolResultFirst, rules.MUST,
+			"In the user message answering tool calls, tool_result blocks must come first.",
+			refDoc+` rule 1 (doc: "the tool_result blocks must come FIRST in the content array")`,
+			checkPairing(pairNotFirst)),
+		r(RuleToolUseAnswered, rules.MUST,
+			"Every tool_use must be answered by a tool_result in the next message.",
+			refDoc+` rule 1 (doc: "Tool result blocks must immediately follow their corresponding tool use blocks")`,
+			checkPairing(pairMissing)),
+		r(RuleToolResultMatches, rules.MUST,
+			"Every tool_result must answer a tool_use of the previous message.",
+			refDoc+" rule 2",
+			checkResultMatches),
+	}
+	for i := range set {
+		switch set[i].ID {
+		case RuleStrictFirstUser, RuleStrictRoleAlternation:
+			set[i].Option = "--strict-roles"
+		}
+	}
+	return set
+}
+
+// bad is a 400 invalid_request_error violation at a message index.
+func bad(order int, path, msg string) rules.Violation {
+	return rules.Violation{Path: path, Message: msg, Status: http.StatusBadRequest, ErrType: errInvalidRequest, Order: order}
+}
+
+func asRequest(req any) *Request {
+	r, _ := req.(*Request)
+	return r
+}
+
+func checkRequired(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil {
+		return nil
+	}
+	var out []rules.Violation
+	for _, f := range []struct {
+		name string
+		ok   bool
+	}{{"model", r.HasModel}, {"max_tokens", r.HasMaxTokens}, {"messages", r.HasMessages}} {
+		if !f.ok {
+			out = append(out, bad(-1, f.name, f.name+": "+required))
+		}
+	}
+	if r.HasMessages && len(r.Messages) == 0 {
+		out = append(out, bad(-1, "messages", "messages: at least one message is required"))
+	}
+	return out
+}
+
+// checkFirstUser: strict reports only under --strict-roles, the SHOULD
+// form only without it, so a breach is journaled once either way.
+func checkFirstUser(strict bool) rules.CheckFunc {
+	return func(req any, env *rules.Env) []rules.Violation {
+		r := asRequest(req)
+		if r == nil || len(r.Messages) == 0 || r.Messages[0].Role == "user" || strictRoles(env) != strict {
+			return nil
+		}
+		return []rules.Violation{bad(0, "messages.0.role", `messages: first message must use the "user" role`)}
+	}
+}
+
+func checkAlternation(strict bool) rules.CheckFunc {
+	return func(req any, env *rules.Env) []rules.Violation {
+		r := asRequest(req)
+		if r == nil || strictRoles(env) != strict {
+			return nil
+		}
+		var out []rules.Violation
+		for i := 1; i < len(r.Messages); i++ {
+			if role := r.Messages[i].Role; role == r.Messages[i-1].Role {
+				out = append(out, bad(i, fmt.Sprintf("messages.%d.role", i),
+					fmt.Sprintf(`messages: roles must alternate between "user" and "assistant", but found multiple %q roles in a row`, role)))
+			}
+		}
+		return out
+	}
+}
+
+func strictRoles(env *rules.Env) bool { return env != nil && env.Options.StrictRoles }
+
+func checkNonEmpty(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil {
+		return nil
+	}
+	var out []rules.Violation
+	for i, m := range r.Messages {
+		if m.Empty && !(i == len(r.Messages)-1 && m.Role == "assistant") {
+			p := fmt.Sprintf("messages.%d", i)
+			out = append(out, bad(i, p, p+": all messages must have non-empty content except for the optional final assistant message"))
+		}
+	}
+	return out
+}
+
+// blocks visits every content block as sent.
+func (r *Request) blocks(visit func(b *Block)) {
+	for i := range r.Messages {
+		for j := range r.Messages[i].Blocks {
+			visit(&r.Messages[i].Blocks[j])
+		}
+	}
+}
+
+func blockPath(b *Block) string { return fmt.Sprintf("messages.%d.content.%d", b.Msg, b.Index) }
+
+func checkInputObject(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil {
+		return nil
+	}
+	var out []rules.Violation
+	r.blocks(func(b *Block) {
+		if b.Type == "tool_use" && !isObject(b.Input) {
+			p := blockPath(b) + ".tool_use.input"
+			out = append(out, bad(b.Msg, p, p+": Input should be a valid dictionary"))
+		}
+	})
+	return out
+}
+
+// resultTags are the block types a tool_result may contain.
+var resultTags = []string{"document", "image", "search_result", "text"}
+
+func checkResultContentType(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil {
+		return nil
+	}
+	var out []rules.Violation
+	r.blocks(func(b *Block) {
+		if b.Type != "tool_result" {
+			return
+		}
+		for k, it := range b.ResultItems {
+			p := fmt.Sprintf("%s.tool_result.content.%d", blockPath(b), k)
+			switch {
+			case !it.HasTag:
+				out = append(out, bad(b.Msg, p, p+": Unable to extract tag using discriminator 'type'"))
+			case !contains(resultTags, it.Type):
+				out = append(out, bad(b.Msg, p, tagError(p, it.Type, resultTags)))
+			}
+		}
+	})
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func checkIsErrorBool(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil {
+		return nil
+	}
+	var out []rules.Violation
+	r.blocks(func(b *Block) {
+		if b.Type != "tool_result" || b.IsError == nil {
+			return
+		}
+		switch string(bytes.TrimSpace(b.IsError)) {
+		case "true", "false", "null":
+			return
+		}
+		p := blockPath(b) + ".tool_result.is_error"
+		out = append(out, bad(b.Msg, p, p+": Input should be a valid boolean"))
+	})
+	return out
+}
+
+func checkUniqueIDs(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil {
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []rules.Violation
+	r.blocks(func(b *Block) {
+		if b.Type != "tool_use" {
+			return
+		}
+		if seen[b.ID] {
+			p := blockPath(b)
+			out = append(out, bad(b.Msg, p, p+": `tool_use` ids must be unique"))
+		}
+		seen[b.ID] = true
+	})
+	return out
+}
+
+// pairReason says why tool_use ids lack results "immediately after"; the
+// API answers all three with one message, the rules split them by cause.
+type pairReason int
+
+const (
+	pairTextAfter pairReason = iota // content after a tool_use in its turn
+	pairNotFirst                    // the result exists but something precedes it
+	pairMissing                     // no result in the next message (or no next message of the user)
+)
+
+// pairing finds, for each assistant turn with tool_use blocks followed by
+// another turn, the ids not answered by the leading tool_result blocks of
+// that next turn. One finding per turn, with the dominant cause.
+func pairing(r *Request) []pairFinding {
+	var out []pairFinding
+	for gi, g := range r.Groups {
+		if g.Role != "assistant" || gi+1 >= len(r.Groups) {
+			continue // a final assistant turn is a prefill: nothing to answer yet
+		}
+		var ids []string
+		textAfter := map[string]bool{}
+		for k, b := range g.Blocks {
+			if b.Type != "tool_use" {
+				continue
+			}
+			ids = append(ids, b.ID)
+			for _, later := range g.Blocks[k+1:] {
+				if !isToolBlock(later.Type) {
+					textAfter[b.ID] = true
+					break
+				}
+			}
+		}
+		if len(ids) == 0 {
+			continue
+		}
+		next := r.Groups[gi+1]
+		leading, anywhere := map[string]bool{}, map[string]bool{}
+		inLead := true
+		for _, b := range next.Blocks {
+			if b.Type != "tool_result" {
+				inLead = false
+				continue
+			}
+			anywhere[b.ToolUseID] = true
+			if inLead {
+				leading[b.ToolUseID] = true
+			}
+		}
+		f := pairFinding{msg: next.First, reason: pairMissing}
+		notFirst := false
+		for _, id := range ids {
+			if textAfter[id] || !leading[id] {
+				f.ids = append(f.ids, id)
+				notFirst = notFirst || anywhere[id]
+				if textAfter[id] {
+					f.reason = pairTextAfter
+				}
+			}
+		}
+		if len(f.ids) == 0 {
+			continue
+		}
+		if f.reason != pairTextAfter && notFirst {
+			f.reason = pairNotFirst
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+type pairFinding struct {
+	msg    int
+	ids    []string
+	reason pairReason
+}
+
+// isToolBlock: blocks that may follow a tool_use in its turn (more calls,
+// server tool calls and their results).
+func isToolBlock(t string) bool {
+	return t == "tool_use" || t == "server_tool_use" || t == "mcp_tool_use" || strings.HasSuffix(t, "_tool_result")
+}
+
+func checkPairing(reason pairReason) rules.CheckFunc {
+	return func(req any, _ *rules.Env) []rules.Violation {
+		r := asRequest(req)
+		if r == nil {
+			return nil
+		}
+		var out []rules.Violation
+		for _, f := range pairing(r) {
+			if f.reason != reason {
+				continue
+			}
+			p := fmt.Sprintf("messages.%d", f.msg)
+			out = append(out, bad(f.msg, p, fmt.Sprintf("%s: `tool_use` ids were found without `tool_result` blocks immediately after: %s. "+
+				"Each `tool_use` block must have a corresponding `tool_result` block in the next message.", p, strings.Join(f.ids, ", "))))
+		}
+		return out
+	}
+}
+
+// checkResultMatches: a tool_result must reference a tool_use of the turn
+// right before its own; the path is the first stray block, the message
+// lists every stray id of the turn.
+func checkResultMatches(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil {
+		return nil
+	}
+	var out []rules.Violation
+	for gi, g := range r.Groups {
+		if g.Role != "user" {
+			continue
+		}
+		issued := map[string]bool{}
+		if gi > 0 {
+			for _, b := range r.Groups[gi-1].Blocks {
+				if b.Type == "tool_use" {
+					issued[b.ID] = true
+				}
+			}
+		}
+		var first *Block
+		var stray []string
+		for k := range g.Blocks {
+			b := &g.Blocks[k]
+			if b.Type == "tool_result" && !issued[b.ToolUseID] {
+				if first == nil {
+					first = b
+				}
+				stray = append(stray, b.ToolUseID)
+			}
+		}
+		if first != nil {
+			p := blockPath(first)
+			out = append(out, bad(first.Msg, p, fmt.Sprintf("%s: unexpected `tool_use_id` found in `tool_result` blocks: %s. "+
+				"Each `tool_result` block must have a corresponding `tool_use` block in the previous message.", p, strings.Join(stray, ", "))))
+		}
+	}
+	return out
+}
