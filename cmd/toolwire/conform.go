@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolwire/toolwire/suite"
+)
+
+func init() { extraCommands = append(extraCommands, newConformCommand) }
+
+// newConformCommand is `toolwire conform`: run a driver through every
+// scenario × dialect × stream mode against the in-process mock, judge each
+// run, write the reports. Exit 0 conformant, 1 failures, 2 harness error.
+func newConformCommand() *cobra.Command {
+	var o suite.ConformOptions
+	var optionsFile, dialects, features, scenarios string
+	cmd := &cobra.Command{
+		Use:   "conform",
+		Short: "Run the conformance suite against a driver (an adapter under test)",
+		Long: `Run the conformance suite: the mock provider starts in process, the driver runs
+every scenario on every dialect, streamed and not, and each run is judged by the
+request rules and the scenario checks. Reports (junit.xml, report.json,
+conformance-report.yaml, summary.md, report.html) go to --report-dir.
+
+Driver contract (--driver CMD): the command runs with TOOLWIRE_TASK (task JSON
+path), TOOLWIRE_SCENARIO, TOOLWIRE_DIALECT, TOOLWIRE_STREAM (0/1),
+OPENAI_BASE_URL, OPENAI_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY,
+GOOGLE_GEMINI_BASE_URL, GEMINI_API_KEY, GOOGLE_API_KEY, and prints
+{"final_text": "..."} as its last stdout line. --driver-url URL gets the task
+JSON POSTed (with the variables in its "env" field) and answers the same JSON.
+
+Exit status: 0 conformant, 1 conformance failures, 2 harness or configuration error.`,
+		Example: `  toolwire conform --driver "python my_adapter_driver.py" --dialects anthropic,gemini
+  toolwire conform --driver toolwire-refdriver --features streaming,images --strict
+  toolwire conform --reference --reference-break swapped-ids --scenario 'parallel-*'`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if optionsFile != "" {
+				file, err := suite.LoadConformOptions(optionsFile)
+				if err != nil {
+					return err
+				}
+				merge(cmd, &o, file)
+			}
+			if cmd.Flags().Changed("dialects") || o.Dialects == nil {
+				o.Dialects = splitList(dialects)
+			}
+			if cmd.Flags().Changed("features") {
+				o.Features = splitList(features)
+			}
+			if cmd.Flags().Changed("scenario") {
+				o.Scenarios = splitList(scenarios)
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			defer stop()
+			if code := suite.Conform(ctx, o, cmd.OutOrStdout(), cmd.ErrOrStderr()); code != 0 {
+				return exitError{code: code}
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.Driver, "driver", "", "driver command (run with sh -c), one process per scenario run")
+	f.StringVar(&o.DriverURL, "driver-url", "", "driver server URL (the task is POSTed to it)")
+	f.StringVar(&o.FormatDriver, "format-driver", "", "format driver command (JSON lines: format_result, normalize_calls)")
+	f.StringVar(&o.ToolURL, "tool-url", "", "RAP tool URL to judge")
+	f.BoolVar(&o.Reference, "reference", false, "run the built-in reference driver (in process)")
+	f.StringVar(&o.ReferenceBreak, "reference-break", "", "make the reference driver commit one mistake (see toolwire-refdriver --list-breaks)")
+	f.StringVar(&dialects, "dialects", "", "dialects to test, comma-separated (default all: openai-chat,openai-responses,anthropic,gemini)")
+	f.StringVar(&features, "features", "", "features the implementation supports, comma-separated (default all; e.g. streaming,images,documents,reasoning,parallel,structured)")
+	f.StringVar(&scenarios, "scenario", "", "scenario names or globs, comma-separated (default all)")
+	f.StringSliceVar(&o.ScenarioDirs, "scenarios-dir", nil, "extra scenario directories")
+	f.StringVar(&o.ReportDir, "report-dir", "reports/out", "where to write the reports")
+	f.StringVar(&o.Baseline, "baseline", "", "expected-failures YAML (listed failures do not fail the run; stale entries do)")
+	f.BoolVar(&o.Strict, "strict", false, "SHOULD warnings fail the run")
+	f.IntVar(&o.Parallel, "parallel", 1, "driver runs at once")
+	f.DurationVar(&o.Timeout, "timeout", 0, "limit per driver run (default 60s)")
+	f.StringVar(&o.LabelFilter, "label-filter", "", `Ginkgo label filter, e.g. "level:MUST && dialect:gemini"`)
+	f.BoolVar(&o.NoStream, "no-stream", false, "skip the streamed runs")
+	f.BoolVar(&o.GinkgoOutput, "ginkgo-output", false, "also print Ginkgo's own spec-by-spec report")
+	f.StringVar(&o.Implementation.Name, "name", "", "implementation name for the reports")
+	f.StringVar(&o.Implementation.Version, "impl-version", "", "implementation version for the reports")
+	f.StringVar(&optionsFile, "options", "", "options YAML (keys as the flags; flags win)")
+	return cmd
+}
+
+// merge fills options the command line did not set from the file.
+func merge(cmd *cobra.Command, o *suite.ConformOptions, file suite.ConformOptions) {
+	changed := cmd.Flags().Changed
+	str := func(flag string, dst *string, v string) {
+		if !changed(flag) && v != "" {
+			*dst = v
+		}
+	}
+	str("driver", &o.Driver, file.Driver)
+	str("driver-url", &o.DriverURL, file.DriverURL)
+	str("format-driver", &o.FormatDriver, file.FormatDriver)
+	str("tool-url", &o.ToolURL, file.ToolURL)
+	str("reference-break", &o.ReferenceBreak, file.ReferenceBreak)
+	str("report-dir", &o.ReportDir, file.ReportDir)
+	str("baseline", &o.Baseline, file.Baseline)
+	str("label-filter", &o.LabelFilter, file.LabelFilter)
+	str("name", &o.Implementation.Name, file.Implementation.Name)
+	str("impl-version", &o.Implementation.Version, file.Implementation.Version)
+	if o.Implementation.URL == "" {
+		o.Implementation.URL = file.Implementation.URL
+	}
+	if !changed("reference") && file.Reference {
+		o.Reference = true
+	}
+	if !changed("strict") && file.Strict {
+		o.Strict = true
+	}
+	if !changed("ginkgo-output") && file.GinkgoOutput {
+		o.GinkgoOutput = true
+	}
+	if !changed("no-stream") && file.NoStream {
+		o.NoStream = true
+	}
+	if !changed("parallel") && file.Parallel > 0 {
+		o.Parallel = file.Parallel
+	}
+	if !changed("timeout") && file.Timeout > 0 {
+		o.Timeout = file.Timeout
+	}
+	if !changed("scenarios-dir") && len(file.ScenarioDirs) > 0 {
+		o.ScenarioDirs = file.ScenarioDirs
+	}
+	if !changed("dialects") && len(file.Dialects) > 0 {
+		o.Dialects = file.Dialects
+	}
+	if !changed("features") && file.Features != nil {
+		o.Features = file.Features
+	}
+	if !changed("scenario") && len(file.Scenarios) > 0 {
+		o.Scenarios = file.Scenarios
+	}
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, x := range strings.Split(s, ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}

@@ -1,0 +1,361 @@
+// Package suite is the conformance suite: it starts the mock provider,
+// runs a driver (a process, an HTTP endpoint or a Go function) through
+// every scenario × dialect × stream mode, and judges each run from the
+// mock's journal — the request rules the mock recorded plus the scenario
+// checks only the scenario can make (which result answers which call with
+// what data). Results fill a reports.Run; Ginkgo specs (RegisterSpecs)
+// and the Go hook Run(t, driver) are two front ends on the same harness.
+package suite
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/toolwire/toolwire/mockprovider"
+	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/model"
+	"github.com/toolwire/toolwire/mockprovider/rules"
+	"github.com/toolwire/toolwire/mockprovider/scenario"
+	"github.com/toolwire/toolwire/reports"
+	"github.com/toolwire/toolwire/suite/task"
+)
+
+// Config says what to run and how.
+type Config struct {
+	Driver Driver
+	// Dialects to test (nil = all four provider dialects).
+	Dialects []conv.Dialect
+	// Features the implementation supports (nil = all). Scenarios and
+	// rules needing an undeclared feature are reported not-supported.
+	// Stream mode needs "streaming".
+	Features []string
+	// Scenarios filters by name; entries may be globs (nil = all).
+	Scenarios []string
+	// Streams are the stream modes to run (nil = both).
+	Streams []bool
+	// Parallel is how many driver runs go at once (default 1).
+	Parallel int
+	// Timeout bounds one driver run (default 60s).
+	Timeout time.Duration
+	Strict  bool
+	// Mock configures the in-process mock provider.
+	Mock mockprovider.Options
+	// Progress, when set, gets a line per finished run.
+	Progress *reports.Progress
+	// Implementation and Mode describe the run in the reports.
+	Implementation reports.Implementation
+	Mode           string
+}
+
+// Harness owns the mock provider and runs combos.
+type Harness struct {
+	cfg    Config
+	mock   *mockprovider.Server
+	srv    *httptest.Server
+	engine *model.Engine
+	dir    string
+	seq    atomic.Int64
+}
+
+// New starts the mock provider on a loopback port.
+func New(cfg Config) (*Harness, error) {
+	if cfg.Driver == nil {
+		return nil, fmt.Errorf("suite: no driver")
+	}
+	if cfg.Parallel <= 0 {
+		cfg.Parallel = 1
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 60 * time.Second
+	}
+	if len(cfg.Dialects) == 0 {
+		cfg.Dialects = append([]conv.Dialect(nil), conv.Dialects...)
+	}
+	for _, d := range cfg.Dialects {
+		if !slices.Contains(conv.Dialects, d) {
+			return nil, fmt.Errorf("suite: unknown dialect %q (want %v)", d, conv.Dialects)
+		}
+	}
+	if len(cfg.Streams) == 0 {
+		cfg.Streams = []bool{false, true}
+	}
+	dir, err := os.MkdirTemp("", "toolwire-conform-")
+	if err != nil {
+		return nil, fmt.Errorf("suite: %w", err)
+	}
+	m := mockprovider.New(cfg.Mock)
+	h := &Harness{cfg: cfg, mock: m, srv: httptest.NewServer(m), engine: &model.Engine{Scenarios: m.Scenarios()}, dir: dir}
+	if len(cfg.Scenarios) > 0 && len(h.scenarios()) == 0 {
+		h.Close()
+		return nil, fmt.Errorf("suite: no scenario matches %v (have %v)", cfg.Scenarios, m.Scenarios().Names())
+	}
+	return h, nil
+}
+
+// Close stops the mock and removes task files.
+func (h *Harness) Close() {
+	h.srv.Close()
+	_ = os.RemoveAll(h.dir)
+}
+
+// URL is the mock's base URL.
+func (h *Harness) URL() string { return h.srv.URL }
+
+// Mock is the mock provider.
+func (h *Harness) Mock() *mockprovider.Server { return h.mock }
+
+// Config is the effective configuration.
+func (h *Harness) Config() Config { return h.cfg }
+
+// Combo is one driver run: a scenario on a dialect in one stream mode.
+type Combo struct {
+	Scenario *scenario.Scenario
+	Dialect  conv.Dialect
+	Stream   bool
+}
+
+// Name is "scenario/dialect/stream|non-stream".
+func (c Combo) Name() string {
+	return c.Scenario.Name + "/" + string(c.Dialect) + "/" + reports.StreamMode(c.Stream)
+}
+
+func (h *Harness) scenarios() []*scenario.Scenario {
+	var out []*scenario.Scenario
+	for _, sc := range h.mock.Scenarios().All() {
+		if len(h.cfg.Scenarios) == 0 || matchesAny(h.cfg.Scenarios, sc.Name) {
+			out = append(out, sc)
+		}
+	}
+	return out
+}
+
+func matchesAny(patterns []string, name string) bool {
+	for _, p := range patterns {
+		if ok, _ := path.Match(p, name); ok || p == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Plan lists the combos to run, dialect-major.
+func (h *Harness) Plan() []Combo {
+	var out []Combo
+	for _, d := range h.cfg.Dialects {
+		for _, sc := range h.scenarios() {
+			if !sc.Supports(d) {
+				continue
+			}
+			for _, stream := range h.cfg.Streams {
+				if stream && slices.Contains(sc.Features, "no-stream") || !stream && slices.Contains(sc.Features, "stream-only") {
+					continue
+				}
+				out = append(out, Combo{Scenario: sc, Dialect: d, Stream: stream})
+			}
+		}
+	}
+	return out
+}
+
+// Declared reports whether a feature is declared ("core" always is).
+func (h *Harness) Declared(f string) bool {
+	return f == "" || f == "core" || h.cfg.Features == nil || slices.Contains(h.cfg.Features, f)
+}
+
+// missingFeature names the first feature a combo needs that was not
+// declared, or "".
+func (h *Harness) missingFeature(c Combo) string {
+	if c.Stream && !h.Declared("streaming") {
+		return "streaming"
+	}
+	for _, f := range c.Scenario.Features {
+		if !h.Declared(f) {
+			return f
+		}
+	}
+	return ""
+}
+
+// RulesFor is what a combo on dialect d is judged against: the mock's
+// request rules for d, then the scenario checks.
+func (h *Harness) RulesFor(d conv.Dialect) []rules.Rule {
+	seen := map[string]bool{}
+	var out []rules.Rule
+	for _, r := range append(h.mock.Catalog().ForDialect(d), dialectRules(d)...) {
+		if !seen[r.ID] {
+			seen[r.ID] = true
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// RunCombo runs the driver once and judges the run: one result per rule.
+func (h *Harness) RunCombo(ctx context.Context, c Combo) []reports.Result {
+	start := time.Now()
+	ruleSet := h.RulesFor(c.Dialect)
+	if f := h.missingFeature(c); f != "" {
+		return h.uniform(c, ruleSet, reports.NotSupported, fmt.Sprintf("feature %q not declared", f), 0)
+	}
+	t, err := task.FromScenario(c.Scenario, c.Dialect, c.Stream)
+	if err != nil {
+		return h.uniform(c, ruleSet, reports.Error, "harness: "+err.Error(), time.Since(start))
+	}
+	key := fmt.Sprintf("tw-%s-%s-%s-%d", c.Scenario.Name, c.Dialect, reports.StreamMode(c.Stream), h.seq.Add(1))
+	sess := h.mock.Sessions().Get(key)
+	sess.SetScenario(c.Scenario.Name)
+	defer h.mock.Sessions().Delete(key)
+
+	taskFile := filepath.Join(h.dir, key+".json")
+	b, _ := json.MarshalIndent(t, "", "  ")
+	if err := os.WriteFile(taskFile, b, 0o600); err != nil {
+		return h.uniform(c, ruleSet, reports.Error, "harness: "+err.Error(), time.Since(start))
+	}
+	inv := Invocation{Task: t, TaskFile: taskFile, Env: h.env(c, key, taskFile)}
+	rctx, cancel := context.WithTimeout(ctx, h.cfg.Timeout)
+	out := h.cfg.Driver.Drive(rctx, inv)
+	cancel()
+	if ctx.Err() != nil {
+		return h.uniform(c, ruleSet, reports.Error, "harness: run cancelled", time.Since(start))
+	}
+	entries, _ := sess.Journal()
+	j := &judge{h: h, c: c, t: t, out: out, entries: entries, findings: map[string][]finding{}}
+	j.run()
+	return j.results(ruleSet, time.Since(start))
+}
+
+// env is the driver contract's environment for one run.
+func (h *Harness) env(c Combo, key, taskFile string) map[string]string {
+	stream := "0"
+	if c.Stream {
+		stream = "1"
+	}
+	return map[string]string{
+		task.EnvTask: taskFile, task.EnvScenario: c.Scenario.Name, task.EnvDialect: string(c.Dialect), task.EnvStream: stream,
+		task.EnvOpenAIURL: h.srv.URL + "/v1", task.EnvOpenAIKey: key,
+		task.EnvAnthURL: h.srv.URL, task.EnvAnthKey: key,
+		task.EnvGemURL: h.srv.URL, task.EnvGemKey: key, task.EnvGoogleKey: key,
+	}
+}
+
+// uniform gives every rule the same outcome (not supported, harness error).
+func (h *Harness) uniform(c Combo, set []rules.Rule, o reports.Outcome, msg string, dur time.Duration) []reports.Result {
+	out := make([]reports.Result, 0, len(set))
+	for _, r := range set {
+		res := h.result(c, r)
+		res.Outcome, res.Message, res.Duration = o, msg, dur
+		out = append(out, res)
+	}
+	return out
+}
+
+func (h *Harness) result(c Combo, r rules.Rule) reports.Result {
+	feature := r.Feature
+	if feature == "" || feature == "core" {
+		feature = scenarioFeature(c.Scenario)
+	}
+	return reports.Result{Rule: r.ID, Level: string(r.Level), Summary: r.Summary, Source: r.Source,
+		Scenario: c.Scenario.Name, Dialect: string(c.Dialect), Stream: c.Stream, Feature: feature}
+}
+
+func scenarioFeature(sc *scenario.Scenario) string {
+	for _, f := range sc.Features {
+		if f != "core" {
+			return f
+		}
+	}
+	return "core"
+}
+
+// Execute runs combos on Parallel workers; results come back in plan order.
+func (h *Harness) Execute(ctx context.Context, combos []Combo) [][]reports.Result {
+	out := make([][]reports.Result, len(combos))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < h.cfg.Parallel; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				out[i] = h.RunCombo(ctx, combos[i])
+				c := combos[i]
+				h.cfg.Progress.Done(string(c.Dialect), c.Scenario.Name, c.Stream, out[i])
+			}
+		}()
+	}
+	for i := range combos {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return out
+}
+
+// RunAll runs the whole plan and returns the filled run.
+func (h *Harness) RunAll(ctx context.Context) *reports.Run {
+	start := time.Now()
+	combos := h.Plan()
+	h.cfg.Progress.SetTotal(len(combos))
+	run := h.NewRun()
+	for _, rs := range h.Execute(ctx, combos) {
+		run.Results = append(run.Results, rs...)
+	}
+	run.Duration = time.Since(start)
+	return run
+}
+
+// NewRun is an empty run describing this configuration.
+func (h *Harness) NewRun() *reports.Run {
+	run := &reports.Run{Implementation: h.cfg.Implementation, ToolwireVersion: mockprovider.Version, Date: time.Now().UTC(),
+		Mode: h.cfg.Mode, Strict: h.cfg.Strict}
+	for _, d := range h.cfg.Dialects {
+		run.Dialects = append(run.Dialects, string(d))
+	}
+	if h.cfg.Features != nil {
+		run.Features = append([]string(nil), h.cfg.Features...)
+	} else {
+		run.Features = h.AllFeatures()
+	}
+	return run
+}
+
+// AllFeatures lists every feature the scenarios and rules use, plus
+// streaming.
+func (h *Harness) AllFeatures() []string {
+	set := map[string]bool{"streaming": true}
+	for _, sc := range h.mock.Scenarios().All() {
+		for _, f := range sc.Features {
+			set[f] = true
+		}
+	}
+	for _, d := range conv.Dialects {
+		for _, r := range h.RulesFor(d) {
+			if r.Feature != "" {
+				set[r.Feature] = true
+			}
+		}
+	}
+	out := make([]string, 0, len(set))
+	for f := range set {
+		out = append(out, f)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…(" + strconv.Itoa(len(s)-n) + " more bytes)"
+}

@@ -1,0 +1,582 @@
+package suite
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"time"
+
+	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/model"
+	"github.com/toolwire/toolwire/mockprovider/rules"
+	"github.com/toolwire/toolwire/mockprovider/scenario"
+	"github.com/toolwire/toolwire/mockprovider/session"
+	"github.com/toolwire/toolwire/reports"
+	"github.com/toolwire/toolwire/suite/task"
+)
+
+// finding is one breach of one rule in a run.
+type finding struct {
+	level                                rules.Level
+	message, expected, got, excerpt, fix string
+}
+
+// judge turns one driver run and its journal into findings per rule.
+type judge struct {
+	h        *Harness
+	c        Combo
+	t        *task.Task
+	out      Outcome
+	entries  []session.Entry
+	findings map[string][]finding
+}
+
+func (j *judge) add(check string, f finding) {
+	id := ruleID(j.c.Dialect, check)
+	j.findings[id] = append(j.findings[id], f)
+}
+
+func (j *judge) run() {
+	for _, e := range j.entries {
+		for _, v := range e.Violations {
+			msg := v.Message
+			if v.Path != "" {
+				msg = v.Path + ": " + msg
+			}
+			j.findings[v.Rule] = append(j.findings[v.Rule], finding{level: v.Level, message: msg, excerpt: clip(string(e.Request), 1500)})
+		}
+	}
+	j.checkFinalText()
+	j.checkResults()
+}
+
+// results renders one result per rule; breaches of rules outside the set
+// (a dialect's rule raised elsewhere) are appended.
+func (j *judge) results(set []rules.Rule, dur time.Duration) []reports.Result {
+	var out []reports.Result
+	seen := map[string]bool{}
+	emit := func(r rules.Rule) {
+		seen[r.ID] = true
+		res := j.h.result(j.c, r)
+		res.Duration = dur
+		fs := j.findings[r.ID]
+		switch {
+		case !j.h.Declared(r.Feature):
+			res.Outcome, res.Message = reports.NotSupported, fmt.Sprintf("feature %q not declared", r.Feature)
+		case len(fs) == 0:
+			res.Outcome = reports.Pass
+		default:
+			res.Outcome = reports.Fail
+			if r.Level == rules.SHOULD {
+				res.Outcome = reports.Warn
+			}
+			var msgs []string
+			for i, f := range fs {
+				if i == 3 {
+					msgs = append(msgs, fmt.Sprintf("(and %d more)", len(fs)-3))
+					break
+				}
+				msgs = append(msgs, f.message)
+			}
+			res.Message = strings.Join(msgs, "; ")
+			res.Expected, res.Got, res.Excerpt, res.Fix = fs[0].expected, fs[0].got, fs[0].excerpt, fs[0].fix
+		}
+		out = append(out, res)
+	}
+	for _, r := range set {
+		emit(r)
+	}
+	for id, fs := range j.findings {
+		if !seen[id] {
+			emit(rules.Rule{ID: id, Dialect: j.c.Dialect, Level: fs[0].level, Summary: "(rule outside the catalog)", Source: "mock journal"})
+		}
+	}
+	return out
+}
+
+// checkFinalText: the driver finished and its final text is the model's
+// last answer, as the deterministic model computes it from the last
+// accepted request.
+func (j *judge) checkFinalText() {
+	fix := "finish the tool loop: send every result back until the model answers in text, then print {\"final_text\": …} as the last stdout line and exit 0"
+	if j.out.Err != nil {
+		msg := j.out.Err.Error()
+		if e := j.lastRejected(); e != nil {
+			msg += fmt.Sprintf("; the mock answered %d: %s", e.Status, clip(string(e.Response), 400))
+		}
+		if j.out.Log != "" {
+			msg += "; driver stderr: " + clip(strings.TrimSpace(j.out.Log), 800)
+		}
+		j.add(checkFinalText, finding{level: rules.MUST, message: msg, fix: fix})
+		return
+	}
+	var last *session.Entry
+	for i := range j.entries {
+		if e := &j.entries[i]; e.Status == 200 && e.Conversation != nil {
+			last = e
+		}
+	}
+	if last == nil {
+		j.add(checkFinalText, finding{level: rules.MUST, message: "the driver reported a final text but the mock accepted no request from it", fix: fix})
+		return
+	}
+	reply, err := j.h.engine.Next(last.Conversation, j.c.Scenario.Name)
+	if err != nil {
+		return
+	}
+	if len(reply.Calls()) > 0 {
+		j.add(checkFinalText, finding{level: rules.MUST, message: "the driver stopped while the model's last answer still asked for tool calls", fix: fix})
+		return
+	}
+	want := strings.TrimSpace(reply.Text())
+	got := strings.TrimSpace(j.out.Reply.FinalText)
+	if want != got {
+		j.add(checkFinalText, finding{level: rules.MUST, message: "final_text differs from the model's final answer", expected: clip(want, 600), got: clip(got, 600),
+			fix: "report the model's text as received (a stream's text deltas concatenated in order)"})
+	}
+}
+
+func (j *judge) lastRejected() *session.Entry {
+	for i := len(j.entries) - 1; i >= 0; i-- {
+		if j.entries[i].Status >= 400 {
+			return &j.entries[i]
+		}
+	}
+	return nil
+}
+
+// pair is one assistant turn's calls and the results sent after it.
+type pair struct {
+	index   int // assistant turn index (scenario turn)
+	calls   []*conv.Call
+	results []*conv.Result
+	request json.RawMessage
+	// flagged is set when the request carrying the pair already broke a
+	// MUST request rule (which then tells the story better).
+	flagged bool
+}
+
+// pairs collects, from the latest request that contains each assistant
+// turn, its calls and the results in the user turns that follow it.
+func (j *judge) pairs() map[int]*pair {
+	out := map[int]*pair{}
+	for _, e := range j.entries {
+		c := e.Conversation
+		if c == nil {
+			continue
+		}
+		k := -1
+		for i, t := range c.Turns {
+			if t.Role != conv.Assistant {
+				continue
+			}
+			k++
+			calls := t.Calls()
+			if len(calls) == 0 {
+				continue
+			}
+			p := &pair{index: k, calls: calls, request: e.Request, flagged: rules.FirstMust(e.Violations) != nil}
+			for _, u := range c.Turns[i+1:] {
+				if u.Role == conv.Assistant {
+					break
+				}
+				p.results = append(p.results, u.Results()...)
+			}
+			if len(p.results) > 0 || out[k] == nil {
+				out[k] = p
+			}
+		}
+	}
+	return out
+}
+
+// expectation is what a call must be answered with.
+type expectation struct {
+	result    task.CallToolResult
+	synthetic bool // an error the driver words itself
+	why       string
+}
+
+func (j *judge) expect(p *pair, i int) expectation {
+	call := p.calls[i]
+	var sc *scenario.Call
+	if p.index < len(j.c.Scenario.Turns) && i < len(j.c.Scenario.Turns[p.index].Calls) {
+		sc = &j.c.Scenario.Turns[p.index].Calls[i]
+	}
+	args := call.Arguments
+	if sc != nil {
+		openAI := j.c.Dialect == conv.OpenAIChat || j.c.Dialect == conv.OpenAIResponses
+		if openAI && sc.RawArguments != "" {
+			if _, ok := task.ParseArguments(sc.RawArguments); !ok {
+				return expectation{result: task.ErrorResult(""), synthetic: true, why: fmt.Sprintf("call %s had unparseable arguments %q", call.Name, sc.RawArguments)}
+			}
+		}
+		if sc.Arguments != nil {
+			args = sc.Arguments
+		}
+	}
+	o := j.t.Answer(call.Name, args)
+	if !o.Canned {
+		why := fmt.Sprintf("call to undeclared tool %q", call.Name)
+		if j.t.Tool(call.Name) != nil {
+			why = fmt.Sprintf("call %s matched none of the tool's results", call.Name)
+		}
+		return expectation{result: o.Result, synthetic: true, why: why}
+	}
+	return expectation{result: o.Result}
+}
+
+// checkResults judges every delivered result against its call.
+func (j *judge) checkResults() {
+	ps := j.pairs()
+	// A scripted bad call the mock sent but the driver never answered
+	// (it crashed, or dropped the call).
+	for _, e := range j.entries {
+		if e.Status != 200 || e.Turn >= len(j.c.Scenario.Turns) {
+			continue
+		}
+		for _, sc := range j.c.Scenario.Turns[e.Turn].Calls {
+			if !sc.Undeclared {
+				continue
+			}
+			if p := ps[e.Turn]; p == nil || len(p.results) == 0 {
+				j.add(checkBadCallAnswered, finding{level: rules.MUST, message: fmt.Sprintf("the model called undeclared tool %q and the driver never sent a result for it", sc.Name),
+					fix: "answer calls to unknown tools with an error result instead of failing"})
+			}
+		}
+	}
+	for _, p := range ps {
+		if len(p.results) == 0 {
+			if !p.flagged {
+				j.add(checkResultsSent, finding{level: rules.MUST, message: fmt.Sprintf("the model's turn %d called %d tool(s) and the driver sent the conversation back without their results", p.index+1, len(p.calls)),
+					excerpt: clip(string(p.request), 1500), fix: "append one result per call after the assistant turn before calling the model again"})
+			}
+			continue
+		}
+		exps := make([]expectation, len(p.calls))
+		for i := range p.calls {
+			exps[i] = j.expect(p, i)
+		}
+		for i, call := range p.calls {
+			r := j.match(p, i)
+			if r == nil {
+				continue // unanswered calls are the request rules' business
+			}
+			j.judgeResult(p, call, r, exps, i)
+		}
+	}
+}
+
+// match finds the result answering call i: by id, or for Gemini by
+// position (checking name and id there).
+func (j *judge) match(p *pair, i int) *conv.Result {
+	call := p.calls[i]
+	if j.c.Dialect == conv.Gemini {
+		if i >= len(p.results) {
+			return nil
+		}
+		r := p.results[i]
+		if r.Name != call.Name || (call.ID != "" && r.CallID != "" && r.CallID != call.ID) {
+			j.add(checkMatchesCall, finding{level: rules.MUST, message: fmt.Sprintf("function response %d is %s (id %q) but call %d is %s (id %q)", i, r.Name, r.CallID, i, call.Name, call.ID),
+				expected: call.Name, got: r.Name, excerpt: clip(string(p.request), 1500), fix: "send the function responses in the order of the calls, each with its call's name and id"})
+		}
+		return r
+	}
+	for _, r := range p.results {
+		if r.CallID == call.ID {
+			return r
+		}
+	}
+	return nil
+}
+
+func (j *judge) judgeResult(p *pair, call *conv.Call, r *conv.Result, exps []expectation, i int) {
+	exp := exps[i]
+	excerpt := clip(string(p.request), 1500)
+	if exp.synthetic {
+		if !errorFlagged(j.c.Dialect, r) {
+			j.add(checkBadCallAnswered, finding{level: rules.MUST, message: exp.why + " but its result is not an error", got: clip(resultText(r), 300), excerpt: excerpt,
+				fix: "answer such calls with an error result (flagged the dialect's way)"})
+		}
+		return
+	}
+	if !carries(exp.result, r) {
+		other := -1
+		for k, e := range exps {
+			if k != i && !e.synthetic && !sameData(e.result, exp.result) && carries(e.result, r) {
+				other = k
+				break
+			}
+		}
+		if other >= 0 {
+			j.add(checkMatchesCall, finding{level: rules.MUST, message: fmt.Sprintf("the result for call %s (%s) carries the data of call %s", call.ID, call.Name, p.calls[other].ID),
+				expected: clip(exp.result.Text(), 300), got: clip(resultText(r), 300), excerpt: excerpt, fix: "reference each call's own id in its result"})
+		} else {
+			j.add(checkCarriesData, finding{level: rules.MUST, message: fmt.Sprintf("the result for call %s (%s) does not carry the tool's output", call.ID, call.Name),
+				expected: clip(expectedText(exp.result), 300), got: clip(resultText(r), 300), excerpt: excerpt, fix: "convert the tool's text (or structured content) into the dialect's result"})
+		}
+	}
+	if exp.result.IsError && !errorFlagged(j.c.Dialect, r) {
+		j.add(checkErrorFlagged, finding{level: j.level(checkErrorFlagged), message: fmt.Sprintf("the tool's error for call %s (%s) is sent as a normal result", call.ID, call.Name),
+			got: clip(resultText(r), 300), excerpt: excerpt, fix: errorFix(j.c.Dialect)})
+	}
+	if media := exp.result.Media(); len(media) > 0 && j.mediaInResults() {
+		for _, m := range media {
+			if !hasMedia(r, m) {
+				j.add(checkCarriesMedia, finding{level: rules.SHOULD, message: fmt.Sprintf("the %s returned for call %s is not in its result", m.MimeType, call.ID), excerpt: excerpt,
+					fix: "send tool images and documents in the result the way the API takes them"})
+				break
+			}
+		}
+	}
+	if j.c.Dialect == conv.Gemini && exp.result.StructuredContent != nil && !exp.result.IsError {
+		if !containsValue(r.Structured, exp.result.StructuredContent) {
+			j.add(checkStructuredObj, finding{level: rules.SHOULD, message: fmt.Sprintf("the structured output of call %s is not an object in functionResponse.response", call.Name),
+				expected: string(mustJSON(exp.result.StructuredContent)), got: string(mustJSON(r.Structured)), excerpt: excerpt,
+				fix: "pass structuredContent as the response object (do not json-encode it into a string)"})
+		}
+	}
+}
+
+func (j *judge) level(check string) rules.Level {
+	for _, r := range dialectRules(j.c.Dialect) {
+		if r.ID == ruleID(j.c.Dialect, check) {
+			return r.Level
+		}
+	}
+	return rules.MUST
+}
+
+// mediaInResults reports whether the dialect (and model) takes media in
+// tool results.
+func (j *judge) mediaInResults() bool {
+	switch j.c.Dialect {
+	case conv.Anthropic, conv.OpenAIResponses:
+		return true
+	case conv.Gemini:
+		return model.IsGemini3(j.t.Model)
+	}
+	return false
+}
+
+func errorFix(d conv.Dialect) string {
+	switch d {
+	case conv.Anthropic:
+		return "set is_error: true on the tool_result"
+	case conv.Gemini:
+		return `send {"error": "<message>"} as functionResponse.response`
+	}
+	return `prefix the output with "Error: "`
+}
+
+// errorFlagged: Anthropic is_error; Gemini an "error" key; OpenAI an
+// output that reads as an error.
+func errorFlagged(d conv.Dialect, r *conv.Result) bool {
+	if r.IsError {
+		return true
+	}
+	if _, ok := r.Structured["error"]; ok && d == conv.Gemini {
+		return true
+	}
+	if d == conv.Anthropic || d == conv.Gemini {
+		return false
+	}
+	text := strings.ToLower(strings.TrimSpace(r.Text()))
+	if strings.HasPrefix(text, "error") || strings.Contains(text, "error:") {
+		return true
+	}
+	var obj map[string]any
+	if json.Unmarshal([]byte(text), &obj) == nil {
+		if _, ok := obj["error"]; ok {
+			return true
+		}
+		if v, ok := obj["iserror"].(bool); ok && v {
+			return true
+		}
+	}
+	return false
+}
+
+// carries reports whether a delivered result holds the expected output:
+// each text item (found verbatim, or as the same JSON value), or, when
+// the tool returned only structured content, that object.
+func carries(exp task.CallToolResult, r *conv.Result) bool {
+	texts, values := evidence(r)
+	found := func(s string) bool {
+		s = strings.TrimSpace(s)
+		if s == "" {
+			return true
+		}
+		for _, t := range texts {
+			if strings.Contains(t, s) {
+				return true
+			}
+		}
+		var v any
+		if json.Unmarshal([]byte(s), &v) == nil {
+			for _, x := range values {
+				if containsValue(x, v) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	text := exp.Text()
+	if strings.TrimSpace(text) != "" {
+		for _, c := range exp.Content {
+			s := c.Text
+			if c.Type == "resource" && c.Resource != nil {
+				s = c.Resource.Text
+			}
+			if (c.Type == "text" || c.Type == "resource") && !found(s) {
+				return false
+			}
+		}
+		return true
+	}
+	if exp.StructuredContent != nil {
+		for _, x := range values {
+			if containsValue(x, exp.StructuredContent) {
+				return true
+			}
+		}
+		return found(string(mustJSON(exp.StructuredContent)))
+	}
+	return true
+}
+
+// evidence gathers every string in a result and every JSON value it holds
+// (the structured object, texts that parse as JSON).
+func evidence(r *conv.Result) (texts []string, values []any) {
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case string:
+			texts = append(texts, x)
+			var parsed any
+			if json.Unmarshal([]byte(x), &parsed) == nil {
+				if _, isStr := parsed.(string); !isStr {
+					values = append(values, parsed)
+				}
+			}
+		case map[string]any:
+			for _, y := range x {
+				walk(y)
+			}
+		case []any:
+			for _, y := range x {
+				walk(y)
+			}
+		}
+	}
+	for _, c := range r.Content {
+		switch {
+		case c.Type == conv.ContentText:
+			walk(c.Text)
+		case strings.HasPrefix(c.MIMEType, "text/") && c.Data != "":
+			// A text document sent as a file part still carries its text.
+			if b, err := base64.StdEncoding.DecodeString(c.Data); err == nil {
+				walk(string(b))
+			}
+		}
+	}
+	if r.Structured != nil {
+		values = append(values, task.Normalize(r.Structured))
+		walk(task.Normalize(r.Structured))
+	}
+	return texts, values
+}
+
+// containsValue reports whether want is found in have: equal to have or a
+// value nested in it, objects compared as subsets (extra keys in have are
+// fine: a driver may add references to attachments).
+func containsValue(have, want any) bool {
+	have, want = task.Normalize(have), task.Normalize(want)
+	if matchesValue(have, want) {
+		return true
+	}
+	switch x := have.(type) {
+	case map[string]any:
+		for _, y := range x {
+			if containsValue(y, want) {
+				return true
+			}
+		}
+	case []any:
+		for _, y := range x {
+			if containsValue(y, want) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func matchesValue(have, want any) bool {
+	wm, ok := want.(map[string]any)
+	if !ok {
+		return reflect.DeepEqual(have, want)
+	}
+	hm, ok := have.(map[string]any)
+	if !ok {
+		return false
+	}
+	for k, wv := range wm {
+		hv, ok := hm[k]
+		if !ok || !matchesValue(hv, wv) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameData(a, b task.CallToolResult) bool {
+	return a.Text() == b.Text() && reflect.DeepEqual(task.Normalize(a.StructuredContent), task.Normalize(b.StructuredContent))
+}
+
+func hasMedia(r *conv.Result, m task.Media) bool {
+	want, err := base64.StdEncoding.DecodeString(m.Data)
+	if err != nil {
+		return false
+	}
+	for _, c := range r.Content {
+		if c.Type != conv.ContentImage && c.Type != conv.ContentDocument {
+			continue
+		}
+		got, err := base64.StdEncoding.DecodeString(c.Data)
+		if err == nil && bytes.Equal(got, want) {
+			return true
+		}
+	}
+	return false
+}
+
+func resultText(r *conv.Result) string {
+	s := r.Text()
+	if r.Structured != nil {
+		if s != "" {
+			s += " "
+		}
+		s += string(mustJSON(r.Structured))
+	}
+	if s == "" {
+		return "(empty)"
+	}
+	return s
+}
+
+func expectedText(r task.CallToolResult) string {
+	if t := r.Text(); t != "" {
+		return t
+	}
+	return string(mustJSON(r.StructuredContent))
+}
+
+func mustJSON(v any) []byte {
+	b, _ := json.Marshal(v)
+	return b
+}

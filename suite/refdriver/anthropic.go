@@ -1,0 +1,188 @@
+package refdriver
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/anthropics/anthropic-sdk-go"
+	"github.com/anthropics/anthropic-sdk-go/option"
+	"github.com/anthropics/anthropic-sdk-go/packages/param"
+
+	"github.com/toolwire/toolwire/suite/task"
+)
+
+func (d *Driver) runAnthropic(ctx context.Context, env Env, t *task.Task) (string, error) {
+	client := anthropic.NewClient(option.WithBaseURL(env.AnthropicBaseURL), option.WithAPIKey(env.APIKey), option.WithHTTPClient(httpClient(env, d.edit())))
+
+	var tools []anthropic.ToolUnionParam
+	for _, tool := range t.Tools {
+		schema := anthropic.ToolInputSchemaParam{ExtraFields: map[string]any{}}
+		for k, v := range tool.Parameters {
+			switch k {
+			case "type":
+			case "properties":
+				schema.Properties = v
+			case "required":
+				for _, r := range asList(v) {
+					if s, ok := r.(string); ok {
+						schema.Required = append(schema.Required, s)
+					}
+				}
+			default:
+				schema.ExtraFields[k] = v
+			}
+		}
+		tp := &anthropic.ToolParam{Name: tool.Name, InputSchema: schema}
+		if tool.Description != "" {
+			tp.Description = anthropic.String(tool.Description)
+		}
+		if tool.Strict {
+			tp.Strict = anthropic.Bool(true)
+		}
+		tools = append(tools, anthropic.ToolUnionParam{OfTool: tp})
+	}
+	messages := []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock(t.Prompt))}
+
+	for turn := 0; turn < t.MaxTurns; turn++ {
+		params := anthropic.MessageNewParams{Model: anthropic.Model(t.Model), MaxTokens: 1024, Messages: messages, Tools: tools}
+		if t.System != "" {
+			params.System = []anthropic.TextBlockParam{{Text: t.System}}
+		}
+		switch t.ToolChoice {
+		case "", "auto":
+		case "required":
+			params.ToolChoice = anthropic.ToolChoiceUnionParam{OfAny: &anthropic.ToolChoiceAnyParam{}}
+		case "none":
+			params.ToolChoice = anthropic.ToolChoiceUnionParam{OfNone: &anthropic.ToolChoiceNoneParam{}}
+		default:
+			params.ToolChoice = anthropic.ToolChoiceUnionParam{OfTool: &anthropic.ToolChoiceToolParam{Name: t.ToolChoice}}
+		}
+		msg, err := anthropicTurn(ctx, &client, params, t.Stream)
+		if err != nil {
+			return "", err
+		}
+		var ids []string
+		var results []task.CallToolResult
+		text := ""
+		for _, b := range msg.Content {
+			switch b.Type {
+			case "text":
+				text += b.Text
+			case "tool_use":
+				// input is already an object (seed 001 §Common pitfalls).
+				var args map[string]any
+				ok := json.Unmarshal(b.Input, &args) == nil && args != nil
+				res, err := d.answer(t, b.Name, args, !ok)
+				if err != nil {
+					return "", err
+				}
+				id := b.ID
+				if d.Break == AnthropicMessageID {
+					id = msg.ID
+				}
+				ids = append(ids, id)
+				results = append(results, res)
+			}
+		}
+		if len(ids) == 0 {
+			return text, nil
+		}
+		if d.Break != DropAssistantTurn {
+			messages = append(messages, msg.ToParam())
+		}
+		if d.Break == SwappedIDs {
+			swapFirstTwo(ids)
+		}
+		n := len(results)
+		if d.Break == UnansweredCall {
+			n--
+		}
+		// All results go in ONE user message, first in its content
+		// (seed 000 §Conversation structure detail).
+		var blocks []anthropic.ContentBlockParamUnion
+		if d.Break == TextBeforeToolResult {
+			blocks = append(blocks, anthropic.NewTextBlock("Here are the tool results."))
+		}
+		for i := 0; i < n; i++ {
+			blocks = append(blocks, d.anthropicToolResult(ids[i], results[i]))
+		}
+		if d.Break == SplitResults {
+			for _, b := range blocks {
+				messages = append(messages, anthropic.NewUserMessage(b))
+			}
+		} else if len(blocks) > 0 {
+			messages = append(messages, anthropic.NewUserMessage(blocks...))
+		}
+	}
+	return "", errTooManyTurns(t.MaxTurns)
+}
+
+// anthropicTurn sends one request; a stream is folded with the SDK's
+// Message.Accumulate.
+func anthropicTurn(ctx context.Context, client *anthropic.Client, params anthropic.MessageNewParams, stream bool) (*anthropic.Message, error) {
+	if !stream {
+		return client.Messages.New(ctx, params)
+	}
+	s := client.Messages.NewStreaming(ctx, params)
+	defer s.Close()
+	msg := &anthropic.Message{}
+	for s.Next() {
+		if err := msg.Accumulate(s.Current()); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.Err(); err != nil {
+		return nil, err
+	}
+	return msg, nil
+}
+
+// anthropicToolResult converts a CallToolResult to a tool_result block:
+// text, image and document blocks, is_error for tool errors (seed 000
+// §The `is_error` flag, §Rich content in results).
+func (d *Driver) anthropicToolResult(id string, r task.CallToolResult) anthropic.ContentBlockParamUnion {
+	var content []map[string]any
+	for _, c := range r.Content {
+		switch {
+		case c.Type == "text":
+			content = append(content, map[string]any{"type": "text", "text": c.Text})
+		case c.Type == "image" && c.Data != "":
+			content = append(content, map[string]any{"type": "image", "source": map[string]any{"type": "base64", "media_type": c.MimeType, "data": c.Data}})
+		case c.Type == "resource" && c.Resource != nil:
+			res := c.Resource
+			switch {
+			case res.Text != "":
+				content = append(content, map[string]any{"type": "text", "text": res.Text})
+			case res.Blob != "" && res.MimeType == "application/pdf":
+				content = append(content, map[string]any{"type": "document", "source": map[string]any{"type": "base64", "media_type": res.MimeType, "data": res.Blob}})
+			case res.Blob != "" && len(res.MimeType) > 6 && res.MimeType[:6] == "image/":
+				content = append(content, map[string]any{"type": "image", "source": map[string]any{"type": "base64", "media_type": res.MimeType, "data": res.Blob}})
+			}
+		}
+	}
+	if len(content) == 0 && r.StructuredContent != nil {
+		content = append(content, map[string]any{"type": "text", "text": string(mustJSON(r.StructuredContent))})
+	}
+	block := map[string]any{"type": "tool_result", "tool_use_id": id}
+	if len(content) > 0 {
+		block["content"] = content
+	}
+	if r.IsError && d.Break != OmitIsError {
+		block["is_error"] = true
+	}
+	return param.Override[anthropic.ContentBlockParamUnion](mustJSON(block))
+}
+
+func asList(v any) []any {
+	switch x := v.(type) {
+	case []any:
+		return x
+	case []string:
+		out := make([]any, len(x))
+		for i, s := range x {
+			out[i] = s
+		}
+		return out
+	}
+	return nil
+}

@@ -1,0 +1,153 @@
+package refdriver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/param"
+	"github.com/openai/openai-go/v3/responses"
+	"github.com/openai/openai-go/v3/shared"
+	"github.com/tidwall/gjson"
+
+	"github.com/toolwire/toolwire/suite/task"
+)
+
+func (d *Driver) runResponses(ctx context.Context, env Env, t *task.Task) (string, error) {
+	opts := []option.RequestOption{option.WithBaseURL(env.OpenAIBaseURL), option.WithAPIKey(env.APIKey), option.WithHTTPClient(httpClient(env, d.edit()))}
+	if tc := openAIToolChoice(t.ToolChoice, true); tc != nil {
+		opts = append(opts, option.WithJSONSet("tool_choice", tc))
+	}
+	client := openai.NewClient(opts...)
+
+	var tools []responses.ToolUnionParam
+	for _, tool := range t.Tools {
+		fn := &responses.FunctionToolParam{Name: tool.Name, Parameters: tool.Parameters, Strict: openai.Bool(tool.Strict)}
+		if tool.Description != "" {
+			fn.Description = openai.String(tool.Description)
+		}
+		tools = append(tools, responses.ToolUnionParam{OfFunction: fn})
+	}
+	input := responses.ResponseInputParam{responses.ResponseInputItemParamOfMessage(t.Prompt, responses.EasyInputMessageRoleUser)}
+
+	for turn := 0; turn < t.MaxTurns; turn++ {
+		params := responses.ResponseNewParams{Model: shared.ResponsesModel(t.Model), Input: responses.ResponseNewParamsInputUnion{OfInputItemList: input}, Tools: tools}
+		if t.System != "" {
+			params.Instructions = openai.String(t.System)
+		}
+		resp, err := responsesTurn(ctx, &client, params, t.Stream)
+		if err != nil {
+			return "", err
+		}
+		type call struct{ callID, itemID, name, args string }
+		var calls []call
+		// Every output item goes back, in order: reasoning items must
+		// precede the function_call items they produced (seed 000
+		// §Important OpenAI details).
+		for _, item := range resp.Output {
+			raw := item.RawJSON()
+			typ := gjson.Get(raw, "type").Str
+			if typ == "reasoning" && d.Break == DropReasoning {
+				continue
+			}
+			if typ == "function_call" {
+				calls = append(calls, call{gjson.Get(raw, "call_id").Str, gjson.Get(raw, "id").Str, gjson.Get(raw, "name").Str, gjson.Get(raw, "arguments").Str})
+			}
+			input = append(input, param.Override[responses.ResponseInputItemUnionParam](json.RawMessage(raw)))
+		}
+		if len(calls) == 0 {
+			return resp.OutputText(), nil
+		}
+		ids := make([]string, len(calls))
+		results := make([]task.CallToolResult, len(calls))
+		for i, c := range calls {
+			ids[i] = c.callID
+			if d.Break == ItemIDForCallID && c.itemID != "" {
+				ids[i] = c.itemID
+			}
+			args, ok := parseArgs(c.args)
+			res, err := d.answer(t, c.name, args, !ok)
+			if err != nil {
+				return "", err
+			}
+			results[i] = res
+		}
+		if d.Break == SwappedIDs {
+			swapFirstTwo(ids)
+		}
+		n := len(results)
+		if d.Break == UnansweredCall {
+			n--
+		}
+		for i := 0; i < n; i++ {
+			out := map[string]any{"type": "function_call_output", "call_id": ids[i], "output": d.responsesOutput(results[i])}
+			input = append(input, param.Override[responses.ResponseInputItemUnionParam](mustJSON(out)))
+		}
+	}
+	return "", errTooManyTurns(t.MaxTurns)
+}
+
+// responsesTurn sends one request; a stream is read to its
+// response.completed event, which carries the whole response.
+func responsesTurn(ctx context.Context, client *openai.Client, params responses.ResponseNewParams, stream bool) (*responses.Response, error) {
+	if !stream {
+		return client.Responses.New(ctx, params)
+	}
+	s := client.Responses.NewStreaming(ctx, params)
+	defer s.Close()
+	var done *responses.Response
+	for s.Next() {
+		ev := s.Current()
+		switch ev.Type {
+		case "response.completed", "response.incomplete":
+			r := ev.Response
+			done = &r
+		case "response.failed", "error":
+			return nil, errors.New("stream failed: " + ev.RawJSON())
+		}
+	}
+	if err := s.Err(); err != nil {
+		return nil, err
+	}
+	if done == nil {
+		return nil, errors.New("stream ended without response.completed")
+	}
+	return done, nil
+}
+
+// responsesOutput converts a CallToolResult to function_call_output.output:
+// a string, or an input_text/input_image/input_file array when the result
+// carries media (seed 000 §Output as content array).
+func (d *Driver) responsesOutput(r task.CallToolResult) any {
+	if d.Break == OutputAsObject {
+		if r.StructuredContent != nil {
+			return r.StructuredContent
+		}
+		var obj map[string]any
+		if json.Unmarshal([]byte(r.Text()), &obj) == nil && obj != nil {
+			return obj
+		}
+		return map[string]any{"text": r.Text()}
+	}
+	media := r.Media()
+	if len(media) == 0 {
+		return plainText(r, d.Break)
+	}
+	var items []map[string]any
+	if text := errorText(r, d.Break); text != "" {
+		items = append(items, map[string]any{"type": "input_text", "text": text})
+	} else if r.StructuredContent != nil {
+		items = append(items, map[string]any{"type": "input_text", "text": string(mustJSON(r.StructuredContent))})
+	}
+	for i, m := range media {
+		url := "data:" + m.MimeType + ";base64," + m.Data
+		if m.IsImage() {
+			items = append(items, map[string]any{"type": "input_image", "image_url": url})
+		} else {
+			items = append(items, map[string]any{"type": "input_file", "filename": mediaName(m, i), "file_data": url})
+		}
+	}
+	return items
+}

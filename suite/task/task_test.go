@@ -1,0 +1,52 @@
+package task
+
+import (
+	"testing"
+
+	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/scenario"
+)
+
+func TestAnswerPicksFirstMatchingResult(t *testing.T) {
+	tk := &Task{Tools: []Tool{{Name: "w", Results: []Result{
+		{When: map[string]any{"city": "Paris", "days": 3}, Result: CallToolResult{Content: []Content{{Type: "text", Text: "paris"}}}},
+		{Result: CallToolResult{Content: []Content{{Type: "text", Text: "other"}}}},
+	}}}}
+	// JSON numbers (float64) match YAML ints.
+	if o := tk.Answer("w", map[string]any{"city": "Paris", "days": 3.0, "x": 1}); !o.Canned || o.Result.Text() != "paris" {
+		t.Errorf("got %+v", o)
+	}
+	if o := tk.Answer("w", map[string]any{"city": "Rome"}); !o.Canned || o.Result.Text() != "other" {
+		t.Errorf("fallback: %+v", o)
+	}
+	if o := tk.Answer("nope", nil); o.Canned || !o.Result.IsError {
+		t.Errorf("unknown tool: %+v", o)
+	}
+	if o, _ := tk.AnswerRaw("w", `{"city": `); o.Canned || !o.Result.IsError {
+		t.Errorf("broken arguments: %+v", o)
+	}
+}
+
+func TestParseResultRejectsUnknownShapes(t *testing.T) {
+	if _, err := ParseResult(map[string]any{"content": []any{map[string]any{"type": "video"}}}); err == nil {
+		t.Error("unknown content type accepted")
+	}
+	if _, err := ParseResult(map[string]any{"contents": []any{}}); err == nil {
+		t.Error("unknown field accepted")
+	}
+	r, err := ParseResult(map[string]any{"content": []any{map[string]any{"type": "image", "data": "AA==", "mimeType": "image/png"}}, "isError": true})
+	if err != nil || !r.IsError || len(r.Media()) != 1 {
+		t.Errorf("got %+v, %v", r, err)
+	}
+}
+
+func TestFromScenarioDefaults(t *testing.T) {
+	sc := &scenario.Scenario{Name: "s", Turns: []scenario.Turn{{}, {}}, Tools: []scenario.Tool{{Name: "t"}}}
+	tk, err := FromScenario(sc, conv.Gemini, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tk.Model != Defaults[conv.Gemini] || !tk.Stream || tk.MaxTurns < 3 || tk.Prompt == "" || tk.Tools[0].Parameters == nil {
+		t.Errorf("got %+v", tk)
+	}
+}
