@@ -9,11 +9,16 @@ import (
 
 	"github.com/toolwire/toolwire/mockprovider"
 	"github.com/toolwire/toolwire/mockprovider/rules"
+	"github.com/toolwire/toolwire/suite"
 )
 
-// catalog is every rule toolwire knows: the mock's and the suite's.
+// catalog is every rule toolwire knows: the ones the mock checks on each
+// request (and the RAP runtime on each callback), and the ones the suite
+// judges from what only a scenario knows.
 func catalog() []rules.Rule {
-	return mockprovider.New(mockprovider.Options{}).Catalog().All()
+	mock := mockprovider.New(mockprovider.Options{})
+	defer mock.Close()
+	return rules.NewCatalog(mock.Catalog().All(), suite.Rules()).All()
 }
 
 func newRulesCommand() *cobra.Command {
