@@ -249,8 +249,10 @@ func (rc *Recorder) save(sessionKey string, ex Exchange) error {
 }
 
 var (
-	secretKeyRE  = regexp.MustCompile(`(?i)"(api[_-]?key|key|authorization|x-api-key|x-goog-api-key|token|access_token|secret|password)"\s*:\s*"[^"]*"`)
-	secretValRE  = regexp.MustCompile(`\b(sk-(?:ant-|proj-)?[A-Za-z0-9_\-]{16,}|AIza[0-9A-Za-z_\-]{30,}|ya29\.[0-9A-Za-z_\-]+)`)
+	secretKeyRE = regexp.MustCompile(`(?i)"(api[_-]?key|key|authorization|x-api-key|x-goog-api-key|token|access_token|secret|password)"\s*:\s*"[^"]*"`)
+	// No \b before a key: in raw JSON a key often follows an escape
+	// ("\nsk-…"). Over-redacting a look-alike is harmless; leaking a key is not.
+	secretValRE  = regexp.MustCompile(`(sk-(?:ant-|proj-)?[A-Za-z0-9_\-]{16,}|AIza[0-9A-Za-z_\-]{30,}|ya29\.[0-9A-Za-z_\-]+)`)
 	queryKeyRE   = regexp.MustCompile(`([?&])key=[^&]*`)
 	redactedText = "REDACTED"
 )

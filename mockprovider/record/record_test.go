@@ -14,6 +14,9 @@ func TestRedactRemovesSecrets(t *testing.T) {
 			t.Errorf("redacted body still contains %q: %s", leak, out)
 		}
 	}
+	if out := Redact(`{"content":"my key:\nsk-proj-ABCDEFGHIJKLMNOPQRSTUV"}`, ""); strings.Contains(out, "sk-proj-ABCDEFGHIJKLMNOPQRSTUV") {
+		t.Errorf("a key after a JSON escape leaked: %s", out)
+	}
 	if got := redactQuery("/v1beta/models/m:streamGenerateContent?alt=sse&key=AIzaSECRET"); got != "/v1beta/models/m:streamGenerateContent?alt=sse&key=REDACTED" {
 		t.Errorf("query key not redacted: %s", got)
 	}
