@@ -176,14 +176,24 @@ func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
 		cw := &captureWriter{ResponseWriter: w, max: s.opts.Limits.JournalBodyMax}
 		x := &dialect.Exchange{W: cw, R: r, Session: sess, Env: &rules.Env{Options: s.opts.Rules, IssuedReasoning: sess.IssuedReasoning}}
 		entry := session.Entry{Dialect: d.Name(), Method: r.Method, Path: r.URL.Path}
+		var body []byte
 		defer func() {
-			status, body, events := x.Result()
-			if status == 0 {
-				status, body = cw.status, cw.buf.Bytes()
+			// A decoded request is valid JSON already; only an undecodable
+			// one needs checking before it goes into the journal.
+			if len(body) > 0 && (entry.Conversation != nil || json.Valid(body)) {
+				entry.Request = body
+			}
+			status, answer, events := x.Result()
+			if status == 0 { // written without x.JSON: an error, or a capture that may be clipped
+				status, answer = cw.status, cw.buf.Bytes()
+				if !json.Valid(answer) {
+					answer = nil
+				}
+				answer = append(json.RawMessage(nil), answer...)
 			}
 			entry.Status, entry.Events = status, events
-			if len(body) > 0 && json.Valid(body) {
-				entry.Response = append(json.RawMessage(nil), body...)
+			if len(answer) > 0 {
+				entry.Response = answer
 			}
 			sess.Record(entry)
 		}()
@@ -194,7 +204,8 @@ func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
 			}
 		}
 
-		body, err := wire.ReadBody(r, s.opts.BodyLimit)
+		var err error
+		body, err = wire.ReadBody(r, s.opts.BodyLimit)
 		if err != nil {
 			if errors.Is(err, wire.ErrTooLarge) {
 				fail(d.Fault("too_large"))
@@ -203,10 +214,6 @@ func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
 			}
 			return
 		}
-		if json.Valid(body) {
-			entry.Request = body
-		}
-
 		fault, ferr := s.faultFor(r, sess)
 		if ferr != nil {
 			fail(ferr)

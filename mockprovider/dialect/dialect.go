@@ -81,11 +81,15 @@ func (x *Exchange) IDs() *wire.IDs {
 	return wire.NewIDs("offline")
 }
 
-// JSON writes a JSON answer and keeps it for the journal.
+// JSON writes a JSON answer and keeps it for the journal. A
+// json.RawMessage is written as it is (the dialect encoded it already).
 func (x *Exchange) JSON(status int, body any) {
-	b, err := json.Marshal(body)
-	if err != nil {
-		status, b = http.StatusInternalServerError, []byte(`{"error":"toolwire: encoding failed"}`)
+	b, ok := body.(json.RawMessage)
+	if !ok {
+		var err error
+		if b, err = json.Marshal(body); err != nil {
+			status, b = http.StatusInternalServerError, []byte(`{"error":"toolwire: encoding failed"}`)
+		}
 	}
 	x.status, x.body = status, b
 	x.W.Header().Set("Content-Type", "application/json")

@@ -1,7 +1,6 @@
 package openairesp
 
 import (
-	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
@@ -11,39 +10,10 @@ import (
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
 	"github.com/toolwire/toolwire/mockprovider/model"
+	"github.com/toolwire/toolwire/mockprovider/openaiwire"
 	"github.com/toolwire/toolwire/mockprovider/session"
 	"github.com/toolwire/toolwire/mockprovider/wire"
 )
-
-// kv and object render JSON objects with their keys in the order the API
-// sends them (encoding/json sorts map keys), so journals and recordings
-// read like the real traffic.
-type kv struct {
-	k string
-	v any
-}
-
-type object []kv
-
-func (o object) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, f := range o {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, _ := json.Marshal(f.k)
-		b.Write(k)
-		b.WriteByte(':')
-		v, err := json.Marshal(f.v)
-		if err != nil {
-			return nil, err
-		}
-		b.Write(v)
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
-}
 
 // planned is one output item before it is rendered, complete or in
 // progress.
@@ -272,8 +242,13 @@ func (d *Dialect) Encode(x *dialect.Exchange, reqAny any, c *conv.Conversation, 
 	created := time.Now().Unix()
 	done := responseObject(req, id, created, items, "completed", usageFor(req, items), nil)
 	if !c.Stream {
-		d.remember(x, req, id, done, items)
-		x.JSON(http.StatusOK, done)
+		raw, err := done.MarshalJSON()
+		if err != nil {
+			d.WriteError(x.W, openaiwire.Fault("server_error"))
+			return
+		}
+		d.remember(x, req, id, raw, items)
+		x.JSON(http.StatusOK, json.RawMessage(raw))
 		return
 	}
 	d.stream(x, req, id, created, items, done)
@@ -282,7 +257,7 @@ func (d *Dialect) Encode(x *dialect.Exchange, reqAny any, c *conv.Conversation, 
 // remember notes which reasoning item preceded each call and stores the
 // response with its effective items (prior, input, output) for
 // previous_response_id and GET.
-func (d *Dialect) remember(x *dialect.Exchange, req *Request, id string, body object, items []*planned) {
+func (d *Dialect) remember(x *dialect.Exchange, req *Request, id string, raw json.RawMessage, items []*planned) {
 	if x.Session == nil {
 		return
 	}
@@ -300,16 +275,12 @@ func (d *Dialect) remember(x *dialect.Exchange, req *Request, id string, body ob
 	if req.Store != nil && !*req.Store {
 		return
 	}
-	raw, err := json.Marshal(body)
-	if err != nil {
-		return
-	}
 	var effective []json.RawMessage
 	for _, it := range req.Effective() {
 		effective = append(effective, it.Raw)
 	}
 	for _, it := range items {
-		b, _ := json.Marshal(it.item(true))
+		b, _ := it.item(true).MarshalJSON()
 		effective = append(effective, b)
 	}
 	x.Session.PutResponse(&session.StoredResponse{ID: id, Body: raw, Items: effective})
@@ -346,8 +317,12 @@ func (d *Dialect) stream(x *dialect.Exchange, req *Request, id string, created i
 			return
 		}
 	}
-	d.remember(x, req, id, done, items)
-	_ = emit("response.completed", kv{"response", done})
+	raw, err := done.MarshalJSON()
+	if err != nil {
+		return
+	}
+	d.remember(x, req, id, raw, items)
+	_ = emit("response.completed", kv{"response", json.RawMessage(raw)})
 }
 
 func streamItem(emit func(string, ...kv) error, index int, it *planned, size int) error {

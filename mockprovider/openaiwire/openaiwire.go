@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -129,7 +130,34 @@ func CheckSchemas(decls []ToolDecl) []rules.Violation {
 	return out
 }
 
+// schemaVerdicts caches schemaProblem by the schema's bytes: an agent loop
+// declares the same tools on every request, and compiling a schema (with
+// the meta-schema behind it) is the costliest step of a Chat request.
+var schemaVerdicts = struct {
+	sync.Mutex
+	m map[string]string
+}{m: map[string]string{}}
+
+const maxCachedSchemas = 4096
+
 func schemaProblem(raw json.RawMessage) string {
+	schemaVerdicts.Lock()
+	msg, ok := schemaVerdicts.m[string(raw)]
+	schemaVerdicts.Unlock()
+	if ok {
+		return msg
+	}
+	msg = compileProblem(raw)
+	schemaVerdicts.Lock()
+	if len(schemaVerdicts.m) >= maxCachedSchemas {
+		clear(schemaVerdicts.m) // a bound, not an LRU: refills in one request per tool
+	}
+	schemaVerdicts.m[string(raw)] = msg
+	schemaVerdicts.Unlock()
+	return msg
+}
+
+func compileProblem(raw json.RawMessage) string {
 	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(string(raw)))
 	if err != nil {
 		return "schema must be a JSON object."

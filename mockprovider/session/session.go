@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
@@ -23,11 +24,16 @@ type Limits struct {
 	JournalEntries  int           // oldest entries beyond this are dropped (and counted)
 	JournalBodyMax  int           // bytes of each request/response body kept
 	StoredResponses int           // Responses API responses kept per session
+	// JournalBudget caps the bytes all journals together may hold; beyond
+	// it the oldest entries of any session are dropped first, so memory
+	// stays flat however many sessions a CI farm opens.
+	JournalBudget int64
 }
 
-// DefaultLimits fit thousands of concurrent CI sessions in a few hundred MB.
+// DefaultLimits keep the journals of thousands of concurrent CI sessions
+// within a fixed budget.
 func DefaultLimits() Limits {
-	return Limits{MaxSessions: 10000, IdleTTL: 30 * time.Minute, JournalEntries: 200, JournalBodyMax: 64 << 10, StoredResponses: 256}
+	return Limits{MaxSessions: 10000, IdleTTL: 30 * time.Minute, JournalEntries: 200, JournalBodyMax: 64 << 10, StoredResponses: 256, JournalBudget: 128 << 20}
 }
 
 // Entry is one journaled exchange.
@@ -48,6 +54,18 @@ type Entry struct {
 	Answered     string             `json:"answered_rule,omitempty"` // rule whose error was sent
 	Fault        string             `json:"fault,omitempty"`
 	Truncated    bool               `json:"truncated,omitempty"`
+
+	size int64 // bytes charged to the store's journal budget
+}
+
+// cost estimates what an entry holds in memory: its bodies, its events, and
+// the decoded conversation (about the size of the request again).
+func (e *Entry) cost() int64 {
+	n := int64(2*len(e.Request) + len(e.Response) + 512)
+	for _, ev := range e.Events {
+		n += int64(len(ev.Data) + len(ev.Event) + 48)
+	}
+	return n
 }
 
 // Event is one server-sent event of a streamed answer.
@@ -71,6 +89,7 @@ type Session struct {
 	Key string
 	IDs *wire.IDs
 
+	store     *Store
 	mu        sync.Mutex
 	limits    Limits
 	scenario  string
@@ -114,10 +133,10 @@ func (s *Session) SetScenario(name string) {
 	s.mu.Unlock()
 }
 
-// Record appends a journal entry, trimming bodies and old entries.
+// Record appends a journal entry, trimming bodies and old entries, and
+// charges it to the store's journal budget.
 func (s *Session) Record(e Entry) int {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.seq++
 	e.Seq = s.seq
 	if e.Time.IsZero() {
@@ -135,13 +154,60 @@ func (s *Session) Record(e Entry) int {
 			}
 		}
 	}
+	e.size = e.cost()
 	s.entries = append(s.entries, e)
 	if max := s.limits.JournalEntries; max > 0 && len(s.entries) > max {
-		over := len(s.entries) - max
-		s.dropped += over
-		s.entries = append(s.entries[:0:0], s.entries[over:]...)
+		s.dropOldestLocked(len(s.entries) - max)
 	}
-	return e.Seq
+	seq, size := e.Seq, e.size
+	s.mu.Unlock()
+	if s.store != nil {
+		s.store.charge(s, seq, size)
+	}
+	return seq
+}
+
+// dropOldestLocked forgets the n oldest entries. Re-slicing (after
+// clearing, so their bodies can be collected) keeps the drop O(n): append
+// copies the live entries only when it grows the array.
+func (s *Session) dropOldestLocked(n int) {
+	var freed int64
+	for i := range n {
+		freed += s.entries[i].size
+	}
+	clear(s.entries[:n])
+	s.entries = s.entries[n:]
+	s.dropped += n
+	if s.store != nil {
+		s.store.journalBytes.Add(-freed)
+		s.store.journalCount.Add(-int64(n))
+	}
+}
+
+// forget drops the entry seq if it is still the session's oldest; the
+// store calls it to enforce the journal budget.
+func (s *Session) forget(seq int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.entries) > 0 && s.entries[0].Seq == seq {
+		s.dropOldestLocked(1)
+	}
+}
+
+// holds reports whether entry seq is still kept.
+func (s *Session) holds(seq int) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i := sort.Search(len(s.entries), func(i int) bool { return s.entries[i].Seq >= seq })
+	return i < len(s.entries) && s.entries[i].Seq == seq
+}
+
+// release drops every entry (the session is reset or forgotten).
+func (s *Session) releaseLocked() {
+	if len(s.entries) > 0 {
+		s.dropOldestLocked(len(s.entries))
+	}
+	s.entries = nil
 }
 
 // clip keeps raw JSON under max bytes; a clipped body is kept as a JSON
@@ -266,7 +332,8 @@ func (s *Session) Count(name string) int {
 func (s *Session) Reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.scenario, s.entries, s.dropped, s.seq = "", nil, 0, 0
+	s.releaseLocked()
+	s.scenario, s.dropped, s.seq = "", 0, 0
 	s.responses, s.respOrder, s.reasoning, s.faults, s.counters = nil, nil, nil, nil, nil
 	s.IDs.Reset()
 }
@@ -295,7 +362,55 @@ type Store struct {
 	now      func() time.Time
 	evicted  int
 	swept    time.Time
+
+	// The journal budget: every kept entry in arrival order across
+	// sessions, so the oldest anywhere goes first.
+	journalBytes atomic.Int64
+	journalCount atomic.Int64
+	jmu          sync.Mutex
+	jqueue       []journalRef
+	jhead        int
 }
+
+type journalRef struct {
+	s    *Session
+	seq  int
+	size int64
+}
+
+// charge accounts for a new entry and drops the oldest entries of any
+// session while the journals are over budget.
+func (st *Store) charge(s *Session, seq int, size int64) {
+	st.journalBytes.Add(size)
+	st.journalCount.Add(1)
+	st.jmu.Lock()
+	defer st.jmu.Unlock()
+	st.jqueue = append(st.jqueue, journalRef{s, seq, size})
+	for budget := st.limits.JournalBudget; budget > 0 && st.journalBytes.Load() > budget && st.jhead < len(st.jqueue); {
+		ref := st.jqueue[st.jhead]
+		st.jqueue[st.jhead] = journalRef{}
+		st.jhead++
+		ref.s.forget(ref.seq)
+	}
+	// Refs of entries already gone (trimmed by the per-session cap, reset,
+	// evicted) are only popped when over budget; compact them away before
+	// the queue outgrows the entries it tracks.
+	if live := len(st.jqueue) - st.jhead; st.jhead > 1024 && st.jhead > live || live > 4096 && live > 2*st.liveEntries() {
+		kept := make([]journalRef, 0, live)
+		for _, ref := range st.jqueue[st.jhead:] {
+			if ref.s.holds(ref.seq) {
+				kept = append(kept, ref)
+			}
+		}
+		st.jqueue, st.jhead = kept, 0
+	}
+}
+
+// liveEntries is how many journal entries all sessions keep.
+func (st *Store) liveEntries() int { return int(st.journalCount.Load()) }
+
+// JournalBytes is what all journals hold, as charged to the budget.
+func (st *Store) JournalBytes() int64 { return st.journalBytes.Load() }
 
 // NewStore makes a store with the given limits.
 func NewStore(l Limits) *Store {
@@ -312,7 +427,7 @@ func (st *Store) Get(key string) *Session {
 		if max := st.limits.MaxSessions; max > 0 && len(st.sessions) >= max {
 			st.evictOldestLocked()
 		}
-		s = &Session{Key: key, IDs: wire.NewIDs(key), limits: st.limits, created: now, lastSeen: now}
+		s = &Session{Key: key, IDs: wire.NewIDs(key), store: st, limits: st.limits, created: now, lastSeen: now}
 		st.sessions[key] = s
 	}
 	st.mu.Unlock()
@@ -331,8 +446,18 @@ func (st *Store) Lookup(key string) (*Session, bool) {
 // Delete forgets a session.
 func (st *Store) Delete(key string) {
 	st.mu.Lock()
-	delete(st.sessions, key)
+	if s, ok := st.sessions[key]; ok {
+		st.dropLocked(key, s)
+	}
 	st.mu.Unlock()
+}
+
+// dropLocked removes a session and gives its journal back to the budget.
+func (st *Store) dropLocked(key string, s *Session) {
+	delete(st.sessions, key)
+	s.mu.Lock()
+	s.releaseLocked()
+	s.mu.Unlock()
 }
 
 // List returns the sessions' admin views, most recent first.
@@ -378,7 +503,7 @@ func (st *Store) expireLocked(now time.Time) {
 		idle := now.Sub(s.lastSeen) > st.limits.IdleTTL
 		s.mu.Unlock()
 		if idle {
-			delete(st.sessions, k)
+			st.dropLocked(k, s)
 			st.evicted++
 		}
 	}
@@ -396,7 +521,7 @@ func (st *Store) evictOldestLocked() {
 		}
 	}
 	if oldestKey != "" {
-		delete(st.sessions, oldestKey)
+		st.dropLocked(oldestKey, st.sessions[oldestKey])
 		st.evicted++
 	}
 }

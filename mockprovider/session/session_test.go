@@ -105,3 +105,53 @@ func TestResetClearsState(t *testing.T) {
 		t.Fatal("reset left journal entries")
 	}
 }
+
+func TestJournalBudgetDropsTheOldestAcrossSessions(t *testing.T) {
+	st := NewStore(Limits{JournalEntries: 1000, JournalBodyMax: 1 << 20, JournalBudget: 20_000})
+	body := json.RawMessage(`"` + strings.Repeat("x", 1000) + `"`)
+	for i := 0; i < 300; i++ {
+		st.Get(fmt.Sprintf("s%d", i%30)).Record(Entry{Request: body})
+	}
+	per := (&Entry{Request: body}).cost()
+	if got := st.JournalBytes(); got > 20_000 || got < 20_000-per {
+		t.Fatalf("journals hold %d bytes, budget 20000 (entry %d)", got, per)
+	}
+	// The newest entries survive, whichever session holds them.
+	newest, _ := st.Get("s29").Journal()
+	if len(newest) == 0 || newest[len(newest)-1].Seq != 10 {
+		t.Fatalf("newest entries were dropped: %+v", newest)
+	}
+	oldest, dropped := st.Get("s0").Journal()
+	if len(oldest) != 0 || dropped != 10 {
+		t.Fatalf("the oldest session kept %d entries, dropped %d", len(oldest), dropped)
+	}
+	if len(st.jqueue)-st.jhead > 2*st.liveEntries()+4096 {
+		t.Fatalf("budget queue grows without bound: %d refs for %d entries", len(st.jqueue)-st.jhead, st.liveEntries())
+	}
+}
+
+func TestDeletingASessionGivesItsJournalBack(t *testing.T) {
+	st := NewStore(Limits{JournalEntries: 10, JournalBudget: 1 << 20})
+	st.Get("a").Record(Entry{Request: json.RawMessage(`{"x":1}`)})
+	st.Get("b").Record(Entry{Request: json.RawMessage(`{"x":1}`)})
+	before := st.JournalBytes()
+	st.Delete("a")
+	if after := st.JournalBytes(); after*2 != before {
+		t.Fatalf("journal bytes %d → %d after deleting one of two equal sessions", before, after)
+	}
+	st.Get("b").Reset()
+	if st.JournalBytes() != 0 || st.liveEntries() != 0 {
+		t.Fatalf("reset kept %d bytes, %d entries", st.JournalBytes(), st.liveEntries())
+	}
+}
+
+func TestPerSessionCapKeepsTheBudgetHonest(t *testing.T) {
+	st := NewStore(Limits{JournalEntries: 2, JournalBudget: 1 << 30})
+	s := st.Get("a")
+	for i := 0; i < 50; i++ {
+		s.Record(Entry{Request: json.RawMessage(`{"x":1}`)})
+	}
+	if st.liveEntries() != 2 {
+		t.Fatalf("store counts %d live entries, session keeps 2", st.liveEntries())
+	}
+}
