@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"regexp"
 	"strings"
 	"unicode"
 
@@ -412,6 +413,9 @@ func media(mime, data, url, name string) conv.Content {
 // what go-genai sends) to JSON Schema's lower case, so argument synthesis
 // reads the schema.
 func lowerSchemaTypes(raw json.RawMessage) json.RawMessage {
+	if !upperType.Match(raw) {
+		return raw // already JSON Schema's lower case: skip the re-encode
+	}
 	var v any
 	if json.Unmarshal(raw, &v) != nil {
 		return raw
@@ -460,10 +464,18 @@ var messageFields = map[string]map[string]string{
 	"callingConfig":    {},
 }
 
+var (
+	snakeKey  = regexp.MustCompile(`"[A-Za-z0-9]*_[A-Za-z0-9_]*"\s*:`)
+	upperType = regexp.MustCompile(`"type"\s*:\s*"[A-Z]`)
+)
+
 // normalizeFieldNames rewrites snake_case field names of the request's
 // messages to camelCase. It reports false when nothing changed.
 func normalizeFieldNames(b []byte) ([]byte, bool) {
-	if !bytes.Contains(b, []byte("_")) {
+	// Only a key with an underscore can need renaming; tool names such as
+	// "get_weather" are values and must not send every request down the
+	// slow path.
+	if !snakeKey.Match(b) {
 		return nil, false
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
