@@ -2,8 +2,6 @@ package mockprovider_test
 
 import (
 	"bytes"
-	"io"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -13,22 +11,6 @@ import (
 	"github.com/toolwire/toolwire/mockprovider"
 	"github.com/toolwire/toolwire/mockprovider/record"
 )
-
-func rawPost(t *testing.T, url string, hdr map[string]string, body string) (int, string) {
-	t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	for k, v := range hdr {
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
-}
 
 // TestRecordThenReplay records streamed Anthropic and Gemini exchanges
 // through a proxying mock (the "real API" is a second mock on its own

@@ -27,10 +27,25 @@ func get(t *testing.T, url string, hdr map[string]string) (int, map[string]any) 
 	return resp.StatusCode, out
 }
 
+// send makes a request with a JSON body and returns the status and body.
 func send(t *testing.T, method, url, body string) (int, string) {
+	t.Helper()
+	return do(t, method, url, nil, body)
+}
+
+// rawPost posts a JSON body with headers.
+func rawPost(t *testing.T, url string, hdr map[string]string, body string) (int, string) {
+	t.Helper()
+	return do(t, http.MethodPost, url, hdr, body)
+}
+
+func do(t *testing.T, method, url string, hdr map[string]string, body string) (int, string) {
 	t.Helper()
 	req, _ := http.NewRequest(method, url, strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
