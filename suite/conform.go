@@ -110,9 +110,9 @@ func Conform(ctx context.Context, o ConformOptions, stdout, stderr io.Writer) in
 			}
 		}
 	case o.FormatDriver != "":
-		return errf("--format-driver is not available in this build")
+		return conformFormat(ctx, o, stdout, stderr)
 	case o.ToolURL != "":
-		return errf("--tool-url is not available in this build")
+		return conformRAP(ctx, o, stdout, stderr)
 	}
 	if cfg.Implementation.Name == "" {
 		cfg.Implementation.Name = firstNonEmpty(cfg.Implementation.Command, cfg.Implementation.URL)

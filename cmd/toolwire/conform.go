@@ -34,10 +34,23 @@ GOOGLE_GEMINI_BASE_URL, GEMINI_API_KEY, GOOGLE_API_KEY, and prints
 {"final_text": "..."} as its last stdout line. --driver-url URL gets the task
 JSON POSTed (with the variables in its "env" field) and answers the same JSON.
 
+--format-driver CMD starts one long-running process and exchanges JSON lines:
+{"op":"format_result","dialect","call":{name,call_id,arguments},"result":<MCP
+CallToolResult>,"model"} is answered with the dialect's native result (tool
+message, function_call_output item, user message with tool_result blocks, user
+content with functionResponse parts); {"op":"normalize_calls","dialect",
+"response":<raw provider response>} with {"calls":[{name,call_id,arguments}]}.
+--tool-url URL invokes every operation of the RAP conformance toolset (echo,
+fail, edit, subscribe, slow) from an in-process RAP runtime and judges the
+callbacks. In these two modes --timeout bounds one request (format driver) or
+is the RAP runtime's deadline for a result (tool), default 10s.
+
 Exit status: 0 conformant, 1 conformance failures, 2 harness or configuration error.`,
 		Example: `  toolwire conform --driver "python my_adapter_driver.py" --dialects anthropic,gemini
   toolwire conform --driver toolwire-refdriver --features streaming,images --strict
-  toolwire conform --reference --reference-break swapped-ids --scenario 'parallel-*'`,
+  toolwire conform --reference --reference-break swapped-ids --scenario 'parallel-*'
+  toolwire conform --format-driver "toolwire-formatdriver --break omit-is-error"
+  toolwire conform --tool-url http://127.0.0.1:9300`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if optionsFile != "" {

@@ -18,7 +18,7 @@ import (
 func catalog() []rules.Rule {
 	mock := mockprovider.New(mockprovider.Options{})
 	defer mock.Close()
-	return rules.NewCatalog(mock.Catalog().All(), suite.Rules()).All()
+	return rules.NewCatalog(mock.Catalog().All(), suite.Rules(), suite.RAPRules(), suite.FormatRules()).All()
 }
 
 func newRulesCommand() *cobra.Command {

@@ -1,0 +1,16 @@
+// Command toolwire-formatdriver is the reference format driver: the
+// format_result and normalize_calls contract of
+// `toolwire conform --format-driver toolwire-formatdriver`, JSON lines on
+// stdin/stdout. --break NAME makes one classic mistake on purpose
+// (--list-breaks).
+package main
+
+import (
+	"os"
+
+	"github.com/toolwire/toolwire/suite/formatdriver"
+)
+
+func main() {
+	os.Exit(formatdriver.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}

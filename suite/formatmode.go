@@ -1,0 +1,1013 @@
+package suite
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os/exec"
+	"path"
+	"reflect"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/toolwire/toolwire/mockprovider"
+	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/rules"
+	"github.com/toolwire/toolwire/reports"
+	"github.com/toolwire/toolwire/suite/task"
+)
+
+// Format-driver mode (`toolwire conform --format-driver CMD`): the
+// adapter's two pure functions are exercised directly over JSON lines,
+// without a tool loop.
+//
+//   - format_result {op, dialect, call: {name, call_id, arguments}, result:
+//     MCP CallToolResult, model} → the dialect's native result (an OpenAI
+//     Chat tool message, a Responses function_call_output item, an
+//     Anthropic user message with tool_result blocks — a bare tool_result
+//     block is accepted too —, a Gemini user content with functionResponse
+//     parts — a bare part is accepted too). The answer is embedded after
+//     the assistant turn that made the call, in the dialect's wire shape,
+//     and the whole request is linted by the mock's rules
+//     (mockprovider.CheckRequest); the scenario checks then judge the
+//     decoded result (carries the data, error flagged, matches its call).
+//   - normalize_calls {op, dialect, response: raw provider response} →
+//     {calls: [{name, call_id, arguments}]}: checked exactly against the
+//     calls in the response (seed 001 §Hands-on exercise).
+//
+// A request the driver cannot serve is answered {"error": "…"}.
+
+// Format-mode checks (rule IDs "<dialect>.<check>").
+const (
+	checkFormatNative  = "format-result-native"
+	checkNormalize     = "normalize-calls"
+	checkNormalizeArgs = "normalize-arguments"
+)
+
+// FormatRules returns the rules only format-driver mode judges, for the
+// catalog. The format_result outputs are also judged by the mock's request
+// rules and by the scenario checks of Rules().
+func FormatRules() []rules.Rule {
+	var out []rules.Rule
+	for _, d := range conv.Dialects {
+		r := func(check, summary, source string) rules.Rule {
+			return rules.Rule{ID: ruleID(d, check), Dialect: d, Level: rules.MUST, Feature: "core", Summary: summary, Source: source}
+		}
+		var native, nativeSrc, ids, args string
+		switch d {
+		case conv.OpenAIChat:
+			native, nativeSrc = "format_result answers a tool message {role: \"tool\", tool_call_id: the call's id, content} that answers the call", "seed 004 §The tool-result format; seed 001 §Sending results back"
+			ids, args = "the tool_calls' ids", "the JSON-decoded function.arguments string"
+		case conv.OpenAIResponses:
+			native, nativeSrc = "format_result answers a function_call_output item {type, call_id: the call's call_id, output} that answers the call", "seed 000 §OpenAI: `function_call_output`; seed 001 §Common pitfalls (call_id, not id)"
+			ids, args = "the function_call items' call_id (not their fc_ item id)", "the JSON-decoded arguments string"
+		case conv.Anthropic:
+			native, nativeSrc = "format_result answers a user message whose tool_result block references the call by tool_use_id", "seed 000 §Anthropic: `tool_result` content block; seed 001 §Common pitfalls (tool_use_id, not id)"
+			ids, args = "the tool_use blocks' id", "the input object as is"
+		case conv.Gemini:
+			native, nativeSrc = "format_result answers a user content whose functionResponse part names the call's function", "seed 000 §Gemini: `Part.from_function_response()`"
+			ids, args = `synthetic ids "gemini_0", "gemini_1", … in call order (the calls' own ids are accepted where they have one)`, "the args object ({} when absent)"
+		}
+		out = append(out,
+			r(checkFormatNative, native, nativeSrc),
+			r(checkNormalize, "normalize_calls returns every function call of the response, in order, with its name and "+ids+"; a response without calls gives an empty list", "seed 001 §Hands-on exercise; seed 001 §Building a normalized data model"),
+			r(checkNormalizeArgs, "normalize_calls returns each call's arguments as a JSON object: "+args, "seed 001 §Hands-on exercise (arguments must always be a dict); seed 001 §Common pitfalls"),
+		)
+	}
+	return out
+}
+
+// FormatDriver answers one contract request line with one answer line.
+type FormatDriver interface {
+	Call(ctx context.Context, request []byte) (json.RawMessage, error)
+	Close() error
+}
+
+// FormatFunc adapts an in-process function (the reference driver in tests).
+type FormatFunc func(request []byte) any
+
+func (f FormatFunc) Call(_ context.Context, request []byte) (json.RawMessage, error) {
+	return json.Marshal(f(request))
+}
+
+func (FormatFunc) Close() error { return nil }
+
+// FormatCommand is a long-running driver process (sh -c Line) fed one
+// request line at a time. It is started on first use and restarted after
+// it dies or misses a deadline.
+type FormatCommand struct {
+	Line string
+	Dir  string
+
+	mu     sync.Mutex
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	lines  chan []byte
+	stderr *lockedWriter
+}
+
+func (c *FormatCommand) start() error {
+	if runtime.GOOS == "windows" {
+		c.cmd = exec.Command("cmd", "/C", c.Line)
+	} else {
+		c.cmd = exec.Command("sh", "-c", c.Line)
+	}
+	c.cmd.Dir = c.Dir
+	c.stderr = &lockedWriter{w: &tailBuffer{max: 4096}}
+	c.cmd.Stderr = c.stderr
+	// A child that keeps the pipes open must not stall Wait forever.
+	c.cmd.WaitDelay = time.Second
+	in, err := c.cmd.StdinPipe()
+	if err != nil {
+		return err
+	}
+	out, err := c.cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := c.cmd.Start(); err != nil {
+		return fmt.Errorf("format driver: %w", err)
+	}
+	c.stdin = in
+	lines := make(chan []byte, 1)
+	c.lines = lines
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(out)
+		sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
+		for sc.Scan() {
+			// Only JSON objects are answers; a stray log line is skipped.
+			line := bytes.TrimSpace(sc.Bytes())
+			if len(line) > 0 && line[0] == '{' {
+				lines <- append([]byte(nil), line...)
+			}
+		}
+	}()
+	return nil
+}
+
+// Call sends one line and waits for one answer line.
+func (c *FormatCommand) Call(ctx context.Context, request []byte) (json.RawMessage, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.cmd == nil {
+		if err := c.start(); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := c.stdin.Write(append(bytes.TrimSpace(request), '\n')); err != nil {
+		return nil, c.fail("the driver stopped reading stdin: " + err.Error())
+	}
+	select {
+	case line, ok := <-c.lines:
+		if !ok {
+			return nil, c.fail("the driver exited without answering")
+		}
+		return line, nil
+	case <-ctx.Done():
+		return nil, c.fail("the driver did not answer in time")
+	}
+}
+
+// fail stops the process (it is ours: we started it) so the next call
+// starts afresh, and reports what its stderr said.
+func (c *FormatCommand) fail(msg string) error {
+	log := strings.TrimSpace(c.stopLocked())
+	if log != "" {
+		msg += "; driver stderr: " + clip(log, 800)
+	}
+	return errors.New(msg)
+}
+
+func (c *FormatCommand) stopLocked() string {
+	if c.cmd == nil {
+		return ""
+	}
+	_ = c.stdin.Close()
+	done := make(chan struct{})
+	go func() { _ = c.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Second):
+		_ = c.cmd.Process.Kill()
+		<-done
+	}
+	log := c.stderr.String()
+	c.cmd = nil
+	return log
+}
+
+// Close ends the process: stdin closes, it should exit.
+func (c *FormatCommand) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.stopLocked()
+	return nil
+}
+
+type lockedWriter struct {
+	mu sync.Mutex
+	w  *tailBuffer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+func (l *lockedWriter) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.String()
+}
+
+// FormatConfig says how to judge a format driver.
+type FormatConfig struct {
+	Driver FormatDriver
+	// Dialects to test (nil = all four).
+	Dialects []conv.Dialect
+	// Features declared (nil = all); the image case needs "images".
+	Features []string
+	// Timeout bounds one request (default 10s).
+	Timeout        time.Duration
+	Strict         bool
+	Implementation reports.Implementation
+	Progress       *reports.Progress
+}
+
+// formatCall is one call of a format case and what its tool returned.
+type formatCall struct {
+	name   string
+	args   map[string]any
+	result task.CallToolResult
+}
+
+// formatCase is one assistant turn whose calls the driver answers.
+type formatCase struct {
+	name    string
+	feature string
+	gemini3 bool // Gemini 3 model: multimodal function responses allowed
+	calls   []formatCall
+}
+
+// pngPixel is a 1×1 PNG.
+const pngPixel = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+
+func textResult(s string) task.CallToolResult {
+	return task.CallToolResult{Content: []task.Content{{Type: "text", Text: s}}}
+}
+
+var formatCases = []formatCase{
+	{name: "format-text-result", feature: "core", calls: []formatCall{
+		{"get_weather", map[string]any{"location": "Paris, France"}, textResult("Sunny, 22 °C in Paris — light wind")}}},
+	{name: "format-error-result", feature: "errors", calls: []formatCall{
+		{"get_weather", map[string]any{"location": "Atlantis"}, task.ErrorResult("city not found: Atlantis")}}},
+	{name: "format-structured-result", feature: "structured", calls: []formatCall{
+		{"get_forecast", map[string]any{"city": "Oslo"}, task.CallToolResult{
+			Content:           []task.Content{{Type: "text", Text: `{"city":"Oslo","days":[{"day":1,"high":7},{"day":2,"high":9}]}`}},
+			StructuredContent: map[string]any{"city": "Oslo", "days": []any{map[string]any{"day": 1, "high": 7}, map[string]any{"day": 2, "high": 9}}}}}}},
+	{name: "format-parallel-results", feature: "parallel", calls: []formatCall{
+		{"get_weather", map[string]any{"location": "Paris, France"}, textResult(`{"location":"Paris","temperature":22}`)},
+		{"get_time", map[string]any{"timezone": "Europe/Paris"}, textResult(`{"timezone":"Europe/Paris","time":"14:05"}`)}}},
+	{name: "format-image-result", feature: "images", gemini3: true, calls: []formatCall{
+		{"get_chart", map[string]any{"metric": "revenue"}, task.CallToolResult{Content: []task.Content{
+			{Type: "text", Text: "Revenue chart for Q3"}, {Type: "image", Data: pngPixel, MimeType: "image/png"}}}}}},
+}
+
+// normalizeCase is one fixture of testdata/format-driver/normalize.
+type normalizeCase struct {
+	Name        string          `json:"-"`
+	Dialect     conv.Dialect    `json:"dialect"`
+	Description string          `json:"description"`
+	Response    json.RawMessage `json:"response"`
+	Calls       []normalCall    `json:"calls"`
+}
+
+type normalCall struct {
+	Name      string `json:"name"`
+	CallID    string `json:"call_id"`
+	Arguments any    `json:"arguments"`
+}
+
+//go:embed testdata/format-driver/normalize/*.json
+var normalizeFS embed.FS
+
+func normalizeCases() ([]normalizeCase, error) {
+	const dir = "testdata/format-driver/normalize"
+	entries, err := fs.ReadDir(normalizeFS, dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []normalizeCase
+	for _, e := range entries {
+		b, err := normalizeFS.ReadFile(path.Join(dir, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		var c normalizeCase
+		if err := json.Unmarshal(b, &c); err != nil {
+			return nil, fmt.Errorf("%s: %w", e.Name(), err)
+		}
+		c.Name = "normalize-" + strings.TrimPrefix(strings.TrimSuffix(e.Name(), ".json"), string(c.Dialect)+"-")
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// formatJob is one unit of work: a format case or a normalize fixture in
+// one dialect.
+type formatJob struct {
+	dialect conv.Dialect
+	format  *formatCase
+	norm    *normalizeCase
+}
+
+func (j formatJob) scenario() string {
+	if j.format != nil {
+		return j.format.name
+	}
+	return j.norm.Name
+}
+
+// RunFormat judges a format driver and returns the filled run.
+func RunFormat(ctx context.Context, cfg FormatConfig) (*reports.Run, error) {
+	if cfg.Driver == nil {
+		return nil, errors.New("suite: no format driver")
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 10 * time.Second
+	}
+	if len(cfg.Dialects) == 0 {
+		cfg.Dialects = append([]conv.Dialect(nil), conv.Dialects...)
+	}
+	for _, d := range cfg.Dialects {
+		if !slices.Contains(conv.Dialects, d) {
+			return nil, fmt.Errorf("suite: unknown dialect %q (want %v)", d, conv.Dialects)
+		}
+	}
+	norms, err := normalizeCases()
+	if err != nil {
+		return nil, fmt.Errorf("suite: normalize fixtures: %w", err)
+	}
+	start := time.Now()
+	var jobs []formatJob
+	for _, d := range cfg.Dialects {
+		for i := range formatCases {
+			jobs = append(jobs, formatJob{dialect: d, format: &formatCases[i]})
+		}
+		for i := range norms {
+			if norms[i].Dialect == d {
+				jobs = append(jobs, formatJob{dialect: d, norm: &norms[i]})
+			}
+		}
+	}
+	cfg.Progress.SetTotal(len(jobs))
+	catalog := mockprovider.New(mockprovider.Options{}).Catalog()
+	features := cfg.Features
+	if features == nil {
+		features = []string{"core", "errors", "structured", "parallel", "images"}
+	}
+	run := &reports.Run{Implementation: cfg.Implementation, ToolwireVersion: mockprovider.Version, Date: time.Now().UTC(),
+		Mode: "format-driver", Strict: cfg.Strict, Features: features}
+	for _, d := range cfg.Dialects {
+		run.Dialects = append(run.Dialects, string(d))
+	}
+	for _, job := range jobs {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		fj := &formatJudge{cfg: cfg, job: job, findings: map[string][]finding{}}
+		var res []reports.Result
+		if job.format != nil {
+			res = fj.runFormat(ctx, catalog.ForDialect(job.dialect))
+		} else {
+			res = fj.runNormalize(ctx)
+		}
+		cfg.Progress.Done(string(job.dialect), job.scenario(), false, res)
+		run.Results = append(run.Results, res...)
+	}
+	run.Duration = time.Since(start)
+	return run, nil
+}
+
+// formatJudge judges one job.
+type formatJudge struct {
+	cfg      FormatConfig
+	job      formatJob
+	findings map[string][]finding
+	dur      time.Duration
+}
+
+func (j *formatJudge) add(check string, f finding) {
+	id := ruleID(j.job.dialect, check)
+	j.findings[id] = append(j.findings[id], f)
+}
+
+func (j *formatJudge) declared(f string) bool {
+	return f == "" || f == "core" || j.cfg.Features == nil || slices.Contains(j.cfg.Features, f)
+}
+
+// ask sends one request and decodes the answer; a driver error is
+// returned as text.
+func (j *formatJudge) ask(ctx context.Context, req map[string]any) (json.RawMessage, string) {
+	line, _ := json.Marshal(req)
+	rctx, cancel := context.WithTimeout(ctx, j.cfg.Timeout)
+	defer cancel()
+	start := time.Now()
+	ans, err := j.cfg.Driver.Call(rctx, line)
+	j.dur += time.Since(start)
+	if err != nil {
+		return nil, err.Error()
+	}
+	var probe map[string]json.RawMessage
+	if json.Unmarshal(ans, &probe) != nil || probe == nil {
+		return nil, fmt.Sprintf("the answer is not a JSON object: %s", clip(string(ans), 300))
+	}
+	if e, ok := probe["error"]; ok && len(probe) == 1 {
+		var msg string
+		_ = json.Unmarshal(e, &msg)
+		return nil, "the driver reported: " + firstNonEmpty(msg, string(e))
+	}
+	return ans, ""
+}
+
+// results renders one result per rule of set, plus findings of rules
+// outside it.
+func (j *formatJudge) results(set []rules.Rule, feature string) []reports.Result {
+	var out []reports.Result
+	seen := map[string]bool{}
+	emit := func(r rules.Rule) {
+		seen[r.ID] = true
+		f := r.Feature
+		if f == "" || f == "core" {
+			f = feature
+		}
+		res := reports.Result{Rule: r.ID, Level: string(r.Level), Summary: r.Summary, Source: r.Source,
+			Scenario: j.job.scenario(), Dialect: string(j.job.dialect), Feature: f, Duration: j.dur}
+		fs := j.findings[r.ID]
+		switch {
+		case !j.declared(feature):
+			res.Outcome, res.Message = reports.NotSupported, fmt.Sprintf("feature %q not declared", feature)
+		case !j.declared(r.Feature):
+			res.Outcome, res.Message = reports.NotSupported, fmt.Sprintf("feature %q not declared", r.Feature)
+		case len(fs) == 0:
+			res.Outcome = reports.Pass
+		default:
+			res.Outcome = reports.Fail
+			if r.Level == rules.SHOULD {
+				res.Outcome = reports.Warn
+			}
+			var msgs []string
+			for i, f := range fs {
+				if i == 3 {
+					msgs = append(msgs, fmt.Sprintf("(and %d more)", len(fs)-3))
+					break
+				}
+				msgs = append(msgs, f.message)
+			}
+			res.Message = strings.Join(msgs, "; ")
+			res.Expected, res.Got, res.Excerpt, res.Fix = fs[0].expected, fs[0].got, fs[0].excerpt, fs[0].fix
+		}
+		out = append(out, res)
+	}
+	for _, r := range set {
+		emit(r)
+	}
+	var extra []string
+	for id := range j.findings {
+		if !seen[id] {
+			extra = append(extra, id)
+		}
+	}
+	sort.Strings(extra)
+	for _, id := range extra {
+		fs := j.findings[id]
+		emit(rules.Rule{ID: id, Dialect: j.job.dialect, Level: fs[0].level, Summary: "(rule outside the catalog)", Source: "mock rules"})
+	}
+	return out
+}
+
+func (j *formatJudge) formatRule(check string) rules.Rule {
+	for _, r := range FormatRules() {
+		if r.ID == ruleID(j.job.dialect, check) {
+			return r
+		}
+	}
+	panic("suite: no format rule " + check)
+}
+
+// ---- normalize_calls ----
+
+func (j *formatJudge) runNormalize(ctx context.Context) []reports.Result {
+	c := j.job.norm
+	set := []rules.Rule{j.formatRule(checkNormalize), j.formatRule(checkNormalizeArgs)}
+	excerpt := clip(string(c.Response), 1500)
+	ans, errText := j.ask(ctx, map[string]any{"op": "normalize_calls", "dialect": string(c.Dialect), "response": c.Response})
+	fix := "return {\"calls\": [{\"name\", \"call_id\", \"arguments\"}]} with one entry per function call of the response, in order"
+	if errText != "" {
+		j.add(checkNormalize, finding{level: rules.MUST, message: errText, excerpt: excerpt, fix: fix})
+		return j.results(set, "core")
+	}
+	var got struct {
+		Calls *[]map[string]json.RawMessage `json:"calls"`
+	}
+	if json.Unmarshal(ans, &got) != nil || got.Calls == nil {
+		j.add(checkNormalize, finding{level: rules.MUST, message: "the answer has no calls array", got: clip(string(ans), 300), excerpt: excerpt, fix: fix})
+		return j.results(set, "core")
+	}
+	calls := *got.Calls
+	want := c.Calls
+	describe := func(cs []normalCall) string {
+		var parts []string
+		for _, x := range cs {
+			parts = append(parts, x.Name+"#"+x.CallID)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	}
+	var gotCalls []normalCall
+	for _, m := range calls {
+		var nc normalCall
+		_ = json.Unmarshal(m["name"], &nc.Name)
+		_ = json.Unmarshal(m["call_id"], &nc.CallID)
+		_ = json.Unmarshal(m["arguments"], &nc.Arguments)
+		gotCalls = append(gotCalls, nc)
+	}
+	if len(calls) != len(want) {
+		j.add(checkNormalize, finding{level: rules.MUST, message: fmt.Sprintf("%d call(s) returned, the response has %d", len(calls), len(want)),
+			expected: describe(want), got: describe(gotCalls), excerpt: excerpt, fix: fix})
+		return j.results(set, "core")
+	}
+	nativeIDs := geminiCallIDs(c)
+	for i, w := range want {
+		g := gotCalls[i]
+		idOK := g.CallID == w.CallID || (c.Dialect == conv.Gemini && i < len(nativeIDs) && nativeIDs[i] != "" && g.CallID == nativeIDs[i])
+		if g.Name != w.Name || !idOK {
+			msg := fmt.Sprintf("call %d is %s with id %q, want %s with id %q", i, g.Name, g.CallID, w.Name, w.CallID)
+			fixText := "keep the response's order, with each call's name and id"
+			if c.Dialect == conv.Gemini && g.Name == w.Name {
+				fixText = "give Gemini calls the synthetic ids gemini_0, gemini_1, … in call order (seed 001 §Hands-on exercise)"
+			}
+			if c.Dialect == conv.OpenAIResponses && g.Name == w.Name {
+				fixText = "use the function_call item's call_id, not its fc_ item id"
+			}
+			j.add(checkNormalize, finding{level: rules.MUST, message: msg, expected: describe(want), got: describe(gotCalls), excerpt: excerpt, fix: fixText})
+		}
+		obj, isObj := g.Arguments.(map[string]any)
+		if !isObj {
+			j.add(checkNormalizeArgs, finding{level: rules.MUST, message: fmt.Sprintf("call %d (%s): arguments is %s, not an object", i, w.Name, jsonKind(g.Arguments)),
+				expected: string(mustJSON(w.Arguments)), got: clip(string(mustJSON(g.Arguments)), 300), excerpt: excerpt,
+				fix: "decode the arguments into an object (OpenAI sends a JSON string; Anthropic and Gemini an object)"})
+		} else if !reflect.DeepEqual(task.Normalize(obj), task.Normalize(w.Arguments)) {
+			j.add(checkNormalizeArgs, finding{level: rules.MUST, message: fmt.Sprintf("call %d (%s): arguments differ from the call's", i, w.Name),
+				expected: string(mustJSON(w.Arguments)), got: clip(string(mustJSON(obj)), 300), excerpt: excerpt, fix: "return the call's arguments unchanged, as an object"})
+		}
+	}
+	return j.results(set, "core")
+}
+
+// geminiCallIDs lists the functionCall ids the response carries (empty
+// strings where a call has none).
+func geminiCallIDs(c *normalizeCase) []string {
+	if c.Dialect != conv.Gemini {
+		return nil
+	}
+	var resp struct {
+		Candidates []struct {
+			Content struct {
+				Parts []struct {
+					FunctionCall *struct {
+						ID string `json:"id"`
+					} `json:"functionCall"`
+				} `json:"parts"`
+			} `json:"content"`
+		} `json:"candidates"`
+	}
+	if json.Unmarshal(c.Response, &resp) != nil || len(resp.Candidates) == 0 {
+		return nil
+	}
+	var out []string
+	for _, p := range resp.Candidates[0].Content.Parts {
+		if p.FunctionCall != nil {
+			out = append(out, p.FunctionCall.ID)
+		}
+	}
+	return out
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null or missing"
+	case string:
+		return "a string"
+	case []any:
+		return "an array"
+	case float64:
+		return "a number"
+	case bool:
+		return "a boolean"
+	}
+	return "not an object"
+}
+
+// ---- format_result ----
+
+// callIDFor mints the id a dialect's API would give call i of a case.
+func callIDFor(d conv.Dialect, c *formatCase, i int) string {
+	tag := strings.ReplaceAll(strings.TrimPrefix(c.name, "format-"), "-", "")
+	switch d {
+	case conv.OpenAIChat, conv.OpenAIResponses:
+		return fmt.Sprintf("call_tw%s%d", tag, i)
+	case conv.Anthropic:
+		return fmt.Sprintf("toolu_tw%s%d", tag, i)
+	}
+	// Gemini (before 3) gives calls no id: the adapter's synthetic one.
+	return fmt.Sprintf("gemini_%d", i)
+}
+
+func (j *formatJudge) model() string {
+	switch j.job.dialect {
+	case conv.OpenAIChat, conv.OpenAIResponses:
+		return "gpt-4.1"
+	case conv.Anthropic:
+		return "claude-sonnet-4-5"
+	}
+	if j.job.format.gemini3 {
+		return "gemini-3-flash-preview"
+	}
+	return "gemini-2.5-flash"
+}
+
+func (j *formatJudge) runFormat(ctx context.Context, catalog []rules.Rule) []reports.Result {
+	c := j.job.format
+	d := j.job.dialect
+	set := append([]rules.Rule{j.formatRule(checkFormatNative)}, catalog...)
+	for _, r := range dialectRules(d) {
+		switch strings.TrimPrefix(r.ID, string(d)+".") {
+		case checkCarriesData, checkMatchesCall, checkErrorFlagged, checkCarriesMedia, checkStructuredObj:
+			set = append(set, r)
+		}
+	}
+	if !j.declared(c.feature) {
+		return j.results(set, c.feature)
+	}
+	model := j.model()
+	var outputs []json.RawMessage
+	for i, call := range c.calls {
+		ans, errText := j.ask(ctx, map[string]any{"op": "format_result", "dialect": string(d), "model": model,
+			"call":   map[string]any{"name": call.name, "call_id": callIDFor(d, c, i), "arguments": call.args},
+			"result": call.result})
+		if errText != "" {
+			j.add(checkFormatNative, finding{level: rules.MUST, message: fmt.Sprintf("format_result for call %s: %s", call.name, errText), fix: nativeFix(d)})
+			return j.onlyNative(set, c.feature)
+		}
+		if msg := nativeShape(d, ans); msg != "" {
+			j.add(checkFormatNative, finding{level: rules.MUST, message: fmt.Sprintf("format_result for call %s: %s", call.name, msg), got: clip(string(ans), 600), fix: nativeFix(d)})
+		}
+		outputs = append(outputs, ans)
+	}
+	body, err := j.request(model, outputs)
+	if err != nil {
+		j.add(checkFormatNative, finding{level: rules.MUST, message: err.Error(), fix: nativeFix(d)})
+		return j.onlyNative(set, c.feature)
+	}
+	excerpt := clip(string(body), 2000)
+	vs, entry, err := mockprovider.CheckRequest(d, body, model, rules.Options{})
+	if err != nil {
+		j.add(checkFormatNative, finding{level: rules.MUST, message: "the request holding the answer is not decodable: " + err.Error(), excerpt: excerpt, fix: nativeFix(d)})
+		if entry == nil {
+			return j.onlyNative(set, c.feature)
+		}
+		// The API refused the body outright; the rule it names (if any)
+		// is reported too, the others could not be judged.
+		for _, v := range entry.Violations {
+			j.findings[v.Rule] = append(j.findings[v.Rule], finding{level: v.Level, message: v.Message, excerpt: excerpt})
+		}
+		return j.results(set[:1], c.feature)
+	}
+	for _, v := range vs {
+		msg := v.Message
+		if v.Path != "" {
+			msg = v.Path + ": " + msg
+		}
+		j.findings[v.Rule] = append(j.findings[v.Rule], finding{level: v.Level, message: msg, excerpt: excerpt})
+	}
+	j.judgeResults(entry.Conversation, excerpt)
+	return j.results(set, c.feature)
+}
+
+// onlyNative reports a case the driver could not answer: the native rule
+// failed, nothing else could be judged.
+func (j *formatJudge) onlyNative(set []rules.Rule, feature string) []reports.Result {
+	return j.results(set[:1], feature)
+}
+
+func nativeFix(d conv.Dialect) string {
+	switch d {
+	case conv.OpenAIChat:
+		return `answer {"role": "tool", "tool_call_id": <call_id>, "content": "<text>"}`
+	case conv.OpenAIResponses:
+		return `answer {"type": "function_call_output", "call_id": <call_id>, "output": "<text>" or [input_text/input_image/input_file items]}`
+	case conv.Anthropic:
+		return `answer {"role": "user", "content": [{"type": "tool_result", "tool_use_id": <call_id>, "content": [...], "is_error"?: true}]}`
+	}
+	return `answer {"role": "user", "parts": [{"functionResponse": {"name": <name>, "response": {...}}}]}`
+}
+
+// nativeShape says what is wrong with an answer's outer shape ("" = fine).
+func nativeShape(d conv.Dialect, ans json.RawMessage) string {
+	var m map[string]any
+	if json.Unmarshal(ans, &m) != nil || m == nil {
+		return "the answer is not a JSON object"
+	}
+	str := func(k string) string { s, _ := m[k].(string); return s }
+	switch d {
+	case conv.OpenAIChat:
+		if str("role") != "tool" {
+			return fmt.Sprintf("role is %q, want \"tool\"", str("role"))
+		}
+		if str("tool_call_id") == "" {
+			return "no tool_call_id"
+		}
+	case conv.OpenAIResponses:
+		if str("type") != "function_call_output" {
+			return fmt.Sprintf("type is %q, want \"function_call_output\"", str("type"))
+		}
+		if str("call_id") == "" {
+			return "no call_id"
+		}
+	case conv.Anthropic:
+		if str("type") == "tool_result" {
+			return ""
+		}
+		blocks, _ := m["content"].([]any)
+		if str("role") != "user" || len(blocks) == 0 {
+			return "not a user message with content blocks (nor a tool_result block)"
+		}
+		for _, b := range blocks {
+			if bm, _ := b.(map[string]any); bm["type"] == "tool_result" {
+				return ""
+			}
+		}
+		return "the user message holds no tool_result block"
+	case conv.Gemini:
+		if _, ok := m["functionResponse"]; ok {
+			return ""
+		}
+		parts, _ := m["parts"].([]any)
+		if len(parts) == 0 {
+			return "not a content with parts (nor a functionResponse part)"
+		}
+		if r := str("role"); r != "user" {
+			return fmt.Sprintf("role is %q, want \"user\"", r)
+		}
+		for _, p := range parts {
+			if pm, _ := p.(map[string]any); pm["functionResponse"] != nil {
+				return ""
+			}
+		}
+		return "the content holds no functionResponse part"
+	}
+	return ""
+}
+
+// request embeds the answers after the assistant turn that made the
+// calls, in the dialect's wire shape.
+func (j *formatJudge) request(model string, outputs []json.RawMessage) ([]byte, error) {
+	c, d := j.job.format, j.job.dialect
+	const prompt = "Please use the tools to answer."
+	var tools []any
+	seen := map[string]bool{}
+	for _, call := range c.calls {
+		if seen[call.name] {
+			continue
+		}
+		seen[call.name] = true
+		props := map[string]any{}
+		var req []string
+		for k := range call.args {
+			props[k] = map[string]any{"type": "string"}
+			req = append(req, k)
+		}
+		sort.Strings(req)
+		schema := map[string]any{"type": "object", "properties": props, "required": req}
+		desc := "Conformance tool " + call.name + "."
+		switch d {
+		case conv.OpenAIChat:
+			tools = append(tools, map[string]any{"type": "function", "function": map[string]any{"name": call.name, "description": desc, "parameters": schema}})
+		case conv.OpenAIResponses:
+			tools = append(tools, map[string]any{"type": "function", "name": call.name, "description": desc, "parameters": schema})
+		case conv.Anthropic:
+			tools = append(tools, map[string]any{"name": call.name, "description": desc, "input_schema": schema})
+		case conv.Gemini:
+			tools = append(tools, map[string]any{"name": call.name, "description": desc, "parameters": schema})
+		}
+	}
+	decode := func(b json.RawMessage) any {
+		var v any
+		_ = json.Unmarshal(b, &v)
+		return v
+	}
+	switch d {
+	case conv.OpenAIChat:
+		var tcs []any
+		for i, call := range c.calls {
+			tcs = append(tcs, map[string]any{"id": callIDFor(d, c, i), "type": "function", "function": map[string]any{"name": call.name, "arguments": string(mustJSON(call.args))}})
+		}
+		msgs := []any{map[string]any{"role": "user", "content": prompt}, map[string]any{"role": "assistant", "content": nil, "tool_calls": tcs}}
+		for _, o := range outputs {
+			msgs = append(msgs, decode(o))
+		}
+		return json.Marshal(map[string]any{"model": model, "messages": msgs, "tools": tools})
+	case conv.OpenAIResponses:
+		input := []any{map[string]any{"role": "user", "content": prompt}}
+		for i, call := range c.calls {
+			input = append(input, map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_tw%d%s", i, strings.TrimPrefix(callIDFor(d, c, i), "call_")),
+				"call_id": callIDFor(d, c, i), "name": call.name, "arguments": string(mustJSON(call.args)), "status": "completed"})
+		}
+		for _, o := range outputs {
+			input = append(input, decode(o))
+		}
+		return json.Marshal(map[string]any{"model": model, "input": input, "tools": tools})
+	case conv.Anthropic:
+		var uses []any
+		for i, call := range c.calls {
+			uses = append(uses, map[string]any{"type": "tool_use", "id": callIDFor(d, c, i), "name": call.name, "input": call.args})
+		}
+		msgs := []any{map[string]any{"role": "user", "content": prompt}, map[string]any{"role": "assistant", "content": uses}}
+		// The answers to one turn's calls travel in one user message.
+		var blocks []any
+		var other []any
+		for _, o := range outputs {
+			var m map[string]any
+			_ = json.Unmarshal(o, &m)
+			if m["type"] == "tool_result" {
+				blocks = append(blocks, m)
+			} else if list, ok := m["content"].([]any); ok && m["role"] == "user" {
+				blocks = append(blocks, list...)
+			} else {
+				other = append(other, m)
+			}
+		}
+		if len(blocks) > 0 {
+			msgs = append(msgs, map[string]any{"role": "user", "content": blocks})
+		}
+		msgs = append(msgs, other...)
+		return json.Marshal(map[string]any{"model": model, "max_tokens": 1024, "messages": msgs, "tools": tools})
+	case conv.Gemini:
+		var calls []any
+		for i, call := range c.calls {
+			p := map[string]any{"functionCall": map[string]any{"name": call.name, "args": call.args}}
+			if i == 0 && c.gemini3 {
+				// The documented dummy signature: the call turn is built
+				// here, not replayed from a real response.
+				p["thoughtSignature"] = "skip_thought_signature_validator"
+			}
+			calls = append(calls, p)
+		}
+		contents := []any{map[string]any{"role": "user", "parts": []any{map[string]any{"text": prompt}}}, map[string]any{"role": "model", "parts": calls}}
+		// All responses to one turn's calls travel in one content
+		// (seed 000 §Important Gemini details).
+		var parts []any
+		var other []any
+		for _, o := range outputs {
+			var m map[string]any
+			_ = json.Unmarshal(o, &m)
+			if _, ok := m["functionResponse"]; ok {
+				parts = append(parts, m)
+			} else if list, ok := m["parts"].([]any); ok && m["role"] == "user" {
+				parts = append(parts, list...)
+			} else {
+				other = append(other, m)
+			}
+		}
+		if len(parts) > 0 {
+			contents = append(contents, map[string]any{"role": "user", "parts": parts})
+		}
+		contents = append(contents, other...)
+		return json.Marshal(map[string]any{"contents": contents, "tools": []any{map[string]any{"functionDeclarations": tools}}})
+	}
+	return nil, fmt.Errorf("unknown dialect %q", d)
+}
+
+// judgeResults applies the scenario checks to the decoded results.
+func (j *formatJudge) judgeResults(c *conv.Conversation, excerpt string) {
+	d, fc := j.job.dialect, j.job.format
+	if c == nil {
+		j.add(checkFormatNative, finding{level: rules.MUST, message: "the request holding the answer could not be decoded", excerpt: excerpt, fix: nativeFix(d)})
+		return
+	}
+	var results []*conv.Result
+	for i, t := range c.Turns {
+		if t.Role == conv.Assistant && len(t.Calls()) > 0 {
+			for _, u := range c.Turns[i+1:] {
+				results = append(results, u.Results()...)
+			}
+			break
+		}
+	}
+	exps := make([]task.CallToolResult, len(fc.calls))
+	for i, call := range fc.calls {
+		exps[i] = call.result
+	}
+	for i, call := range fc.calls {
+		id := callIDFor(d, fc, i)
+		var r *conv.Result
+		if d == conv.Gemini {
+			if i < len(results) {
+				r = results[i]
+				if r.Name != call.name {
+					j.add(checkMatchesCall, finding{level: rules.MUST, message: fmt.Sprintf("function response %d names %q but call %d is %q", i, r.Name, i, call.name),
+						expected: call.name, got: r.Name, excerpt: excerpt, fix: "name each functionResponse after the function that was called"})
+				}
+			}
+		} else {
+			for _, x := range results {
+				if x.CallID == id {
+					r = x
+					break
+				}
+			}
+		}
+		if r == nil {
+			j.add(checkFormatNative, finding{level: rules.MUST, message: fmt.Sprintf("no result in the answer references call %s (%s)", id, call.name), excerpt: excerpt, fix: nativeFix(d)})
+			continue
+		}
+		exp := call.result
+		if !carries(exp, r) {
+			other := -1
+			for k, e := range exps {
+				if k != i && !sameData(e, exp) && carries(e, r) {
+					other = k
+					break
+				}
+			}
+			if other >= 0 {
+				j.add(checkMatchesCall, finding{level: rules.MUST, message: fmt.Sprintf("the result for call %s (%s) carries the data of call %s", id, call.name, callIDFor(d, fc, other)),
+					expected: clip(exp.Text(), 300), got: clip(resultText(r), 300), excerpt: excerpt, fix: "reference each call's own id in its result"})
+			} else {
+				j.add(checkCarriesData, finding{level: rules.MUST, message: fmt.Sprintf("the result for call %s (%s) does not carry the tool's output", id, call.name),
+					expected: clip(expectedText(exp), 300), got: clip(resultText(r), 300), excerpt: excerpt, fix: "convert the tool's text (or structured content) into the dialect's result"})
+			}
+		}
+		if exp.IsError && !errorFlagged(d, r) {
+			lvl := rules.MUST
+			for _, rr := range dialectRules(d) {
+				if rr.ID == ruleID(d, checkErrorFlagged) {
+					lvl = rr.Level
+				}
+			}
+			j.add(checkErrorFlagged, finding{level: lvl, message: fmt.Sprintf("the tool's error for call %s (%s) is sent as a normal result", id, call.name),
+				got: clip(resultText(r), 300), excerpt: excerpt, fix: errorFix(d)})
+		}
+		mediaWire := d == conv.Anthropic || d == conv.OpenAIResponses || (d == conv.Gemini && fc.gemini3)
+		if media := exp.Media(); len(media) > 0 && mediaWire {
+			for _, m := range media {
+				if !hasMedia(r, m) {
+					j.add(checkCarriesMedia, finding{level: rules.SHOULD, message: fmt.Sprintf("the %s returned for call %s is not in its result", m.MimeType, id), excerpt: excerpt,
+						fix: "send tool images and documents in the result the way the API takes them"})
+					break
+				}
+			}
+		}
+		if d == conv.Gemini && exp.StructuredContent != nil && !exp.IsError && !containsValue(r.Structured, exp.StructuredContent) {
+			j.add(checkStructuredObj, finding{level: rules.SHOULD, message: fmt.Sprintf("the structured output of call %s is not an object in functionResponse.response", call.name),
+				expected: string(mustJSON(exp.StructuredContent)), got: string(mustJSON(r.Structured)), excerpt: excerpt,
+				fix: "pass structuredContent as the response object (do not json-encode it into a string)"})
+		}
+	}
+}
+
+// conformFormat is `toolwire conform --format-driver CMD`.
+func conformFormat(ctx context.Context, o ConformOptions, stdout, stderr io.Writer) int {
+	impl := o.Implementation
+	if impl.Command == "" {
+		impl.Command = o.FormatDriver
+	}
+	if impl.Name == "" {
+		impl.Name = o.FormatDriver
+	}
+	drv := &FormatCommand{Line: o.FormatDriver}
+	defer drv.Close()
+	cfg := FormatConfig{Driver: drv, Features: o.Features, Timeout: o.Timeout, Strict: o.Strict, Implementation: impl, Progress: reports.NewProgress(stderr, 0)}
+	for _, d := range o.Dialects {
+		cfg.Dialects = append(cfg.Dialects, conv.Dialect(d))
+	}
+	run, err := RunFormat(ctx, cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolwire conform: %v\n", err)
+		return 2
+	}
+	return finishConform(o, run, stdout, stderr)
+}
