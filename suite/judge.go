@@ -42,16 +42,49 @@ func (j *judge) add(check string, f finding) {
 func (j *judge) run() {
 	for _, e := range j.entries {
 		for _, v := range e.Violations {
-			msg := v.Message
-			if v.Path != "" {
-				msg = v.Path + ": " + msg
-			}
-			j.findings[v.Rule] = append(j.findings[v.Rule], finding{level: v.Level, message: msg, excerpt: clip(string(e.Request), 1500)})
+			j.findings[v.Rule] = append(j.findings[v.Rule], finding{level: v.Level, message: violationMessage(v), excerpt: clip(string(e.Request), 1500)})
 		}
 	}
 	j.checkFinalText()
 	j.checkResults()
+	j.checkCallTurnsKept()
 }
+
+// violationMessage is a journaled violation as the report shows it: the
+// provider's message, led by the JSON path unless the provider's wording
+// already names it (Anthropic messages start with the path, OpenAI ones
+// quote it), so the path never reads twice.
+func violationMessage(v rules.Violation) string {
+	if v.Path == "" || namesPath(v.Message, v.Path) {
+		return v.Message
+	}
+	return v.Path + ": " + v.Message
+}
+
+// namesPath reports whether msg mentions path as a whole path (or the
+// start of a deeper one): "messages.2" is named by "messages.2: …" and
+// "messages.2.content.0: …" but not by "messages.21: …".
+func namesPath(msg, path string) bool {
+	for from := 0; ; {
+		i := strings.Index(msg[from:], path)
+		if i < 0 {
+			return false
+		}
+		start, end := from+i, from+i+len(path)
+		before := start == 0 || !isPathChar(msg[start-1])
+		after := end == len(msg) || !isDigitOrLetter(msg[end])
+		if before && after {
+			return true
+		}
+		from = start + 1
+	}
+}
+
+func isDigitOrLetter(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
+}
+
+func isPathChar(c byte) bool { return isDigitOrLetter(c) || c == '.' || c == '[' || c == ']' }
 
 // results renders one result per rule; breaches of rules outside the set
 // (a dialect's rule raised elsewhere) are appended.
@@ -73,13 +106,22 @@ func (j *judge) results(set []rules.Rule, dur time.Duration) []reports.Result {
 			if r.Level == rules.SHOULD {
 				res.Outcome = reports.Warn
 			}
+			// The same breach repeated request after request reads once.
 			var msgs []string
-			for i, f := range fs {
-				if i == 3 {
-					msgs = append(msgs, fmt.Sprintf("(and %d more)", len(fs)-3))
-					break
+			seenMsg := map[string]bool{}
+			more := 0
+			for _, f := range fs {
+				switch {
+				case seenMsg[f.message]:
+				case len(msgs) == 3:
+					more++
+				default:
+					msgs = append(msgs, f.message)
 				}
-				msgs = append(msgs, f.message)
+				seenMsg[f.message] = true
+			}
+			if more > 0 {
+				msgs = append(msgs, fmt.Sprintf("(and %d more)", more))
 			}
 			res.Message = strings.Join(msgs, "; ")
 			res.Expected, res.Got, res.Excerpt, res.Fix = fs[0].expected, fs[0].got, fs[0].excerpt, fs[0].fix
@@ -268,6 +310,75 @@ func (j *judge) checkResults() {
 			j.judgeResult(p, call, r, exps, i)
 		}
 	}
+}
+
+// checkCallTurnsKept: when the model answered with tool calls, the
+// driver's next request must carry that assistant turn with its results.
+// checkResults judges the turns a request carries; this catches the turn
+// that vanished (results pasted into a user message as text, history
+// rebuilt without the calls), which no request rule can see. A request
+// that already broke a MUST rule, or that repeats the previous one (a
+// retry), is left alone.
+func (j *judge) checkCallTurnsKept() {
+	for k, e := range j.entries {
+		if e.Status != 200 || e.Fault != "" || e.Conversation == nil {
+			continue
+		}
+		next := j.nextRequest(k)
+		if next == nil || bytes.Equal(next.Request, e.Request) || rules.FirstMust(next.Violations) != nil {
+			continue
+		}
+		reply, err := j.h.engine.Next(e.Conversation, j.c.Scenario.Name)
+		if err != nil || len(reply.Calls()) == 0 {
+			continue
+		}
+		turn := assistantTurns(e.Conversation)
+		if t := assistantTurn(next.Conversation, turn); t != nil && len(t.Calls()) > 0 {
+			continue // carried: checkResults judges its results
+		}
+		var names []string
+		for _, c := range reply.Calls() {
+			names = append(names, c.Name)
+		}
+		j.add(checkResultsSent, finding{level: rules.MUST,
+			message: fmt.Sprintf("the model's turn %d called %s and the driver's next request does not carry that turn with its results", turn+1, strings.Join(names, ", ")),
+			excerpt: clip(string(next.Request), 1500),
+			fix:     "append the model's turn as received (its calls included), then one native result per call; never paste results into a user message as text"})
+	}
+}
+
+// nextRequest is the first entry after k the mock could read.
+func (j *judge) nextRequest(k int) *session.Entry {
+	for i := k + 1; i < len(j.entries); i++ {
+		if j.entries[i].Conversation != nil {
+			return &j.entries[i]
+		}
+	}
+	return nil
+}
+
+func assistantTurns(c *conv.Conversation) int {
+	n := 0
+	for _, t := range c.Turns {
+		if t.Role == conv.Assistant {
+			n++
+		}
+	}
+	return n
+}
+
+// assistantTurn is the k-th (0-based) assistant turn of c, or nil.
+func assistantTurn(c *conv.Conversation, k int) *conv.Turn {
+	for i := range c.Turns {
+		if c.Turns[i].Role != conv.Assistant {
+			continue
+		}
+		if k == 0 {
+			return &c.Turns[i]
+		}
+		k--
+	}
+	return nil
 }
 
 // match finds the result answering call i: by id, or for Gemini by

@@ -61,7 +61,7 @@ func (d *Driver) runAnthropic(ctx context.Context, env Env, t *task.Task) (strin
 		if err != nil {
 			return "", err
 		}
-		var ids []string
+		var ids, names []string
 		var results []task.CallToolResult
 		text := ""
 		for _, b := range msg.Content {
@@ -80,12 +80,20 @@ func (d *Driver) runAnthropic(ctx context.Context, env Env, t *task.Task) (strin
 				if d.Break == AnthropicMessageID {
 					id = msg.ID
 				}
-				ids = append(ids, id)
+				ids, names = append(ids, id), append(names, b.Name)
 				results = append(results, res)
 			}
 		}
 		if len(ids) == 0 {
 			return text, nil
+		}
+		if d.Break == ResultsAsUserText {
+			texts := make([]string, len(results))
+			for i, r := range results {
+				texts[i] = plainText(r, d.Break)
+			}
+			messages = append(messages, anthropic.NewUserMessage(anthropic.NewTextBlock(resultsAsText(names, texts))))
+			continue
 		}
 		if d.Break != DropAssistantTurn {
 			messages = append(messages, msg.ToParam())
@@ -141,9 +149,11 @@ func anthropicTurn(ctx context.Context, client *anthropic.Client, params anthrop
 // text, image and document blocks, is_error for tool errors (seed 000
 // §The `is_error` flag, §Rich content in results).
 func (d *Driver) anthropicToolResult(id string, r task.CallToolResult) anthropic.ContentBlockParamUnion {
-	var content []map[string]any
+	var content []any
 	for _, c := range r.Content {
 		switch {
+		case d.Break == MCPContentPassthrough && c.Type != "text":
+			content = append(content, c)
 		case c.Type == "text":
 			content = append(content, map[string]any{"type": "text", "text": c.Text})
 		case c.Type == "image" && c.Data != "":

@@ -43,7 +43,7 @@ func (d *Driver) runChat(ctx context.Context, env Env, t *task.Task) (string, er
 		if tool.Description != "" {
 			def.Description = openai.String(tool.Description)
 		}
-		if tool.Strict {
+		if tool.Strict || d.Break == StrictWithLooseSchema {
 			def.Strict = openai.Bool(true)
 		}
 		tools = append(tools, openai.ChatCompletionFunctionTool(def))
@@ -56,6 +56,9 @@ func (d *Driver) runChat(ctx context.Context, env Env, t *task.Task) (string, er
 
 	for turn := 0; turn < t.MaxTurns; turn++ {
 		params := openai.ChatCompletionNewParams{Model: shared.ChatModel(t.Model), Messages: messages, Tools: tools}
+		if d.Break == StreamOptionsWithoutStream && !t.Stream {
+			params.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
+		}
 		msg, err := chatTurn(ctx, &client, params, t.Stream)
 		if err != nil {
 			return "", err
@@ -63,7 +66,7 @@ func (d *Driver) runChat(ctx context.Context, env Env, t *task.Task) (string, er
 		if len(msg.ToolCalls) == 0 {
 			return msg.Content, nil
 		}
-		if d.Break != DropAssistantTurn {
+		if d.Break != DropAssistantTurn && d.Break != ResultsAsUserText {
 			messages = append(messages, msg.ToParam())
 		}
 		ids := make([]string, len(msg.ToolCalls))
@@ -76,6 +79,14 @@ func (d *Driver) runChat(ctx context.Context, env Env, t *task.Task) (string, er
 				return "", err
 			}
 			results[i] = res
+		}
+		if d.Break == ResultsAsUserText {
+			names, texts := make([]string, len(results)), make([]string, len(results))
+			for i, call := range msg.ToolCalls {
+				names[i], texts[i] = call.Function.Name, plainText(results[i], d.Break)
+			}
+			messages = append(messages, openai.UserMessage(resultsAsText(names, texts)))
+			continue
 		}
 		if d.Break == SwappedIDs {
 			swapFirstTwo(ids)

@@ -44,6 +44,10 @@ func (d *Driver) runGemini(ctx context.Context, env Env, t *task.Task) (string, 
 		config.ToolConfig = &genai.ToolConfig{FunctionCallingConfig: &genai.FunctionCallingConfig{Mode: genai.FunctionCallingConfigModeAny, AllowedFunctionNames: []string{t.ToolChoice}}}
 	}
 	contents := []*genai.Content{genai.NewContentFromText(t.Prompt, genai.RoleUser)}
+	if d.Break == PromptAsSystemInstruction {
+		config.SystemInstruction = genai.NewContentFromText(strings.TrimSpace(t.System+"\n"+t.Prompt), genai.RoleUser)
+		contents = nil
+	}
 	multimodal := model.IsGemini3(t.Model) || d.Break == Gemini2Multimodal
 
 	for turn := 0; turn < t.MaxTurns; turn++ {
@@ -68,7 +72,9 @@ func (d *Driver) runGemini(ctx context.Context, env Env, t *task.Task) (string, 
 		if d.Break == StripSignature {
 			content = stripSignatures(content)
 		}
-		contents = append(contents, content)
+		if d.Break != ResultsAsUserText {
+			contents = append(contents, content)
+		}
 
 		var responses []*genai.Part
 		for _, fc := range calls {
@@ -78,6 +84,9 @@ func (d *Driver) runGemini(ctx context.Context, env Env, t *task.Task) (string, 
 			}
 			fr := d.geminiResponse(res, multimodal)
 			fr.ID, fr.Name = fc.ID, fc.Name
+			if d.Break == ResponseIDNotEchoed {
+				fr.ID = ""
+			}
 			responses = append(responses, &genai.Part{FunctionResponse: fr})
 		}
 		if d.Break == SwappedIDs && len(responses) >= 2 {
@@ -93,6 +102,19 @@ func (d *Driver) runGemini(ctx context.Context, env Env, t *task.Task) (string, 
 			for i, j := 0, len(responses)-1; i < j; i, j = i+1, j-1 {
 				responses[i], responses[j] = responses[j], responses[i]
 			}
+		}
+		switch d.Break {
+		case ResultsAsUserText:
+			var names, texts []string
+			for _, p := range responses {
+				names = append(names, p.FunctionResponse.Name)
+				texts = append(texts, string(mustJSON(p.FunctionResponse.Response)))
+			}
+			contents = append(contents, genai.NewContentFromText(resultsAsText(names, texts), genai.RoleUser))
+			continue
+		case ResponsesInCallTurn:
+			content.Parts = append(content.Parts, responses...)
+			continue
 		}
 		if d.Break == UnorderedGeminiResults {
 			for _, p := range responses {
@@ -166,6 +188,26 @@ func refersTo(v any, name string) bool {
 	return false
 }
 
+// geminiMediaPart is one multimodal part of a function response: inline
+// bytes with the displayName the response references (seed 003 §The
+// `displayName` and `$ref` system), or the mistake of the driver's break.
+func (d *Driver) geminiMediaPart(m task.Media, data []byte, name string) *genai.FunctionResponsePart {
+	blob := &genai.FunctionResponseBlob{MIMEType: m.MimeType, Data: data, DisplayName: name}
+	switch d.Break {
+	case UnsupportedMIME:
+		blob.MIMEType = "application/octet-stream"
+	case DanglingRef:
+		blob.DisplayName = ""
+	case FileDataParts:
+		uri := m.URI
+		if uri == "" {
+			uri = "data:" + m.MimeType + ";base64," + m.Data
+		}
+		return &genai.FunctionResponsePart{FileData: &genai.FunctionResponseFileData{FileURI: uri, MIMEType: m.MimeType, DisplayName: name}}
+	}
+	return &genai.FunctionResponsePart{InlineData: blob}
+}
+
 func stripSignatures(c *genai.Content) *genai.Content {
 	out := &genai.Content{Role: c.Role}
 	for _, p := range c.Parts {
@@ -227,7 +269,10 @@ func (d *Driver) geminiResponse(r task.CallToolResult, multimodal bool) *genai.F
 			continue
 		}
 		name := mediaName(m, i)
-		fr.Parts = append(fr.Parts, &genai.FunctionResponsePart{InlineData: &genai.FunctionResponseBlob{MIMEType: m.MimeType, Data: data, DisplayName: name}})
+		if d.Break == DuplicateDisplayName {
+			name = "attachment"
+		}
+		fr.Parts = append(fr.Parts, d.geminiMediaPart(m, data, name))
 		// Structured content may already reference the part; each
 		// displayName is referenced once.
 		if !refersTo(fr.Response, name) {

@@ -247,12 +247,38 @@ func (rw *rewriter) RoundTrip(r *http.Request) (*http.Response, error) {
 	return rw.base.RoundTrip(r)
 }
 
+// drainOnClose reads a response body to its end before closing it. An
+// SDK stops reading a stream at its last event ([DONE], message_stop),
+// while the server may still be finishing the exchange (the mock
+// journals it as its handler returns); reading on to the end of the
+// body means that, when the driver reports, the provider is done with
+// every request it sent.
+type drainOnClose struct{ base http.RoundTripper }
+
+func (d drainOnClose) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := d.base.RoundTrip(r)
+	if err == nil && resp.Body != nil {
+		resp.Body = &drainingBody{ReadCloser: resp.Body}
+	}
+	return resp, err
+}
+
+type drainingBody struct{ io.ReadCloser }
+
+func (b *drainingBody) Close() error {
+	// Bounded: a body that goes on is cut off after 1 MiB (or when the
+	// request's context ends).
+	_, _ = io.Copy(io.Discard, io.LimitReader(b.ReadCloser, 1<<20))
+	return b.ReadCloser.Close()
+}
+
 // httpClient returns the client for a run, wrapping edit around it.
 func httpClient(env Env, edit func([]byte) []byte) *http.Client {
-	base := http.DefaultTransport
+	var base http.RoundTripper = http.DefaultTransport
 	if env.HTTPClient != nil && env.HTTPClient.Transport != nil {
 		base = env.HTTPClient.Transport
 	}
+	base = drainOnClose{base: base}
 	c := &http.Client{Transport: base}
 	if env.HTTPClient != nil {
 		c.Timeout = env.HTTPClient.Timeout

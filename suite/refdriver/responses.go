@@ -24,25 +24,39 @@ func (d *Driver) runResponses(ctx context.Context, env Env, t *task.Task) (strin
 
 	var tools []responses.ToolUnionParam
 	for _, tool := range t.Tools {
-		fn := &responses.FunctionToolParam{Name: tool.Name, Parameters: tool.Parameters, Strict: openai.Bool(tool.Strict)}
+		fn := &responses.FunctionToolParam{Name: tool.Name, Parameters: tool.Parameters, Strict: openai.Bool(tool.Strict || d.Break == StrictWithLooseSchema)}
 		if tool.Description != "" {
 			fn.Description = openai.String(tool.Description)
 		}
 		tools = append(tools, responses.ToolUnionParam{OfFunction: fn})
 	}
 	input := responses.ResponseInputParam{responses.ResponseInputItemParamOfMessage(t.Prompt, responses.EasyInputMessageRoleUser)}
+	// Chaining breaks continue with previous_response_id and send only
+	// the new items; prevID is the response to continue from.
+	chain := d.Break == PreviousResponseUnknown || d.Break == DropOutputWithPreviousResp
+	prevID := ""
 
 	for turn := 0; turn < t.MaxTurns; turn++ {
 		params := responses.ResponseNewParams{Model: shared.ResponsesModel(t.Model), Input: responses.ResponseNewParamsInputUnion{OfInputItemList: input}, Tools: tools}
 		if t.System != "" {
 			params.Instructions = openai.String(t.System)
 		}
+		if chain && prevID != "" {
+			params.PreviousResponseID = openai.String(prevID)
+		}
+		if d.Break == PreviousResponseUnknown {
+			params.Store = openai.Bool(false)
+		}
 		resp, err := responsesTurn(ctx, &client, params, t.Stream)
 		if err != nil {
 			return "", err
 		}
+		if chain {
+			prevID, input = resp.ID, nil
+		}
 		type call struct{ callID, itemID, name, args string }
 		var calls []call
+		var reasoning []responses.ResponseInputItemUnionParam
 		// Every output item goes back, in order: reasoning items must
 		// precede the function_call items they produced (seed 000
 		// §Important OpenAI details).
@@ -55,8 +69,17 @@ func (d *Driver) runResponses(ctx context.Context, env Env, t *task.Task) (strin
 			if typ == "function_call" {
 				calls = append(calls, call{gjson.Get(raw, "call_id").Str, gjson.Get(raw, "id").Str, gjson.Get(raw, "name").Str, gjson.Get(raw, "arguments").Str})
 			}
-			input = append(input, param.Override[responses.ResponseInputItemUnionParam](json.RawMessage(raw)))
+			if chain || d.Break == ResultsAsUserText && typ != "message" {
+				continue
+			}
+			p := param.Override[responses.ResponseInputItemUnionParam](json.RawMessage(raw))
+			if typ == "reasoning" && d.Break == ReasoningWithoutFollowingItem {
+				reasoning = append(reasoning, p)
+				continue
+			}
+			input = append(input, p)
 		}
+		input = append(input, reasoning...)
 		if len(calls) == 0 {
 			return resp.OutputText(), nil
 		}
@@ -74,7 +97,15 @@ func (d *Driver) runResponses(ctx context.Context, env Env, t *task.Task) (strin
 			}
 			results[i] = res
 		}
-		if d.Break == SwappedIDs {
+		switch d.Break {
+		case ResultsAsUserText, DropOutputWithPreviousResp:
+			names, texts := make([]string, len(calls)), make([]string, len(calls))
+			for i, c := range calls {
+				names[i], texts[i] = c.name, plainText(results[i], d.Break)
+			}
+			input = append(input, responses.ResponseInputItemParamOfMessage(resultsAsText(names, texts), responses.EasyInputMessageRoleUser))
+			continue
+		case SwappedIDs:
 			swapFirstTwo(ids)
 		}
 		n := len(results)
@@ -83,6 +114,9 @@ func (d *Driver) runResponses(ctx context.Context, env Env, t *task.Task) (strin
 		}
 		for i := 0; i < n; i++ {
 			out := map[string]any{"type": "function_call_output", "call_id": ids[i], "output": d.responsesOutput(results[i])}
+			if d.Break == ToolRoleInResponses {
+				out = map[string]any{"role": "tool", "tool_call_id": ids[i], "content": plainText(results[i], d.Break)}
+			}
 			input = append(input, param.Override[responses.ResponseInputItemUnionParam](mustJSON(out)))
 		}
 	}

@@ -78,7 +78,7 @@ func (d *Driver) edit() func([]byte) []byte {
 			return body
 		}
 	}
-	return nil
+	return d.moreEdits()
 }
 
 // eachPath rewrites every value found at the patterns ("#" = every array
