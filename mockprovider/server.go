@@ -173,6 +173,8 @@ func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
 			return
 		}
 		sess := s.store.Get(key)
+		sess.Begin()
+		defer sess.End() // runs after the journal entry is recorded
 		cw := &captureWriter{ResponseWriter: w, max: s.opts.Limits.JournalBodyMax}
 		x := &dialect.Exchange{W: cw, R: r, Session: sess, Env: &rules.Env{Options: s.opts.Rules, IssuedReasoning: sess.IssuedReasoning}}
 		entry := session.Entry{Dialect: d.Name(), Method: r.Method, Path: r.URL.Path}

@@ -3,6 +3,7 @@ package mockprovider
 import (
 	"net/http/httptest"
 	"testing"
+	"time"
 
 	"github.com/toolwire/toolwire/mockprovider/rules"
 	"github.com/toolwire/toolwire/mockprovider/session"
@@ -39,6 +40,9 @@ func (ts *TestServer) Journal(key string) []session.Entry {
 	if !ok {
 		return nil
 	}
+	// An SDK may return at a stream's last event, before the mock has
+	// journaled the request.
+	s.Settle(5 * time.Second)
 	entries, _ := s.Journal()
 	return entries
 }

@@ -228,6 +228,9 @@ func (h *Harness) RunCombo(ctx context.Context, c Combo) []reports.Result {
 	if ctx.Err() != nil {
 		return h.uniform(c, ruleSet, reports.Error, "harness: run cancelled", time.Since(start))
 	}
+	// The driver may have returned before the mock journaled its last
+	// request (SDKs stop reading at a stream's last event).
+	sess.Settle(5 * time.Second)
 	entries, _ := sess.Journal()
 	j := &judge{h: h, c: c, t: t, out: out, entries: entries, findings: map[string][]finding{}}
 	j.run()

@@ -91,6 +91,8 @@ type Session struct {
 
 	store     *Store
 	mu        sync.Mutex
+	idle      *sync.Cond // signalled when inflight drops to 0
+	inflight  int
 	limits    Limits
 	scenario  string
 	entries   []Entry
@@ -117,6 +119,50 @@ func (s *Session) touch(now time.Time) {
 	s.mu.Lock()
 	s.lastSeen = now
 	s.mu.Unlock()
+}
+
+// Begin marks a request in flight; End marks it journaled.
+func (s *Session) Begin() {
+	s.mu.Lock()
+	s.inflight++
+	s.mu.Unlock()
+}
+
+// End marks a request finished (after its journal entry is recorded).
+func (s *Session) End() {
+	s.mu.Lock()
+	s.inflight--
+	if s.inflight <= 0 && s.idle != nil {
+		s.idle.Broadcast()
+	}
+	s.mu.Unlock()
+}
+
+// Settle waits until no request of the session is in flight, or the
+// timeout passes; it reports whether the session settled. A client that
+// stops reading at a stream's last event may return before the mock has
+// journaled that request: judges call Settle before reading the journal.
+func (s *Session) Settle(timeout time.Duration) bool {
+	deadline := time.Now().Add(timeout)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.idle == nil {
+		s.idle = sync.NewCond(&s.mu)
+	}
+	for s.inflight > 0 {
+		if time.Now().After(deadline) {
+			return false
+		}
+		// Cond has no timed wait: a timer broadcasts at the deadline.
+		t := time.AfterFunc(time.Until(deadline), func() {
+			s.mu.Lock()
+			s.idle.Broadcast()
+			s.mu.Unlock()
+		})
+		s.idle.Wait()
+		t.Stop()
+	}
+	return true
 }
 
 // Scenario returns the session's chosen scenario ("" = default model).

@@ -155,3 +155,24 @@ func TestPerSessionCapKeepsTheBudgetHonest(t *testing.T) {
 		t.Fatalf("store counts %d live entries, session keeps 2", st.liveEntries())
 	}
 }
+
+func TestSettleWaitsForRequestsInFlight(t *testing.T) {
+	s := NewStore(DefaultLimits()).Get("k")
+	if !s.Settle(time.Millisecond) {
+		t.Fatal("an idle session must settle at once")
+	}
+	s.Begin()
+	if s.Settle(10 * time.Millisecond) {
+		t.Fatal("settled with a request in flight")
+	}
+	go func() {
+		s.Record(Entry{})
+		s.End()
+	}()
+	if !s.Settle(10 * time.Second) {
+		t.Fatal("did not settle after the request ended")
+	}
+	if e, _ := s.Journal(); len(e) != 1 {
+		t.Fatal("settled before the entry was journaled")
+	}
+}
