@@ -111,7 +111,8 @@ func run(cfg config, w io.Writer) (*Result, error) {
 		}
 		levels = append(levels, n)
 	}
-	mock := mockprovider.New(mockprovider.Options{Limits: session.Limits{MaxSessions: 20000, IdleTTL: time.Hour, JournalEntries: 50, JournalBodyMax: 8 << 10, StoredResponses: 64}})
+	// The limits a user gets from `toolwire serve`: the soak measures them.
+	mock := mockprovider.New(mockprovider.Options{Limits: session.DefaultLimits()})
 	mockURL, stopMock, err := listen(mock)
 	if err != nil {
 		return nil, err

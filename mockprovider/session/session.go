@@ -24,9 +24,10 @@ type Limits struct {
 	JournalEntries  int           // oldest entries beyond this are dropped (and counted)
 	JournalBodyMax  int           // bytes of each request/response body kept
 	StoredResponses int           // Responses API responses kept per session
-	// JournalBudget caps the bytes all journals together may hold; beyond
-	// it the oldest entries of any session are dropped first, so memory
-	// stays flat however many sessions a CI farm opens.
+	// JournalBudget caps the bytes all journals and stored Responses
+	// together may hold; beyond it the oldest items of any session are
+	// dropped first, so memory stays flat however many sessions a CI farm
+	// opens.
 	JournalBudget int64
 }
 
@@ -82,6 +83,16 @@ type StoredResponse struct {
 	// Items is the effective conversation up to and including this
 	// response's output, as native input items.
 	Items []json.RawMessage
+
+	size int64 // bytes charged to the store's budget
+}
+
+func (r *StoredResponse) cost() int64 {
+	n := int64(len(r.Body) + 256)
+	for _, it := range r.Items {
+		n += int64(len(it) + 24)
+	}
+	return n
 }
 
 // Session is one API key's state.
@@ -208,7 +219,7 @@ func (s *Session) Record(e Entry) int {
 	seq, size := e.Seq, e.size
 	s.mu.Unlock()
 	if s.store != nil {
-		s.store.charge(s, seq, size)
+		s.store.charge(journalRef{s: s, seq: seq, size: size})
 	}
 	return seq
 }
@@ -224,36 +235,57 @@ func (s *Session) dropOldestLocked(n int) {
 	clear(s.entries[:n])
 	s.entries = s.entries[n:]
 	s.dropped += n
+	s.uncharge(freed, n)
+}
+
+// uncharge gives bytes (and n kept items) back to the store's budget.
+func (s *Session) uncharge(bytes int64, n int) {
 	if s.store != nil {
-		s.store.journalBytes.Add(-freed)
+		s.store.journalBytes.Add(-bytes)
 		s.store.journalCount.Add(-int64(n))
 	}
 }
 
-// forget drops the entry seq if it is still the session's oldest; the
-// store calls it to enforce the journal budget.
-func (s *Session) forget(seq int) {
+// forget drops what ref names — a journal entry if it is still the
+// session's oldest, or a stored response; the store calls it to enforce
+// the budget.
+func (s *Session) forget(ref journalRef) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(s.entries) > 0 && s.entries[0].Seq == seq {
+	if ref.resp != "" {
+		if r, ok := s.responses[ref.resp]; ok && r.size == ref.size {
+			s.deleteResponseLocked(ref.resp)
+		}
+		return
+	}
+	if len(s.entries) > 0 && s.entries[0].Seq == ref.seq {
 		s.dropOldestLocked(1)
 	}
 }
 
-// holds reports whether entry seq is still kept.
-func (s *Session) holds(seq int) bool {
+// holds reports whether what ref names is still kept.
+func (s *Session) holds(ref journalRef) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if ref.resp != "" {
+		r, ok := s.responses[ref.resp]
+		return ok && r.size == ref.size
+	}
+	seq := ref.seq
 	i := sort.Search(len(s.entries), func(i int) bool { return s.entries[i].Seq >= seq })
 	return i < len(s.entries) && s.entries[i].Seq == seq
 }
 
-// release drops every entry (the session is reset or forgotten).
+// releaseLocked drops every entry and stored response (the session is
+// reset or forgotten), giving their bytes back to the budget.
 func (s *Session) releaseLocked() {
 	if len(s.entries) > 0 {
 		s.dropOldestLocked(len(s.entries))
 	}
 	s.entries = nil
+	for _, id := range append([]string(nil), s.respOrder...) {
+		s.deleteResponseLocked(id)
+	}
 }
 
 // clip keeps raw JSON under max bytes; a clipped body is kept as a JSON
@@ -276,18 +308,23 @@ func (s *Session) Journal() ([]Entry, int) {
 // PutResponse stores a Responses API answer, evicting the oldest beyond
 // the cap.
 func (s *Session) PutResponse(r *StoredResponse) {
+	r.size = r.cost()
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.responses == nil {
 		s.responses = map[string]*StoredResponse{}
 	}
-	if _, ok := s.responses[r.ID]; !ok {
+	if old, ok := s.responses[r.ID]; ok {
+		s.uncharge(old.size, 1)
+	} else {
 		s.respOrder = append(s.respOrder, r.ID)
 	}
 	s.responses[r.ID] = r
 	for max := s.limits.StoredResponses; max > 0 && len(s.respOrder) > max; {
-		delete(s.responses, s.respOrder[0])
-		s.respOrder = s.respOrder[1:]
+		s.deleteResponseLocked(s.respOrder[0])
+	}
+	s.mu.Unlock()
+	if s.store != nil {
+		s.store.charge(journalRef{s: s, resp: r.ID, size: r.size})
 	}
 }
 
@@ -295,7 +332,16 @@ func (s *Session) PutResponse(r *StoredResponse) {
 func (s *Session) DeleteResponse(id string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.deleteResponseLocked(id)
+}
+
+func (s *Session) deleteResponseLocked(id string) {
+	r, ok := s.responses[id]
+	if !ok {
+		return
+	}
 	delete(s.responses, id)
+	s.uncharge(r.size, 1)
 	for i, x := range s.respOrder {
 		if x == id {
 			s.respOrder = append(s.respOrder[:i], s.respOrder[i+1:]...)
@@ -380,7 +426,7 @@ func (s *Session) Reset() {
 	defer s.mu.Unlock()
 	s.releaseLocked()
 	s.scenario, s.dropped, s.seq = "", 0, 0
-	s.responses, s.respOrder, s.reasoning, s.faults, s.counters = nil, nil, nil, nil, nil
+	s.reasoning, s.faults, s.counters = nil, nil, nil
 	s.IDs.Reset()
 }
 
@@ -418,25 +464,28 @@ type Store struct {
 	jhead        int
 }
 
+// journalRef names one budgeted item: a journal entry (seq) or a stored
+// response (resp).
 type journalRef struct {
 	s    *Session
 	seq  int
+	resp string
 	size int64
 }
 
-// charge accounts for a new entry and drops the oldest entries of any
-// session while the journals are over budget.
-func (st *Store) charge(s *Session, seq int, size int64) {
-	st.journalBytes.Add(size)
+// charge accounts for a new journal entry or stored response and drops
+// the oldest items of any session while the store is over budget.
+func (st *Store) charge(ref journalRef) {
+	st.journalBytes.Add(ref.size)
 	st.journalCount.Add(1)
 	st.jmu.Lock()
 	defer st.jmu.Unlock()
-	st.jqueue = append(st.jqueue, journalRef{s, seq, size})
+	st.jqueue = append(st.jqueue, ref)
 	for budget := st.limits.JournalBudget; budget > 0 && st.journalBytes.Load() > budget && st.jhead < len(st.jqueue); {
 		ref := st.jqueue[st.jhead]
 		st.jqueue[st.jhead] = journalRef{}
 		st.jhead++
-		ref.s.forget(ref.seq)
+		ref.s.forget(ref)
 	}
 	// Refs of entries already gone (trimmed by the per-session cap, reset,
 	// evicted) are only popped when over budget; compact them away before
@@ -444,7 +493,7 @@ func (st *Store) charge(s *Session, seq int, size int64) {
 	if live := len(st.jqueue) - st.jhead; st.jhead > 1024 && st.jhead > live || live > 4096 && live > 2*st.liveEntries() {
 		kept := make([]journalRef, 0, live)
 		for _, ref := range st.jqueue[st.jhead:] {
-			if ref.s.holds(ref.seq) {
+			if ref.s.holds(ref) {
 				kept = append(kept, ref)
 			}
 		}

@@ -176,3 +176,26 @@ func TestSettleWaitsForRequestsInFlight(t *testing.T) {
 		t.Fatal("settled before the entry was journaled")
 	}
 }
+
+func TestStoredResponsesShareTheBudget(t *testing.T) {
+	st := NewStore(Limits{StoredResponses: 100, JournalBudget: 10_000})
+	body := json.RawMessage(`"` + strings.Repeat("r", 1000) + `"`)
+	for i := 0; i < 50; i++ {
+		st.Get(fmt.Sprintf("s%d", i%5)).PutResponse(&StoredResponse{ID: fmt.Sprintf("resp_%d", i), Body: body})
+	}
+	if got := st.JournalBytes(); got > 10_000 {
+		t.Fatalf("stored responses hold %d bytes over a 10000 budget", got)
+	}
+	if _, ok := st.Get("s4").Response("resp_49"); !ok {
+		t.Fatal("the newest response was dropped")
+	}
+	if _, ok := st.Get("s0").Response("resp_0"); ok {
+		t.Fatal("the oldest response survived the budget")
+	}
+	for i := 0; i < 5; i++ {
+		st.Delete(fmt.Sprintf("s%d", i))
+	}
+	if st.JournalBytes() != 0 || st.liveEntries() != 0 {
+		t.Fatalf("deleted sessions left %d bytes, %d items charged", st.JournalBytes(), st.liveEntries())
+	}
+}
