@@ -11,8 +11,6 @@ import (
 	"github.com/toolwire/toolwire/suite"
 )
 
-func init() { extraCommands = append(extraCommands, newConformCommand) }
-
 // newConformCommand is `toolwire conform`: run a driver through every
 // scenario × dialect × stream mode against the in-process mock, judge each
 // run, write the reports. Exit 0 conformant, 1 failures, 2 harness error.

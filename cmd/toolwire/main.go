@@ -25,10 +25,7 @@ func main() {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newServeCommand(), newRulesCommand(), newCheckCommand(), newRAPCommand())
-	for _, extra := range extraCommands {
-		root.AddCommand(extra())
-	}
+	root.AddCommand(newServeCommand(), newRulesCommand(), newCheckCommand(), newRAPCommand(), newConformCommand())
 	if err := root.Execute(); err != nil {
 		if e, ok := err.(exitError); ok {
 			os.Exit(e.code)
@@ -37,6 +34,3 @@ func main() {
 		os.Exit(2)
 	}
 }
-
-// extraCommands are registered by the files that define them.
-var extraCommands []func() *cobra.Command
