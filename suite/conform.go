@@ -87,6 +87,15 @@ func Conform(ctx context.Context, o ConformOptions, stdout, stderr io.Writer) in
 	if modes != 1 {
 		return errf("give exactly one of --driver, --driver-url, --format-driver, --tool-url, --reference")
 	}
+	// Read the baseline before anything runs: a broken file is a
+	// configuration error, not something to find after a long run.
+	var baseline []reports.BaselineEntry
+	if o.Baseline != "" {
+		var err error
+		if baseline, err = reports.LoadBaseline(o.Baseline); err != nil {
+			return errf("%v", err)
+		}
+	}
 	switch {
 	case o.Driver != "":
 		cfg.Driver, cfg.Mode = Command{Line: o.Driver}, "driver"
@@ -110,9 +119,9 @@ func Conform(ctx context.Context, o ConformOptions, stdout, stderr io.Writer) in
 			}
 		}
 	case o.FormatDriver != "":
-		return conformFormat(ctx, o, stdout, stderr)
+		return conformFormat(ctx, o, baseline, stdout, stderr)
 	case o.ToolURL != "":
-		return conformRAP(ctx, o, stdout, stderr)
+		return conformRAP(ctx, o, baseline, stdout, stderr)
 	}
 	if cfg.Implementation.Name == "" {
 		cfg.Implementation.Name = firstNonEmpty(cfg.Implementation.Command, cfg.Implementation.URL)
@@ -129,13 +138,6 @@ func Conform(ctx context.Context, o ConformOptions, stdout, stderr io.Writer) in
 			return errf("%v", err)
 		}
 		cfg.Mock.Scenarios = set
-	}
-	var baseline []reports.BaselineEntry
-	if o.Baseline != "" {
-		var err error
-		if baseline, err = reports.LoadBaseline(o.Baseline); err != nil {
-			return errf("%v", err)
-		}
 	}
 	cfg.Progress = reports.NewProgress(stderr, 0)
 	h, err := New(cfg)
@@ -162,21 +164,7 @@ func Conform(ctx context.Context, o ConformOptions, stdout, stderr io.Writer) in
 	run := h.NewRun()
 	run.Results = rec.Results()
 	run.Duration = time.Since(start)
-	if baseline != nil {
-		reports.ApplyBaseline(run, baseline)
-	}
-	dir := o.ReportDir
-	if dir == "" {
-		dir = "reports/out"
-	}
-	if err := reports.WriteAll(dir, run); err != nil {
-		// A report that cannot be written must not hide the verdict.
-		fmt.Fprintf(stderr, "toolwire conform: writing reports: %v\n", err)
-	} else {
-		fmt.Fprintf(stderr, "toolwire conform: reports in %s\n", dir)
-	}
-	fmt.Fprintln(stdout, reports.VerdictLine(run))
-	return run.Verdict().ExitCode()
+	return finishConform(o, run, baseline, stdout, stderr)
 }
 
 func firstNonEmpty(s ...string) string {

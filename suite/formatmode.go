@@ -990,7 +990,7 @@ func (j *formatJudge) judgeResults(c *conv.Conversation, excerpt string) {
 }
 
 // conformFormat is `toolwire conform --format-driver CMD`.
-func conformFormat(ctx context.Context, o ConformOptions, stdout, stderr io.Writer) int {
+func conformFormat(ctx context.Context, o ConformOptions, baseline []reports.BaselineEntry, stdout, stderr io.Writer) int {
 	impl := o.Implementation
 	if impl.Command == "" {
 		impl.Command = o.FormatDriver
@@ -1009,5 +1009,5 @@ func conformFormat(ctx context.Context, o ConformOptions, stdout, stderr io.Writ
 		fmt.Fprintf(stderr, "toolwire conform: %v\n", err)
 		return 2
 	}
-	return finishConform(o, run, stdout, stderr)
+	return finishConform(o, run, baseline, stdout, stderr)
 }

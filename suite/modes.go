@@ -9,15 +9,9 @@ import (
 )
 
 // finishConform applies the baseline, writes the reports and prints the
-// verdict, as Conform does for driver runs; it returns the exit code. The
-// tool and format-driver modes end here.
-func finishConform(o ConformOptions, run *reports.Run, stdout, stderr io.Writer) int {
-	if o.Baseline != "" {
-		baseline, err := reports.LoadBaseline(o.Baseline)
-		if err != nil {
-			fmt.Fprintf(stderr, "toolwire conform: %v\n", err)
-			return 2
-		}
+// verdict; it returns the exit code. Every conform mode ends here.
+func finishConform(o ConformOptions, run *reports.Run, baseline []reports.BaselineEntry, stdout, stderr io.Writer) int {
+	if baseline != nil {
 		reports.ApplyBaseline(run, baseline)
 	}
 	if run.Date.IsZero() {

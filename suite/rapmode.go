@@ -447,7 +447,7 @@ func checkRAPContract(inv *rapInvocation, cfg RAPConfig, fs rapFindings, excerpt
 }
 
 // conformRAP is `toolwire conform --tool-url URL`.
-func conformRAP(ctx context.Context, o ConformOptions, stdout, stderr io.Writer) int {
+func conformRAP(ctx context.Context, o ConformOptions, baseline []reports.BaselineEntry, stdout, stderr io.Writer) int {
 	impl := o.Implementation
 	if impl.URL == "" {
 		impl.URL = o.ToolURL
@@ -471,5 +471,5 @@ func conformRAP(ctx context.Context, o ConformOptions, stdout, stderr io.Writer)
 		fmt.Fprintf(stderr, "toolwire conform: %v\n", err)
 		return 2
 	}
-	return finishConform(o, run, stdout, stderr)
+	return finishConform(o, run, baseline, stdout, stderr)
 }
