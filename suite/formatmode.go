@@ -464,20 +464,7 @@ func (j *formatJudge) results(set []rules.Rule, feature string) []reports.Result
 		case len(fs) == 0:
 			res.Outcome = reports.Pass
 		default:
-			res.Outcome = reports.Fail
-			if r.Level == rules.SHOULD {
-				res.Outcome = reports.Warn
-			}
-			var msgs []string
-			for i, f := range fs {
-				if i == 3 {
-					msgs = append(msgs, fmt.Sprintf("(and %d more)", len(fs)-3))
-					break
-				}
-				msgs = append(msgs, f.message)
-			}
-			res.Message = strings.Join(msgs, "; ")
-			res.Expected, res.Got, res.Excerpt, res.Fix = fs[0].expected, fs[0].got, fs[0].excerpt, fs[0].fix
+			fail(&res, r.Level, fs)
 		}
 		out = append(out, res)
 	}

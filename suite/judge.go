@@ -86,6 +86,34 @@ func isDigitOrLetter(c byte) bool {
 
 func isPathChar(c byte) bool { return isDigitOrLetter(c) || c == '.' || c == '[' || c == ']' }
 
+// fail marks res failed (warned, for a SHOULD rule) by its findings: each
+// distinct message once, at most three, and the first finding's evidence.
+func fail(res *reports.Result, level rules.Level, fs []finding) {
+	res.Outcome = reports.Fail
+	if level == rules.SHOULD {
+		res.Outcome = reports.Warn
+	}
+	// The same breach repeated request after request reads once.
+	var msgs []string
+	seen := map[string]bool{}
+	more := 0
+	for _, f := range fs {
+		switch {
+		case seen[f.message]:
+		case len(msgs) == 3:
+			more++
+		default:
+			msgs = append(msgs, f.message)
+		}
+		seen[f.message] = true
+	}
+	if more > 0 {
+		msgs = append(msgs, fmt.Sprintf("(and %d more)", more))
+	}
+	res.Message = strings.Join(msgs, "; ")
+	res.Expected, res.Got, res.Excerpt, res.Fix = fs[0].expected, fs[0].got, fs[0].excerpt, fs[0].fix
+}
+
 // results renders one result per rule; breaches of rules outside the set
 // (a dialect's rule raised elsewhere) are appended.
 func (j *judge) results(set []rules.Rule, dur time.Duration) []reports.Result {
@@ -102,29 +130,7 @@ func (j *judge) results(set []rules.Rule, dur time.Duration) []reports.Result {
 		case len(fs) == 0:
 			res.Outcome = reports.Pass
 		default:
-			res.Outcome = reports.Fail
-			if r.Level == rules.SHOULD {
-				res.Outcome = reports.Warn
-			}
-			// The same breach repeated request after request reads once.
-			var msgs []string
-			seenMsg := map[string]bool{}
-			more := 0
-			for _, f := range fs {
-				switch {
-				case seenMsg[f.message]:
-				case len(msgs) == 3:
-					more++
-				default:
-					msgs = append(msgs, f.message)
-				}
-				seenMsg[f.message] = true
-			}
-			if more > 0 {
-				msgs = append(msgs, fmt.Sprintf("(and %d more)", more))
-			}
-			res.Message = strings.Join(msgs, "; ")
-			res.Expected, res.Got, res.Excerpt, res.Fix = fs[0].expected, fs[0].got, fs[0].excerpt, fs[0].fix
+			fail(&res, r.Level, fs)
 		}
 		out = append(out, res)
 	}

@@ -313,20 +313,11 @@ func judgeRAP(inv *rapInvocation, cfg RAPConfig) []reports.Result {
 			out = append(out, res)
 			return
 		}
-		res.Outcome = reports.Fail
-		if list[0].level == rules.SHOULD || (list[0].level == "" && res.Level == string(rules.SHOULD)) {
-			res.Outcome = reports.Warn
+		level := list[0].level
+		if level == "" {
+			level = rules.Level(res.Level)
 		}
-		var msgs []string
-		for i, f := range list {
-			if i == 3 {
-				msgs = append(msgs, fmt.Sprintf("(and %d more)", len(list)-3))
-				break
-			}
-			msgs = append(msgs, f.message)
-		}
-		res.Message = strings.Join(msgs, "; ")
-		res.Expected, res.Got, res.Excerpt, res.Fix = list[0].expected, list[0].got, list[0].excerpt, list[0].fix
+		fail(&res, level, list)
 		out = append(out, res)
 	}
 	// A call never sent has outcomes only for the rules that stopped it:
