@@ -46,9 +46,15 @@ func Key(r *http.Request) (string, *wire.APIError) {
 // WriteError renders {"error":{"message","type","param","code"}}; param and
 // code are always present, null when unknown, as the real API sends them.
 func WriteError(w http.ResponseWriter, e *wire.APIError) {
-	wire.WriteJSON(w, e.Status, map[string]any{"error": map[string]any{
-		"message": e.Message, "type": e.Type, "param": e.Param, "code": e.Code,
-	}})
+	type body struct { // fields in the order the API sends them
+		Message string `json:"message"`
+		Type    string `json:"type"`
+		Param   any    `json:"param"`
+		Code    any    `json:"code"`
+	}
+	wire.WriteJSON(w, e.Status, struct {
+		Error body `json:"error"`
+	}{body{e.Message, e.Type, e.Param, e.Code}})
 }
 
 // InvalidJSON is the answer to an unparseable body.
