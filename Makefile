@@ -7,7 +7,7 @@ FUZZTIME  ?= 5s
 # for as long as you like with `make fuzz FUZZTIME=10m`).
 FUZZ_PKGS ?= $(shell grep -rl --include='*_test.go' '^func Fuzz' mockprovider | xargs -r -n1 dirname | sort -u)
 
-.PHONY: all build test fuzz-short fuzz conformance bench soak clean
+.PHONY: all build test fuzz-short fuzz conformance bench soak docs clean
 
 all: build test
 
@@ -43,6 +43,12 @@ bench: build
 ## soak: the long soak (1,000,000 requests across 10,000 sessions)
 soak: build
 	$(BIN)/toolwire-bench --soak-requests 1000000 --soak-sessions 10000 --out $(REPORTS)/bench.json
+
+## docs: regenerate docs/rules.md from the catalog (a test fails when it is stale)
+docs:
+	{ printf '# Rule catalog\n\n'; \
+	  printf 'Every rule toolwire knows, as `toolwire rules --markdown` prints it (regenerate with `make docs`). Rules of the four provider dialects with a check run on every request the mock receives; the others are judged by the RAP runtime or by the conformance suite.\n\n'; \
+	  $(GO) run ./cmd/toolwire rules --markdown; } > docs/rules.md
 
 clean:
 	rm -rf $(BIN) $(REPORTS)

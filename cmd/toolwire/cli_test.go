@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 
@@ -62,5 +63,21 @@ func TestCheckFindsTheViolationAndPassesTheFix(t *testing.T) {
 	}
 	if _, err := runCmd(t, newCheckCommand(), "--dialect", "klingon", "testdata/anthropic-good.json"); err == nil {
 		t.Fatal("unknown dialect accepted")
+	}
+}
+
+// docs/rules.md is the catalog as `rules --markdown` prints it; `make docs`
+// regenerates it.
+func TestRulesDocIsCurrent(t *testing.T) {
+	out, err := runCmd(t, newRulesCommand(), "--markdown")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := os.ReadFile("../../docs/rules.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(doc), out) {
+		t.Fatal("docs/rules.md is stale: run `make docs`")
 	}
 }

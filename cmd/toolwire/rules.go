@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -22,7 +23,7 @@ func catalog() []rules.Rule {
 }
 
 func newRulesCommand() *cobra.Command {
-	var asJSON bool
+	var asJSON, asMarkdown bool
 	var dialect string
 	cmd := &cobra.Command{
 		Use:   "rules",
@@ -40,6 +41,15 @@ func newRulesCommand() *cobra.Command {
 				enc.SetIndent("", "  ")
 				return enc.Encode(list)
 			}
+			if asMarkdown {
+				fmt.Fprintln(out, "| rule | dialect | level | summary | source |")
+				fmt.Fprintln(out, "|---|---|---|---|---|")
+				cell := strings.NewReplacer("|", `\|`, "\n", " ")
+				for _, r := range list {
+					fmt.Fprintf(out, "| `%s` | %s | %s | %s | %s |\n", r.ID, r.Dialect, r.Level, cell.Replace(r.Summary), cell.Replace(r.Source))
+				}
+				return nil
+			}
 			tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "ID\tLEVEL\tSUMMARY\tSOURCE")
 			for _, r := range list {
@@ -49,6 +59,7 @@ func newRulesCommand() *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().BoolVar(&asMarkdown, "markdown", false, "print a Markdown table (docs/rules.md is this output)")
 	cmd.Flags().StringVar(&dialect, "dialect", "", "only this dialect (openai-chat, openai-responses, anthropic, gemini, rap)")
 	return cmd
 }
