@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"net/http"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
+	"github.com/toolwire/toolwire/mockprovider/internal/jsonscan"
 	"github.com/toolwire/toolwire/mockprovider/wire"
 )
 
@@ -135,20 +137,22 @@ func decodeRequest(body []byte) (*Request, *wire.APIError) {
 	if err := syntaxError(body); err != nil {
 		return nil, err
 	}
-	var top map[string]json.RawMessage
-	if json.Unmarshal(body, &top) != nil {
+	// The body is valid JSON from here on: it is split without being
+	// validated again at every level.
+	top, ok := jsonscan.ParseObject(body)
+	if !ok {
 		return nil, invalid(notObject)
 	}
 	req := &Request{BodySize: len(body), ToolChoice: conv.ToolChoice{Mode: conv.ToolChoiceAuto}}
 	if raw, ok := present(top, "model"); ok {
 		req.HasModel = true
-		if json.Unmarshal(raw, &req.Model) != nil {
+		if req.Model, ok = jsonscan.ToString(raw); !ok {
 			return nil, invalid("model: " + notString)
 		}
 	}
 	if raw, ok := present(top, "max_tokens"); ok {
 		req.HasMaxTokens = true
-		if json.Unmarshal(raw, &req.MaxTokens) != nil {
+		if req.MaxTokens, ok = jsonscan.Int64(raw); !ok {
 			return nil, invalid("max_tokens: " + notInt)
 		}
 	}
@@ -161,9 +165,12 @@ func decodeRequest(body []byte) (*Request, *wire.APIError) {
 	}
 	if raw, ok := present(top, "messages"); ok {
 		req.HasMessages = true
-		var list []json.RawMessage
-		if json.Unmarshal(raw, &list) != nil {
+		list, ok := jsonscan.ParseArray(raw)
+		if !ok {
 			return nil, invalid("messages: " + notList)
+		}
+		if len(list) > 0 {
+			req.Messages = make([]Message, 0, len(list))
 		}
 		for i, m := range list {
 			msg, err := decodeMessage(i, m)
@@ -188,7 +195,7 @@ func decodeRequest(body []byte) (*Request, *wire.APIError) {
 		req.ToolChoice = tc
 	}
 	if raw, ok := present(top, "stream"); ok {
-		if json.Unmarshal(raw, &req.Stream) != nil {
+		if req.Stream, ok = jsonscan.Bool(raw); !ok {
 			return nil, invalid("stream: " + notBool)
 		}
 	}
@@ -207,12 +214,8 @@ func decodeRequest(body []byte) (*Request, *wire.APIError) {
 
 // present returns a field that is set and not null (the API treats an
 // explicit null like an absent optional field).
-func present(obj map[string]json.RawMessage, key string) (json.RawMessage, bool) {
-	raw, ok := obj[key]
-	if !ok || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
-		return nil, false
-	}
-	return raw, true
+func present(obj jsonscan.Object, key string) (json.RawMessage, bool) {
+	return obj.Present(key)
 }
 
 // syntaxError answers a body that is not JSON the way the API does:
@@ -283,9 +286,9 @@ func decodeSystem(raw json.RawMessage) (string, *wire.APIError) {
 }
 
 func decodeMessage(i int, raw json.RawMessage) (Message, *wire.APIError) {
-	path := fmt.Sprintf("messages.%d", i)
-	var m map[string]json.RawMessage
-	if !isObject(raw) || json.Unmarshal(raw, &m) != nil {
+	path := "messages." + strconv.Itoa(i)
+	m, ok := jsonscan.ParseObject(raw)
+	if !isObject(raw) || !ok {
 		return Message{}, invalid(path + ": " + notObject)
 	}
 	msg := Message{Index: i}
@@ -293,28 +296,30 @@ func decodeMessage(i int, raw json.RawMessage) (Message, *wire.APIError) {
 	if !ok {
 		return msg, invalid(path + ".role: " + required)
 	}
-	if json.Unmarshal(roleRaw, &msg.Role) != nil || (msg.Role != "user" && msg.Role != "assistant") {
+	if msg.Role, ok = jsonscan.ToString(roleRaw); !ok || (msg.Role != "user" && msg.Role != "assistant") {
 		return msg, invalid(path + ".role: Input should be 'user' or 'assistant'")
 	}
 	content, ok := present(m, "content")
 	if !ok {
 		return msg, invalid(path + ".content: " + required)
 	}
-	var text string
-	if json.Unmarshal(content, &text) == nil {
+	if text, ok := jsonscan.ToString(content); ok {
 		msg.Empty = text == ""
 		if !msg.Empty {
 			msg.Blocks = []Block{{Msg: i, Index: 0, Type: "text", Text: text}}
 		}
 		return msg, nil
 	}
-	var list []json.RawMessage
-	if json.Unmarshal(content, &list) != nil {
+	list, ok := jsonscan.ParseArray(content)
+	if !ok {
 		return msg, invalid(path + ".content: " + notList)
 	}
 	msg.Empty = len(list) == 0
+	if len(list) > 0 {
+		msg.Blocks = make([]Block, 0, len(list))
+	}
 	for j, b := range list {
-		blk, err := decodeBlock(i, j, b)
+		blk, err := decodeBlock(path, i, j, b)
 		if err != nil {
 			return msg, err
 		}
@@ -323,15 +328,19 @@ func decodeMessage(i int, raw json.RawMessage) (Message, *wire.APIError) {
 	return msg, nil
 }
 
-func decodeBlock(i, j int, raw json.RawMessage) (Block, *wire.APIError) {
-	path := fmt.Sprintf("messages.%d.content.%d", i, j)
-	var f map[string]json.RawMessage
-	if !isObject(raw) || json.Unmarshal(raw, &f) != nil {
+// decodeBlock reads block j of message i; msgPath is "messages.<i>".
+func decodeBlock(msgPath string, i, j int, raw json.RawMessage) (Block, *wire.APIError) {
+	path := msgPath + ".content." + strconv.Itoa(j)
+	f, ok := jsonscan.ParseObject(raw)
+	if !isObject(raw) || !ok {
 		return Block{}, invalid(path + ": " + notObject)
 	}
 	b := Block{Msg: i, Index: j}
 	tagRaw, ok := present(f, "type")
-	if !ok || json.Unmarshal(tagRaw, &b.Type) != nil {
+	if ok {
+		b.Type, ok = jsonscan.ToString(tagRaw)
+	}
+	if !ok {
 		return b, invalid(path + ": Unable to extract tag using discriminator 'type'")
 	}
 	known := false
@@ -350,9 +359,11 @@ func decodeBlock(i, j int, raw json.RawMessage) (Block, *wire.APIError) {
 			}
 			return nil
 		}
-		if json.Unmarshal(raw, dst) != nil {
+		s, ok := jsonscan.ToString(raw)
+		if !ok {
 			return invalid(field(name) + ": " + notString)
 		}
+		*dst = s
 		return nil
 	}
 	switch b.Type {
@@ -374,33 +385,36 @@ func decodeBlock(i, j int, raw json.RawMessage) (Block, *wire.APIError) {
 		if err := str("name", &b.Name, true); err != nil {
 			return b, err
 		}
-		input, ok := f["input"]
+		input, ok := f.Get("input")
 		if !ok {
 			return b, invalid(field("input") + ": " + required)
 		}
-		b.Input = input
+		b.Input = jsonscan.Clone(input)
 	case "tool_result":
 		if err := str("tool_use_id", &b.ToolUseID, true); err != nil {
 			return b, err
 		}
-		if raw, ok := f["is_error"]; ok {
-			b.IsError = raw
+		if raw, ok := f.Get("is_error"); ok {
+			b.IsError = jsonscan.Clone(raw)
 		}
 		if raw, ok := present(f, "content"); ok {
-			if json.Unmarshal(raw, &b.ResultText) != nil {
-				var items []json.RawMessage
-				if json.Unmarshal(raw, &items) != nil {
+			var isText bool
+			if b.ResultText, isText = jsonscan.ToString(raw); !isText {
+				items, ok := jsonscan.ParseArray(raw)
+				if !ok {
 					return b, invalid(field("content") + ": " + notList)
 				}
 				b.ResultHasItems = true
 				for k, it := range items {
-					var tagged map[string]json.RawMessage
-					if !isObject(it) || json.Unmarshal(it, &tagged) != nil {
-						return b, invalid(fmt.Sprintf("%s.%d: %s", field("content"), k, notObject))
+					tagged, ok := jsonscan.ParseObject(it)
+					if !isObject(it) || !ok {
+						return b, invalid(field("content") + "." + strconv.Itoa(k) + ": " + notObject)
 					}
-					item := ResultItem{Raw: it}
-					if t, ok := present(tagged, "type"); ok && json.Unmarshal(t, &item.Type) == nil {
-						item.HasTag = true
+					item := ResultItem{Raw: jsonscan.Clone(it)}
+					if t, ok := present(tagged, "type"); ok {
+						if typ, ok := jsonscan.ToString(t); ok {
+							item.Type, item.HasTag = typ, true
+						}
 					}
 					b.ResultItems = append(b.ResultItems, item)
 				}
@@ -414,26 +428,26 @@ func decodeBlock(i, j int, raw json.RawMessage) (Block, *wire.APIError) {
 		if !isObject(src) {
 			return b, invalid(field("source") + ": " + notObject)
 		}
-		b.Source = src
+		b.Source = jsonscan.Clone(src)
 	}
 	return b, nil
 }
 
 func decodeTools(raw json.RawMessage) ([]conv.Tool, *wire.APIError) {
-	var list []json.RawMessage
-	if json.Unmarshal(raw, &list) != nil {
+	list, ok := jsonscan.ParseArray(raw)
+	if !ok {
 		return nil, invalid("tools: " + notList)
 	}
 	var out []conv.Tool
 	for i, t := range list {
-		path := fmt.Sprintf("tools.%d", i)
-		var f map[string]json.RawMessage
-		if !isObject(t) || json.Unmarshal(t, &f) != nil {
+		path := "tools." + strconv.Itoa(i)
+		f, ok := jsonscan.ParseObject(t)
+		if !isObject(t) || !ok {
 			return nil, invalid(path + ": " + notObject)
 		}
 		var typ string
 		if raw, ok := present(f, "type"); ok {
-			if json.Unmarshal(raw, &typ) != nil {
+			if typ, ok = jsonscan.ToString(raw); !ok {
 				return nil, invalid(path + ".type: " + notString)
 			}
 		}
@@ -445,11 +459,13 @@ func decodeTools(raw json.RawMessage) ([]conv.Tool, *wire.APIError) {
 		if !ok {
 			return nil, invalid(path + ".name: " + required)
 		}
-		if json.Unmarshal(nameRaw, &tool.Name) != nil {
+		if tool.Name, ok = jsonscan.ToString(nameRaw); !ok {
 			return nil, invalid(path + ".name: " + notString)
 		}
-		if raw, ok := present(f, "description"); ok && json.Unmarshal(raw, &tool.Description) != nil {
-			return nil, invalid(path + ".description: " + notString)
+		if raw, ok := present(f, "description"); ok {
+			if tool.Description, ok = jsonscan.ToString(raw); !ok {
+				return nil, invalid(path + ".description: " + notString)
+			}
 		}
 		schema, ok := present(f, "input_schema")
 		if !ok {
@@ -458,9 +474,13 @@ func decodeTools(raw json.RawMessage) ([]conv.Tool, *wire.APIError) {
 		if !isObject(schema) {
 			return nil, invalid(path + ".input_schema: " + notObject)
 		}
-		tool.Parameters = schema
+		// A copy: the conversation is journaled, and a span would keep
+		// the whole body alive past its clipped journal copy.
+		tool.Parameters = jsonscan.Clone(schema)
 		if raw, ok := present(f, "strict"); ok {
-			_ = json.Unmarshal(raw, &tool.Strict)
+			if strict, ok := jsonscan.Bool(raw); ok {
+				tool.Strict = strict
+			}
 		}
 		out = append(out, tool)
 	}

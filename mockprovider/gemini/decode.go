@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"regexp"
 	"strings"
 	"unicode"
 
@@ -177,19 +176,30 @@ func decodeBody(body []byte) (*Request, *wire.APIError) {
 		// missing contents, as the API does.
 		return &Request{}, nil
 	}
-	if !json.Valid(trimmed) {
-		return nil, bad(syntaxMessage(trimmed))
-	}
-	if trimmed[0] != '{' {
-		return nil, bad(`Unknown name "": Root element must be a message.`)
-	}
-	// Google's JSON parser takes proto field names (function_call) as well
-	// as their camelCase form; rename the former before decoding.
-	if normalized, ok := normalizeFieldNames(trimmed); ok {
-		trimmed = normalized
+	// The common body (an object without snake_case keys) is validated
+	// by json.Unmarshal alone: it reports a *json.SyntaxError exactly when
+	// json.Valid would fail, so the separate pass is only made when the
+	// body needs looking at before decoding.
+	plain := trimmed[0] == '{' && !hasSnakeKey(trimmed)
+	if !plain {
+		if !json.Valid(trimmed) {
+			return nil, bad(syntaxMessage(trimmed))
+		}
+		if trimmed[0] != '{' {
+			return nil, bad(`Unknown name "": Root element must be a message.`)
+		}
+		// Google's JSON parser takes proto field names (function_call) as well
+		// as their camelCase form; rename the former before decoding.
+		if normalized, ok := normalizeFieldNames(trimmed); ok {
+			trimmed = normalized
+		}
 	}
 	var req Request
 	if err := json.Unmarshal(trimmed, &req); err != nil {
+		var se *json.SyntaxError
+		if plain && errors.As(err, &se) {
+			return nil, bad(syntaxMessage(trimmed))
+		}
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
 			return nil, bad(fmt.Sprintf("Invalid value at '%s' (%s), %s", protoPath(te.Field), protoType(te), valueAt(trimmed, te.Offset)))
@@ -413,7 +423,7 @@ func media(mime, data, url, name string) conv.Content {
 // what go-genai sends) to JSON Schema's lower case, so argument synthesis
 // reads the schema.
 func lowerSchemaTypes(raw json.RawMessage) json.RawMessage {
-	if !upperType.Match(raw) {
+	if !hasUpperType(raw) {
 		return raw // already JSON Schema's lower case: skip the re-encode
 	}
 	var v any
@@ -464,10 +474,68 @@ var messageFields = map[string]map[string]string{
 	"callingConfig":    {},
 }
 
-var (
-	snakeKey  = regexp.MustCompile(`"[A-Za-z0-9]*_[A-Za-z0-9_]*"\s*:`)
-	upperType = regexp.MustCompile(`"type"\s*:\s*"[A-Z]`)
-)
+// hasSnakeKey reports whether b contains what the pattern
+// `"[A-Za-z0-9]*_[A-Za-z0-9_]*"\s*:` matches: a quoted run of letters,
+// digits and underscores with at least one underscore, then optional
+// whitespace and a colon. It is a hand-written scan because the regexp
+// ran over every request body and cost more than decoding it.
+func hasSnakeKey(b []byte) bool {
+	for i := 0; i < len(b); i++ {
+		if b[i] != '"' {
+			continue
+		}
+		j, underscore := i+1, false
+		for j < len(b) && isWordByte(b[j]) {
+			underscore = underscore || b[j] == '_'
+			j++
+		}
+		if !underscore || j >= len(b) || b[j] != '"' {
+			continue // the run's closing quote may open the next candidate
+		}
+		if k := skipRESpace(b, j+1); k < len(b) && b[k] == ':' {
+			return true
+		}
+	}
+	return false
+}
+
+// hasUpperType reports whether b contains what `"type"\s*:\s*"[A-Z]`
+// matches: a "type" key whose string value starts with an upper-case
+// letter.
+func hasUpperType(b []byte) bool {
+	const key = `"type"`
+	for i := 0; i+len(key) <= len(b); i++ {
+		if b[i] != '"' || string(b[i:i+len(key)]) != key {
+			continue
+		}
+		k := skipRESpace(b, i+len(key))
+		if k >= len(b) || b[k] != ':' {
+			continue
+		}
+		k = skipRESpace(b, k+1)
+		if k+1 < len(b) && b[k] == '"' && b[k+1] >= 'A' && b[k+1] <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
+
+// skipRESpace skips what the regexp class \s matches: [\t\n\f\r ].
+func skipRESpace(b []byte, i int) int {
+	for i < len(b) {
+		switch b[i] {
+		case '\t', '\n', '\f', '\r', ' ':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
 
 // normalizeFieldNames rewrites snake_case field names of the request's
 // messages to camelCase. It reports false when nothing changed.
@@ -475,7 +543,7 @@ func normalizeFieldNames(b []byte) ([]byte, bool) {
 	// Only a key with an underscore can need renaming; tool names such as
 	// "get_weather" are values and must not send every request down the
 	// slow path.
-	if !snakeKey.Match(b) {
+	if !hasSnakeKey(b) {
 		return nil, false
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))

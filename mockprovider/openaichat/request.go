@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/toolwire/toolwire/mockprovider/openaiwire"
@@ -203,7 +204,7 @@ func decodeRequest(body []byte) (*Request, *wire.APIError) {
 }
 
 func decodeMessage(i int, raw any) (Message, *wire.APIError) {
-	path := fmt.Sprintf("messages[%d]", i)
+	path := "messages[" + strconv.Itoa(i) + "]"
 	m := Message{Index: i}
 	obj, ok := raw.(map[string]any)
 	if !ok {
@@ -227,7 +228,7 @@ func decodeMessage(i int, raw any) (Message, *wire.APIError) {
 		case []any:
 			m.ContentIsArray = true
 			for j, p := range c {
-				part, err := decodePart(fmt.Sprintf("%s.content[%d]", path, j), p)
+				part, err := decodePart(path+".content["+strconv.Itoa(j)+"]", p)
 				if err != nil {
 					return m, err
 				}
@@ -238,13 +239,13 @@ func decodeMessage(i int, raw any) (Message, *wire.APIError) {
 		}
 	}
 	var err *wire.APIError
-	if m.Refusal, _, err = optString(obj, "refusal", path+".refusal"); err != nil {
+	if m.Refusal, _, err = optString(obj, "refusal", path, ""); err != nil {
 		return m, err
 	}
-	if m.Name, _, err = optString(obj, "name", path+".name"); err != nil {
+	if m.Name, _, err = optString(obj, "name", path, ""); err != nil {
 		return m, err
 	}
-	if m.ToolCallID, m.HasToolCallID, err = optString(obj, "tool_call_id", path+".tool_call_id"); err != nil {
+	if m.ToolCallID, m.HasToolCallID, err = optString(obj, "tool_call_id", path, ""); err != nil {
 		return m, err
 	}
 	if v, ok := obj["tool_calls"]; ok && v != nil {
@@ -254,7 +255,7 @@ func decodeMessage(i int, raw any) (Message, *wire.APIError) {
 		}
 		m.ToolCallsSent = true
 		for j, rc := range arr {
-			tc, err := decodeToolCall(fmt.Sprintf("%s.tool_calls[%d]", path, j), rc)
+			tc, err := decodeToolCall(path+".tool_calls["+strconv.Itoa(j)+"]", rc)
 			if err != nil {
 				return m, err
 			}
@@ -271,16 +272,16 @@ func decodePart(path string, raw any) (ContentPart, *wire.APIError) {
 		return p, invalidType(path, "an object", raw)
 	}
 	var err *wire.APIError
-	if p.Type, p.HasType, err = optString(obj, "type", path+".type"); err != nil {
+	if p.Type, p.HasType, err = optString(obj, "type", path, ""); err != nil {
 		return p, err
 	}
 	if p.HasType && !oneOf(p.Type, partTypes) {
 		return p, invalidValue(path+".type", p.Type, partTypes)
 	}
-	if p.Text, _, err = optString(obj, "text", path+".text"); err != nil {
+	if p.Text, _, err = optString(obj, "text", path, ""); err != nil {
 		return p, err
 	}
-	if p.Refusal, _, err = optString(obj, "refusal", path+".refusal"); err != nil {
+	if p.Refusal, _, err = optString(obj, "refusal", path, ""); err != nil {
 		return p, err
 	}
 	if v, ok := obj["image_url"]; ok && v != nil {
@@ -290,7 +291,7 @@ func decodePart(path string, raw any) (ContentPart, *wire.APIError) {
 		if !ok {
 			return p, invalidType(path+".image_url", "an object", v)
 		}
-		if p.ImageURL, _, err = optString(o, "url", path+".image_url.url"); err != nil {
+		if p.ImageURL, _, err = optString(o, "url", path, ".image_url"); err != nil {
 			return p, err
 		}
 	}
@@ -299,10 +300,10 @@ func decodePart(path string, raw any) (ContentPart, *wire.APIError) {
 		if !ok {
 			return p, invalidType(path+".input_audio", "an object", v)
 		}
-		if p.AudioData, _, err = optString(o, "data", path+".input_audio.data"); err != nil {
+		if p.AudioData, _, err = optString(o, "data", path, ".input_audio"); err != nil {
 			return p, err
 		}
-		if p.AudioFormat, _, err = optString(o, "format", path+".input_audio.format"); err != nil {
+		if p.AudioFormat, _, err = optString(o, "format", path, ".input_audio"); err != nil {
 			return p, err
 		}
 	}
@@ -311,13 +312,13 @@ func decodePart(path string, raw any) (ContentPart, *wire.APIError) {
 		if !ok {
 			return p, invalidType(path+".file", "an object", v)
 		}
-		if p.FileData, _, err = optString(o, "file_data", path+".file.file_data"); err != nil {
+		if p.FileData, _, err = optString(o, "file_data", path, ".file"); err != nil {
 			return p, err
 		}
-		if p.FileID, _, err = optString(o, "file_id", path+".file.file_id"); err != nil {
+		if p.FileID, _, err = optString(o, "file_id", path, ".file"); err != nil {
 			return p, err
 		}
-		if p.Filename, _, err = optString(o, "filename", path+".file.filename"); err != nil {
+		if p.Filename, _, err = optString(o, "filename", path, ".file"); err != nil {
 			return p, err
 		}
 	}
@@ -331,10 +332,10 @@ func decodeToolCall(path string, raw any) (ToolCall, *wire.APIError) {
 		return tc, invalidType(path, "an object", raw)
 	}
 	var err *wire.APIError
-	if tc.ID, tc.HasID, err = optString(obj, "id", path+".id"); err != nil {
+	if tc.ID, tc.HasID, err = optString(obj, "id", path, ""); err != nil {
 		return tc, err
 	}
-	if tc.Type, tc.HasType, err = optString(obj, "type", path+".type"); err != nil {
+	if tc.Type, tc.HasType, err = optString(obj, "type", path, ""); err != nil {
 		return tc, err
 	}
 	if tc.HasType && tc.Type != "function" && tc.Type != "custom" {
@@ -349,7 +350,7 @@ func decodeToolCall(path string, raw any) (ToolCall, *wire.APIError) {
 		return tc, invalidType(path+".function", "an object", fn)
 	}
 	tc.HasFunction = true
-	if tc.Name, tc.HasName, err = optString(f, "name", path+".function.name"); err != nil {
+	if tc.Name, tc.HasName, err = optString(f, "name", path, ".function"); err != nil {
 		return tc, err
 	}
 	if a, ok := f["arguments"]; ok {
@@ -359,14 +360,14 @@ func decodeToolCall(path string, raw any) (ToolCall, *wire.APIError) {
 }
 
 func decodeTool(i int, raw any) (Tool, *wire.APIError) {
-	path := fmt.Sprintf("tools[%d]", i)
+	path := "tools[" + strconv.Itoa(i) + "]"
 	t := Tool{Index: i}
 	obj, ok := raw.(map[string]any)
 	if !ok {
 		return t, invalidType(path, "an object", raw)
 	}
 	var err *wire.APIError
-	if t.Type, t.HasType, err = optString(obj, "type", path+".type"); err != nil {
+	if t.Type, t.HasType, err = optString(obj, "type", path, ""); err != nil {
 		return t, err
 	}
 	if t.HasType && t.Type != "function" && t.Type != "custom" {
@@ -381,10 +382,10 @@ func decodeTool(i int, raw any) (Tool, *wire.APIError) {
 		return t, invalidType(path+".function", "an object", fn)
 	}
 	t.HasFunction = true
-	if t.Name, t.HasName, err = optString(f, "name", path+".function.name"); err != nil {
+	if t.Name, t.HasName, err = optString(f, "name", path, ".function"); err != nil {
 		return t, err
 	}
-	if t.Description, _, err = optString(f, "description", path+".function.description"); err != nil {
+	if t.Description, _, err = optString(f, "description", path, ".function"); err != nil {
 		return t, err
 	}
 	if p, ok := f["parameters"]; ok && p != nil {
@@ -435,14 +436,16 @@ func decodeToolChoice(v any) (ToolChoice, *wire.APIError) {
 }
 
 // optString reads an optional string field; null counts as absent.
-func optString(obj map[string]any, key, path string) (string, bool, *wire.APIError) {
+// The error's param is path+mid+"."+key, built only when needed: most
+// fields are well-formed, and the paths cost more than the lookups.
+func optString(obj map[string]any, key, path, mid string) (string, bool, *wire.APIError) {
 	v, ok := obj[key]
 	if !ok || v == nil {
 		return "", false, nil
 	}
 	s, ok := v.(string)
 	if !ok {
-		return "", false, invalidType(path, "a string", v)
+		return "", false, invalidType(path+mid+"."+key, "a string", v)
 	}
 	return s, true, nil
 }

@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
+	"github.com/toolwire/toolwire/mockprovider/internal/jsonscan"
 	"github.com/toolwire/toolwire/mockprovider/openaiwire"
 	"github.com/toolwire/toolwire/mockprovider/wire"
 )
@@ -123,7 +125,7 @@ func (d *Dialect) Decode(x *dialect.Exchange, body []byte) (any, *conv.Conversat
 	}
 	for i, raw := range req.ToolsRaw {
 		var t Tool
-		if aerr := decodeObject(raw, &t, fmt.Sprintf("tools[%d]", i)); aerr != nil {
+		if aerr := decodeObject(raw, &t, "tools["+strconv.Itoa(i)+"]"); aerr != nil {
 			return nil, nil, aerr
 		}
 		req.Tools = append(req.Tools, t)
@@ -258,12 +260,15 @@ func (r *Request) decodeInput() *wire.APIError {
 		r.InputString = true
 		return nil
 	case "array":
-		var raws []json.RawMessage
-		if err := json.Unmarshal(r.Input, &raws); err != nil {
+		// Input came out of the decoded (so valid) body: it is split
+		// without being validated again.
+		raws, ok := jsonscan.ParseArray(r.Input)
+		if !ok {
 			return openaiwire.InvalidJSON()
 		}
-		for i, raw := range raws {
-			at := fmt.Sprintf("input[%d]", i)
+		for i, span := range raws {
+			raw := jsonscan.Clone(span) // kept by stored responses: its own copy
+			at := "input[" + strconv.Itoa(i) + "]"
 			if kindOfRaw(raw) != "object" {
 				return &wire.APIError{Status: http.StatusBadRequest, Type: openaiwire.InvalidRequest, Param: at, Code: "invalid_type",
 					Message: fmt.Sprintf("Invalid type for '%s': expected an object, but got %s instead.", at, jsonKind(kindOfValue(string(raw))))}
@@ -319,8 +324,7 @@ func (r *Request) conversation() *conv.Conversation {
 	if r.PreviousResponseID != nil {
 		c.PreviousResponseID = *r.PreviousResponseID
 	}
-	var instr string
-	if json.Unmarshal(r.Instructions, &instr) == nil {
+	if instr, ok := jsonscan.ToString(r.Instructions); ok {
 		c.System = instr
 	}
 	for _, t := range r.Tools {
@@ -357,8 +361,7 @@ func (r *Request) conversation() *conv.Conversation {
 		case "reasoning":
 			add(conv.Assistant, conv.Part{Kind: conv.KindReasoning, Reasoning: &conv.Reasoning{ID: it.ID, EncryptedContent: str(it.EncryptedContent), Summary: summaryText(it.Summary)}})
 		case "function_call":
-			var args string
-			_ = json.Unmarshal(it.Arguments, &args)
+			args := jsonscan.String(it.Arguments)
 			m := map[string]any{}
 			_ = json.Unmarshal([]byte(args), &m)
 			if m == nil {
@@ -382,8 +385,7 @@ func joinNonEmpty(a, b string) string {
 }
 
 func (r *Request) toolChoice() conv.ToolChoice {
-	var s string
-	if json.Unmarshal(r.ToolChoice, &s) == nil {
+	if s, ok := jsonscan.ToString(r.ToolChoice); ok {
 		switch s {
 		case "none":
 			return conv.ToolChoice{Mode: conv.ToolChoiceNone}
@@ -421,8 +423,7 @@ type contentPart struct {
 }
 
 func parseParts(raw json.RawMessage) ([]contentPart, string, bool) {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
+	if s, ok := jsonscan.ToString(raw); ok {
 		return nil, s, true
 	}
 	var parts []contentPart
@@ -494,8 +495,8 @@ func mediaContent(p contentPart) conv.Content {
 		}
 		return ct
 	}
-	url := ""
-	if json.Unmarshal(p.ImageURL, &url) != nil {
+	url, ok := jsonscan.ToString(p.ImageURL)
+	if !ok {
 		var o struct {
 			URL string `json:"url"`
 		}

@@ -1,0 +1,88 @@
+package jsonscan
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+)
+
+// equivalent checks every helper against the encoding/json call it
+// stands for, on one valid JSON value.
+func equivalent(t *testing.T, data []byte) {
+	t.Helper()
+	if !json.Valid(data) {
+		return
+	}
+	var m map[string]json.RawMessage
+	mapErr := json.Unmarshal(data, &m)
+	obj, ok := ParseObject(data)
+	if ok != (mapErr == nil) {
+		t.Fatalf("ParseObject(%q) ok=%v, map decode err=%v", data, ok, mapErr)
+	}
+	if ok {
+		if (m == nil) != (obj == nil) {
+			t.Fatalf("ParseObject(%q) nil-ness differs", data)
+		}
+		for k, v := range m {
+			got, found := obj.Get(k)
+			if !found || !bytes.Equal(got, v) {
+				t.Fatalf("ParseObject(%q)[%q] = %q, want %q", data, k, got, v)
+			}
+		}
+		for _, f := range obj {
+			if _, found := m[f.Key]; !found {
+				t.Fatalf("ParseObject(%q) has extra key %q", data, f.Key)
+			}
+		}
+	}
+	var list []json.RawMessage
+	listErr := json.Unmarshal(data, &list)
+	arr, ok := ParseArray(data)
+	if ok != (listErr == nil) || len(arr) != len(list) || (arr == nil) != (list == nil) {
+		t.Fatalf("ParseArray(%q) = %q %v, want %q %v", data, arr, ok, list, listErr)
+	}
+	for i := range list {
+		if !bytes.Equal(arr[i], list[i]) {
+			t.Fatalf("ParseArray(%q)[%d] = %q, want %q", data, i, arr[i], list[i])
+		}
+	}
+	var s string
+	strErr := json.Unmarshal(data, &s)
+	if got, ok := ToString(data); ok != (strErr == nil) || got != s {
+		t.Fatalf("ToString(%q) = %q %v, want %q %v", data, got, ok, s, strErr)
+	}
+	if !IsNull(Trim(data)) {
+		var n int64
+		intErr := json.Unmarshal(data, &n)
+		if got, ok := Int64(data); ok != (intErr == nil) || got != n {
+			t.Fatalf("Int64(%q) = %d %v, want %d %v", data, got, ok, n, intErr)
+		}
+		var b bool
+		boolErr := json.Unmarshal(data, &b)
+		if got, ok := Bool(data); ok != (boolErr == nil) || got != b {
+			t.Fatalf("Bool(%q) = %v %v, want %v %v", data, got, ok, b, boolErr)
+		}
+	}
+}
+
+var seeds = []string{
+	`{}`, `[]`, `null`, ` null `, `"x"`, `""`, `"a\"b\\c\u00e9\ud83d\ude00"`, "\"caf\xc3\xa9\"", "\"bad\xff\"",
+	`12`, `-3`, `1.5`, `1e3`, `99999999999999999999`, `-0`, `true`, `false`,
+	` { "a" : 1 , "b":[1, {"c":"}]"}], "a": "last", "d\u0061": {"x":null}} `,
+	`{"k\"ey":"v","":"",  "n" :null,"arr":[ [], {}, "]", -1.5e-3 ]}`,
+	"{\"k\xff\":1,\"ok\":\"\\ud800\"}",
+	`[1,"two",{"three":3},[4],null,true]`, "[ \n\t]", "{ \r\n}",
+}
+
+func TestEquivalentToEncodingJSON(t *testing.T) {
+	for _, s := range seeds {
+		equivalent(t, []byte(s))
+	}
+}
+
+func FuzzEquivalent(f *testing.F) {
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) { equivalent(t, data) })
+}
