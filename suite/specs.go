@@ -36,7 +36,7 @@ func (r *Recorder) Results() []reports.Result {
 // feature, scenario and stream mode, filterable with --ginkgo.label-filter
 // (e.g. "level:MUST && dialect:gemini").
 func specLabels(c Combo, r rules.Rule, feature string) Labels {
-	return Label("rule:"+r.ID, "level:"+string(r.Level), "dialect:"+string(c.Dialect), "feature:"+feature,
+	return Label("rule:"+r.ID, "level:"+string(r.Level), "dialect:"+string(c.Dialect), "feature:"+feature, "family:"+familyOf(r),
 		"scenario:"+c.Scenario.Name, "stream:"+reports.StreamMode(c.Stream))
 }
 
@@ -86,18 +86,33 @@ func RegisterSpecs(h *Harness, rec *Recorder, labelFilter string) error {
 		}
 	}, NodeTimeout(h.cfg.Timeout*10+3600e9))
 
+	// One Describe per rule family (each declared in its spec_<family>.go),
+	// then one per scenario × dialect × stream mode, one It per rule.
 	Describe("toolwire conformance", func() {
-		for i, c := range plan {
-			Describe(c.Name(), func() {
-				for _, s := range specs[i] {
-					It(s.rule.ID, s.labels, func() {
-						res, ok := lookup(results[c.Name()], s.rule.ID)
-						if !ok {
-							Fail("harness error: no result for " + s.rule.ID)
-							return
+		for _, f := range orderedFamilies() {
+			Describe(f.Title, func() {
+				for i, c := range plan {
+					var mine []spec
+					for _, s := range specs[i] {
+						if familyOf(s.rule) == f.Name {
+							mine = append(mine, s)
 						}
-						rec.add(res)
-						report(res, h.cfg.Strict)
+					}
+					if len(mine) == 0 {
+						continue
+					}
+					Describe(c.Name(), func() {
+						for _, s := range mine {
+							It(s.rule.ID, s.labels, func() {
+								res, ok := lookup(results[c.Name()], s.rule.ID)
+								if !ok {
+									Fail("harness error: no result for " + s.rule.ID)
+									return
+								}
+								rec.add(res)
+								report(res, h.cfg.Strict)
+							})
+						}
 					})
 				}
 			})

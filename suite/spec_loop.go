@@ -1,0 +1,11 @@
+package suite
+
+// The agent loop ends well: bad calls (unknown tool, unparseable
+// arguments) become error results instead of crashes, and the model's
+// final text comes back unchanged. Seed 004 §Errors; seed 000 §Complete
+// example.
+var _ = registerFamily(family{
+	Name:  "loop",
+	Title: "The tool loop completes",
+	Rules: []string{"final-text", "bad-call-error-result"},
+})

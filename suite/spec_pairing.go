@@ -1,0 +1,15 @@
+package suite
+
+// Every call is answered, every answer names a call that was made — by id
+// (OpenAI, Anthropic) or by position and name (Gemini). Seed 000 §Key
+// fields and §Common pitfalls; provider-rules.md §1.3 rules 1–2, §2.2
+// rules 1–2, §3.3 rules 1–3, §4.3 rule 1.
+var _ = registerFamily(family{
+	Name:  "pairing",
+	Title: "Calls and results pair up",
+	Rules: []string{
+		"tool-calls-answered", "tool-message-follows-call", "tool-output-required", "output-needs-call",
+		"tool-use-answered", "tool-result-matches-tool-use", "tool-use-ids-unique",
+		"function-response-count", "function-response-id", "result-matches-call", "results-sent",
+	},
+})

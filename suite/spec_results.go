@@ -1,0 +1,18 @@
+package suite
+
+// The result carries the tool's data in the dialect's native shape:
+// strings or blocks for OpenAI and Anthropic, an object for Gemini; errors
+// flagged the dialect's way; images and documents where the dialect takes
+// them. Seed 000 §Side-by-side comparison, seed 003 (multimodal function
+// results); provider-rules.md §1.3 rule 4, §3.2, §4.3 rule 4.
+var _ = registerFamily(family{
+	Name:  "results",
+	Title: "Results carry the tool's data, natively",
+	Rules: []string{
+		"result-carries-data", "result-carries-media", "error-flagged", "structured-response-object",
+		"function-response-object", "tool-result-content-type", "tool-result-is-error-boolean",
+		"image-only-in-user-messages", "multimodal-response-model", "multimodal-response-inline-data",
+		"multimodal-response-mime", "multimodal-response-display-name-unique",
+		"multimodal-response-ref-resolves", "multimodal-response-ref-once", "format-result-native",
+	},
+})

@@ -1,0 +1,18 @@
+package suite
+
+// Declarations and messages have the shape each API requires: function
+// names and schemas (strict mode included), arguments a JSON string for
+// OpenAI and an object elsewhere, required fields present. Seed 001
+// §Field-by-field comparison, seed 004 §OpenAI format; provider-rules.md
+// §1.3 rules 3 and 5, §2.2, §3.2, §4.2.
+var _ = registerFamily(family{
+	Name:  "shapes",
+	Title: "Declarations and messages have the required shape",
+	Rules: []string{
+		"tool-name-pattern", "function-name-pattern", "function-name-valid", "tool-schema-valid",
+		"function-schema-valid", "strict-schema", "arguments-string", "tool-use-input-object",
+		"function-call-args-object", "required-fields", "model-required", "contents-required",
+		"non-empty-content", "tool-calls-non-empty", "stream-options-need-stream",
+		"normalize-calls", "normalize-arguments",
+	},
+})
