@@ -20,7 +20,15 @@ import (
 // every required property, honouring const, enum, default, examples, type,
 // format, length and range bounds, local $refs and combinators. A schema it
 // cannot read yields {}.
+//
+// Results are cached by the schema's bytes (see synthCache); each caller
+// gets its own deep copy, free to change.
 func Synthesize(schema json.RawMessage) map[string]any {
+	return synthCache.get(schema)
+}
+
+// synthesize is Synthesize without the cache.
+func synthesize(schema json.RawMessage) map[string]any {
 	var root map[string]any
 	if len(schema) == 0 || json.Unmarshal(schema, &root) != nil {
 		return map[string]any{}

@@ -1,14 +1,13 @@
 package openaichat
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
 
+	"github.com/toolwire/toolwire/mockprovider/internal/jsonscan"
 	"github.com/toolwire/toolwire/mockprovider/openaiwire"
 	"github.com/toolwire/toolwire/mockprovider/wire"
 )
@@ -116,16 +115,13 @@ var partTypes = []string{"text", "image_url", "input_audio", "refusal", "audio",
 // absent required fields and argument types are left to the rules so they
 // can be journaled in lenient mode.
 func decodeRequest(body []byte) (*Request, *wire.APIError) {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	var root any
-	if err := dec.Decode(&root); err != nil {
+	// One JSON value and nothing after it but space, as a json.Decoder
+	// followed by io.EOF would demand; then decoded with UseNumber
+	// semantics in one walk.
+	if !json.Valid(body) {
 		return nil, openaiwire.InvalidJSON()
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, openaiwire.InvalidJSON() // trailing garbage after the object
-	}
-	obj, ok := root.(map[string]any)
+	obj, ok := jsonscan.AnyNumber(body).(map[string]any)
 	if !ok {
 		return nil, openaiwire.InvalidJSON()
 	}

@@ -120,11 +120,17 @@ func (r *Request) Effective() []Item {
 // and builds the neutral conversation.
 func (d *Dialect) Decode(x *dialect.Exchange, body []byte) (any, *conv.Conversation, *wire.APIError) {
 	var req Request
-	if aerr := decodeObject(body, &req, ""); aerr != nil {
-		return nil, nil, aerr
+	if !fastRequest(body, &req) {
+		if aerr := decodeObject(body, &req, ""); aerr != nil {
+			return nil, nil, aerr
+		}
 	}
 	for i, raw := range req.ToolsRaw {
 		var t Tool
+		if fastTool(raw, &t) {
+			req.Tools = append(req.Tools, t)
+			continue
+		}
 		if aerr := decodeObject(raw, &t, "tools["+strconv.Itoa(i)+"]"); aerr != nil {
 			return nil, nil, aerr
 		}
@@ -274,8 +280,10 @@ func (r *Request) decodeInput() *wire.APIError {
 					Message: fmt.Sprintf("Invalid type for '%s': expected an object, but got %s instead.", at, jsonKind(kindOfValue(string(raw))))}
 			}
 			var it Item
-			if aerr := decodeObject(raw, &it, at); aerr != nil {
-				return aerr
+			if !fastItem(raw, &it) {
+				if aerr := decodeObject(raw, &it, at); aerr != nil {
+					return aerr
+				}
 			}
 			it.Raw, it.Index = raw, i
 			r.Items = append(r.Items, it)

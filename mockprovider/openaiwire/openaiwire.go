@@ -218,17 +218,43 @@ func CheckStrict(decls []ToolDecl) []rules.Violation {
 		if !d.Strict || len(d.Parameters) == 0 {
 			continue
 		}
-		var s map[string]any
-		if json.Unmarshal(d.Parameters, &s) != nil {
-			continue // CheckSchemas reports it
-		}
-		if msg := strictProblem(s, nil); msg != "" {
+		if msg := strictVerdict(d.Parameters); msg != "" {
 			param := d.Path + ".parameters"
 			out = append(out, rules.Violation{Path: param, Order: d.Order, Status: 400, ErrType: InvalidRequest, Param: param, Code: "invalid_function_parameters",
 				Message: fmt.Sprintf("Invalid schema for function '%s': %s", d.Name, msg)})
 		}
 	}
 	return out
+}
+
+// strictVerdicts caches strictVerdict by the schema's bytes, for the same
+// reason as schemaVerdicts: the same tools come with every request of an
+// agent loop, and the Responses encoder asks again to echo the strict flag.
+var strictVerdicts = struct {
+	sync.Mutex
+	m map[string]string
+}{m: map[string]string{}}
+
+// strictVerdict is strictProblem on the raw schema; "" when it is fine or
+// is not a JSON object (CheckSchemas reports that).
+func strictVerdict(raw json.RawMessage) string {
+	strictVerdicts.Lock()
+	msg, ok := strictVerdicts.m[string(raw)]
+	strictVerdicts.Unlock()
+	if ok {
+		return msg
+	}
+	var s map[string]any
+	if json.Unmarshal(raw, &s) == nil {
+		msg = strictProblem(s, nil)
+	}
+	strictVerdicts.Lock()
+	if len(strictVerdicts.m) >= maxCachedSchemas {
+		clear(strictVerdicts.m) // a bound, not an LRU, as for schemaVerdicts
+	}
+	strictVerdicts.m[string(raw)] = msg
+	strictVerdicts.Unlock()
+	return msg
 }
 
 func strictProblem(s map[string]any, ctx []string) string {

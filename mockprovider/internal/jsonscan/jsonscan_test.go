@@ -3,6 +3,7 @@ package jsonscan
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"testing"
 )
 
@@ -85,4 +86,26 @@ func FuzzEquivalent(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { equivalent(t, data) })
+}
+
+// FuzzAnyNumber holds AnyNumber to a json.Decoder with UseNumber on every
+// valid document.
+func FuzzAnyNumber(f *testing.F) {
+	for _, s := range []string{`{"a":1,"a":[true,false,null,-1.5e3,"x\u00e9\ud800\n"],"b":{},"c":[]}`, ` [ {"k" : "v" } , 0 ] `, `"s"`, `null`, "{\"\xff\":\"\xfe\"}"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if !json.Valid(b) {
+			return
+		}
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.UseNumber()
+		var want any
+		if err := dec.Decode(&want); err != nil {
+			t.Fatalf("decoder rejects valid %q: %v", b, err)
+		}
+		if got := AnyNumber(b); !reflect.DeepEqual(got, want) {
+			t.Fatalf("AnyNumber(%q) = %#v, want %#v", b, got, want)
+		}
+	})
 }
