@@ -136,32 +136,54 @@ func CheckSchemas(decls []ToolDecl) []rules.Violation {
 	return out
 }
 
-// schemaVerdicts caches schemaProblem by the schema's bytes: an agent loop
-// declares the same tools on every request, and compiling a schema (with
-// the meta-schema behind it) is the costliest step of a Chat request.
-var schemaVerdicts = struct {
-	sync.Mutex
-	m map[string]string
-}{m: map[string]string{}}
+// verdictCache memoizes a check of a tool schema by the schema's bytes: an
+// agent loop declares the same tools on every request, and compiling a
+// schema (with the meta-schema behind it) is the costliest step of a Chat
+// request. It is bounded, not an LRU: when full it is cleared and refills
+// in one request per tool.
+type verdictCache struct {
+	mu      sync.Mutex
+	m       map[string]string
+	compute func(json.RawMessage) string
+}
 
 const maxCachedSchemas = 4096
 
-func schemaProblem(raw json.RawMessage) string {
-	schemaVerdicts.Lock()
-	msg, ok := schemaVerdicts.m[string(raw)]
-	schemaVerdicts.Unlock()
+func (c *verdictCache) get(raw json.RawMessage) string {
+	c.mu.Lock()
+	msg, ok := c.m[string(raw)]
+	c.mu.Unlock()
 	if ok {
 		return msg
 	}
-	msg = compileProblem(raw)
-	schemaVerdicts.Lock()
-	if len(schemaVerdicts.m) >= maxCachedSchemas {
-		clear(schemaVerdicts.m) // a bound, not an LRU: refills in one request per tool
+	msg = c.compute(raw)
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= maxCachedSchemas {
+		c.m = map[string]string{}
 	}
-	schemaVerdicts.m[string(raw)] = msg
-	schemaVerdicts.Unlock()
+	c.m[string(raw)] = msg
+	c.mu.Unlock()
 	return msg
 }
+
+var (
+	schemaVerdicts = &verdictCache{compute: compileProblem}
+	// The Responses encoder asks again, to echo the strict flag.
+	strictVerdicts = &verdictCache{compute: func(raw json.RawMessage) string {
+		var s map[string]any
+		if json.Unmarshal(raw, &s) != nil {
+			return "" // not an object: CheckSchemas reports it
+		}
+		return strictProblem(s, nil)
+	}}
+)
+
+// schemaProblem is compileProblem, cached.
+func schemaProblem(raw json.RawMessage) string { return schemaVerdicts.get(raw) }
+
+// strictVerdict is strictProblem on the raw schema, cached; "" when it is
+// fine or is not a JSON object.
+func strictVerdict(raw json.RawMessage) string { return strictVerdicts.get(raw) }
 
 func compileProblem(raw json.RawMessage) string {
 	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(string(raw)))
@@ -225,36 +247,6 @@ func CheckStrict(decls []ToolDecl) []rules.Violation {
 		}
 	}
 	return out
-}
-
-// strictVerdicts caches strictVerdict by the schema's bytes, for the same
-// reason as schemaVerdicts: the same tools come with every request of an
-// agent loop, and the Responses encoder asks again to echo the strict flag.
-var strictVerdicts = struct {
-	sync.Mutex
-	m map[string]string
-}{m: map[string]string{}}
-
-// strictVerdict is strictProblem on the raw schema; "" when it is fine or
-// is not a JSON object (CheckSchemas reports that).
-func strictVerdict(raw json.RawMessage) string {
-	strictVerdicts.Lock()
-	msg, ok := strictVerdicts.m[string(raw)]
-	strictVerdicts.Unlock()
-	if ok {
-		return msg
-	}
-	var s map[string]any
-	if json.Unmarshal(raw, &s) == nil {
-		msg = strictProblem(s, nil)
-	}
-	strictVerdicts.Lock()
-	if len(strictVerdicts.m) >= maxCachedSchemas {
-		clear(strictVerdicts.m) // a bound, not an LRU, as for schemaVerdicts
-	}
-	strictVerdicts.m[string(raw)] = msg
-	strictVerdicts.Unlock()
-	return msg
 }
 
 func strictProblem(s map[string]any, ctx []string) string {
