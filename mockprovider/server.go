@@ -22,6 +22,7 @@ import (
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
+	"github.com/toolwire/toolwire/mockprovider/internal/jsonscan"
 	"github.com/toolwire/toolwire/mockprovider/model"
 	"github.com/toolwire/toolwire/mockprovider/rap"
 	"github.com/toolwire/toolwire/mockprovider/record"
@@ -175,20 +176,26 @@ func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
 		sess := s.store.Get(key)
 		sess.Begin()
 		defer sess.End() // runs after the journal entry is recorded
-		cw := &captureWriter{ResponseWriter: w, max: s.opts.Limits.JournalBodyMax}
-		x := &dialect.Exchange{W: cw, R: r, Session: sess, Env: &rules.Env{Options: s.opts.Rules, IssuedReasoning: sess.IssuedReasoning}}
-		entry := session.Entry{Dialect: d.Name(), Method: r.Method, Path: r.URL.Path}
+		// One allocation for what every request needs, instead of four.
+		st := &inflight{
+			cw:    captureWriter{ResponseWriter: w, max: s.opts.Limits.JournalBodyMax},
+			env:   rules.Env{Options: s.opts.Rules, IssuedReasoning: sess.IssuedReasoning},
+			entry: session.Entry{Dialect: d.Name(), Method: r.Method, Path: r.URL.Path},
+		}
+		cw, x, entry := &st.cw, &st.x, &st.entry
+		*x = dialect.Exchange{W: cw, R: r, Session: sess, Env: &st.env}
+		cw.x = x
 		var body []byte
 		defer func() {
 			// A decoded request is valid JSON already; only an undecodable
 			// one needs checking before it goes into the journal.
-			if len(body) > 0 && (entry.Conversation != nil || json.Valid(body)) {
+			if len(body) > 0 && (entry.Conversation != nil || jsonscan.Valid(body)) {
 				entry.Request = body
 			}
 			status, answer, events := x.Result()
 			if status == 0 { // written without x.JSON: an error, or a capture that may be clipped
 				status, answer = cw.status, cw.buf.Bytes()
-				if !json.Valid(answer) {
+				if !jsonscan.Valid(answer) {
 					answer = nil
 				}
 				answer = append(json.RawMessage(nil), answer...)
@@ -197,7 +204,7 @@ func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
 			if len(answer) > 0 {
 				entry.Response = answer
 			}
-			sess.Record(entry)
+			sess.Record(*entry)
 		}()
 		fail := func(e *wire.APIError) {
 			writeError(d, cw, e)
@@ -315,12 +322,24 @@ func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
 	}
 }
 
+// inflight is the per-request state of the pipeline, allocated once.
+type inflight struct {
+	cw    captureWriter
+	x     dialect.Exchange
+	env   rules.Env
+	entry session.Entry
+}
+
 // captureWriter keeps a copy of a non-streamed body for the journal.
 type captureWriter struct {
 	http.ResponseWriter
 	status int
 	buf    bytes.Buffer
 	max    int
+	// x is the request's exchange: once it holds a result (x.JSON sets it
+	// before writing), the journal takes the answer from there, so the
+	// bytes need no second copy here.
+	x *dialect.Exchange
 }
 
 func (c *captureWriter) WriteHeader(code int) {
@@ -334,10 +353,18 @@ func (c *captureWriter) Write(b []byte) (int, error) {
 	if c.status == 0 {
 		c.status = http.StatusOK
 	}
-	if !strings.HasPrefix(c.Header().Get("Content-Type"), "text/event-stream") && c.buf.Len() < c.max {
+	if c.buf.Len() < c.max && !c.hasResult() && !strings.HasPrefix(c.Header().Get("Content-Type"), "text/event-stream") {
 		c.buf.Write(b)
 	}
 	return c.ResponseWriter.Write(b)
+}
+
+func (c *captureWriter) hasResult() bool {
+	if c.x == nil {
+		return false
+	}
+	status, _, _ := c.x.Result()
+	return status != 0
 }
 
 func (c *captureWriter) Flush() {

@@ -222,7 +222,7 @@ func present(obj jsonscan.Object, key string) (json.RawMessage, bool) {
 // "The request body is not valid JSON: <reason>: line L column C (char O)"
 // (verbatim prefix and position format from pasted API errors).
 func syntaxError(body []byte) *wire.APIError {
-	if json.Valid(body) {
+	if jsonscan.Valid(body) {
 		return nil
 	}
 	var v any
@@ -520,13 +520,22 @@ func decodeToolChoice(raw json.RawMessage) (conv.ToolChoice, *wire.APIError) {
 // mergeRuns combines consecutive same-role messages into one turn, as the
 // API does before validating tool use.
 func mergeRuns(msgs []Message) []Group {
-	var out []Group
+	if len(msgs) == 0 {
+		return nil
+	}
+	out := make([]Group, 0, len(msgs))
 	for _, m := range msgs {
 		if n := len(out); n > 0 && out[n-1].Role == m.Role {
 			out[n-1].Blocks = append(out[n-1].Blocks, m.Blocks...)
 			continue
 		}
-		out = append(out, Group{Role: m.Role, First: m.Index, Blocks: append([]Block(nil), m.Blocks...)})
+		// A group shares its first message's blocks (nothing edits them);
+		// the capacity cap makes a merge's append copy them first.
+		var blocks []Block
+		if len(m.Blocks) > 0 {
+			blocks = m.Blocks[:len(m.Blocks):len(m.Blocks)]
+		}
+		out = append(out, Group{Role: m.Role, First: m.Index, Blocks: blocks})
 	}
 	return out
 }
@@ -538,9 +547,15 @@ func (r *Request) conversation() *conv.Conversation {
 		Tools: r.Tools, ToolChoice: r.ToolChoice, Stream: r.Stream,
 	}
 	names := map[string]string{} // tool_use id → tool name, to name results
+	if len(r.Groups) > 0 {
+		c.Turns = make([]conv.Turn, 0, len(r.Groups))
+	}
 	for _, g := range r.Groups {
 		t := conv.Turn{Role: conv.Role(g.Role)}
 		for _, b := range g.Blocks {
+			if t.Parts == nil && convertible(b.Type) {
+				t.Parts = make([]conv.Part, 0, len(g.Blocks))
+			}
 			switch b.Type {
 			case "text":
 				t.Parts = append(t.Parts, conv.Part{Kind: conv.KindText, Text: b.Text})
@@ -569,6 +584,16 @@ func (r *Request) conversation() *conv.Conversation {
 		c.Turns = append(c.Turns, t)
 	}
 	return c
+}
+
+// convertible reports whether conversation maps a block of this type to a
+// part (a turn whose blocks map to none keeps nil parts).
+func convertible(typ string) bool {
+	switch typ {
+	case "text", "thinking", "image", "document", "tool_use", "tool_result":
+		return true
+	}
+	return false
 }
 
 // mediaContent reads an image or document source: base64, url, text

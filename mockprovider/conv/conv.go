@@ -213,7 +213,15 @@ func (t *Turn) TextOf() string {
 // results: the model should then answer rather than call again.
 func (c *Conversation) EndsInResults() bool {
 	t := c.LastTurn()
-	return t != nil && t.Role == User && len(t.Results()) > 0
+	if t == nil || t.Role != User {
+		return false
+	}
+	for i := range t.Parts {
+		if t.Parts[i].Kind == KindResult {
+			return true
+		}
+	}
+	return false
 }
 
 // LastUserText is the text of the most recent user turn with text.

@@ -92,10 +92,14 @@ func (x *Exchange) JSON(status int, body any) {
 		}
 	}
 	x.status, x.body = status, b
-	x.W.Header().Set("Content-Type", "application/json")
+	// Assigned rather than Set: the shared value saves an allocation per
+	// answer, and nothing appends to or edits a header value in place.
+	x.W.Header()["Content-Type"] = jsonContentType
 	x.W.WriteHeader(status)
 	_, _ = x.W.Write(b)
 }
+
+var jsonContentType = []string{"application/json"}
 
 // SSE starts a stream whose events are kept for the journal. sep is the
 // event separator ("" = "\n\n").

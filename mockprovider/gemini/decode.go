@@ -352,6 +352,9 @@ func toConversation(req *Request) *conv.Conversation {
 			}
 		}
 	}
+	if len(req.Contents) > 0 {
+		c.Turns = make([]conv.Turn, 0, len(req.Contents))
+	}
 	for _, content := range req.Contents {
 		turn := conv.Turn{Role: conv.User}
 		if content.Role == roleModel {
@@ -359,6 +362,9 @@ func toConversation(req *Request) *conv.Conversation {
 		}
 		for _, p := range content.Parts {
 			if cp, ok := toPart(p); ok {
+				if turn.Parts == nil {
+					turn.Parts = make([]conv.Part, 0, len(content.Parts))
+				}
 				turn.Parts = append(turn.Parts, cp)
 			}
 		}

@@ -193,12 +193,27 @@ func callBytes(calls []OutPart) int {
 }
 
 func promptTokens(r *Request) int {
-	b, _ := json.Marshal(struct {
+	// Only the length of the encoding counts: it is streamed into a
+	// counter rather than built as a slice. Encode writes what Marshal
+	// returns plus a newline, and writes nothing when Marshal would fail
+	// (whose empty result counted 0).
+	var n byteCounter
+	if json.NewEncoder(&n).Encode(struct {
 		C []Content `json:"c"`
 		S *Content  `json:"s"`
 		T []Tool    `json:"t"`
-	}{r.Contents, r.SystemInstruction, r.Tools})
-	return tokens(len(b))
+	}{r.Contents, r.SystemInstruction, r.Tools}) != nil {
+		return tokens(0)
+	}
+	return tokens(int(n) - 1)
+}
+
+// byteCounter is an io.Writer that only counts.
+type byteCounter int
+
+func (c *byteCounter) Write(p []byte) (int, error) {
+	*c += byteCounter(len(p))
+	return len(p), nil
 }
 
 func tokens(n int) int { return (n + 3) / 4 }

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/model"
@@ -63,7 +64,13 @@ var functionNamePattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.:\-]{0,63}$`
 
 // Rules returns the Gemini catalog in the order the API validates: JSON
 // parsing, then proto validation, then the conversation's turns.
-func (d *Dialect) Rules() []rules.Rule {
+func (d *Dialect) Rules() []rules.Rule { return ruleSet() }
+
+// ruleSet builds the catalog once: Rules is asked on every request, and
+// the rules depend on nothing but this package.
+var ruleSet = sync.OnceValue(catalog)
+
+func catalog() []rules.Rule {
 	rule := func(id, summary, source string, check func(*Request, *rules.Env) []rules.Violation) rules.Rule {
 		return rules.Rule{ID: "gemini." + id, Dialect: conv.Gemini, Level: rules.MUST, Summary: summary, Source: source, Check: typed(check)}
 	}
@@ -303,11 +310,19 @@ func answeredPairs(r *Request, visit func(i int, calls, responses []indexed)) {
 		if !isResponseTurn(c) || isMixed(c) || !isCallTurn(prev) || isMixed(prev) {
 			continue
 		}
+		// Sized by a first count: several rules walk the pairs on every
+		// request, and growing the slices part by part dominated their cost.
 		var calls, responses []indexed
+		if n := countMatching(prev.Parts, func(p *Part) bool { return p.FunctionCall != nil }); n > 0 {
+			calls = make([]indexed, 0, n)
+		}
 		for j, p := range prev.Parts {
 			if p.FunctionCall != nil {
 				calls = append(calls, indexed{j, p})
 			}
+		}
+		if n := countMatching(c.Parts, func(p *Part) bool { return p.FunctionResponse != nil }); n > 0 {
+			responses = make([]indexed, 0, n)
 		}
 		for j, p := range c.Parts {
 			if p.FunctionResponse != nil {
@@ -316,6 +331,16 @@ func answeredPairs(r *Request, visit func(i int, calls, responses []indexed)) {
 		}
 		visit(i, calls, responses)
 	}
+}
+
+func countMatching(parts []Part, match func(*Part) bool) int {
+	n := 0
+	for i := range parts {
+		if match(&parts[i]) {
+			n++
+		}
+	}
+	return n
 }
 
 type indexed struct {

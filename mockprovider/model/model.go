@@ -7,6 +7,7 @@ package model
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -234,39 +235,61 @@ func pickTool(c *conv.Conversation) *conv.Tool {
 }
 
 func finalText(c *conv.Conversation) string {
-	return "Here is what the tools returned: " + QuoteResults(c)
+	var b strings.Builder
+	b.WriteString("Here is what the tools returned: ")
+	writeQuotedResults(&b, c)
+	return b.String()
 }
 
 // QuoteResults renders the results of the last turn, each quoted, so a
 // test can see its tool's data came back intact.
 func QuoteResults(c *conv.Conversation) string {
+	var b strings.Builder
+	writeQuotedResults(&b, c)
+	return b.String()
+}
+
+// writeQuotedResults writes `[error ]NAME: "BODY"` per result, joined by
+// "; " (the quoting is fmt's %q), into one buffer: it runs on every
+// result turn.
+func writeQuotedResults(b *strings.Builder, c *conv.Conversation) {
 	t := c.LastTurn()
 	if t == nil {
-		return ""
+		return
 	}
-	var parts []string
-	for _, res := range t.Results() {
+	n := 0
+	var quoted []byte
+	for i := range t.Parts {
+		if t.Parts[i].Kind != conv.KindResult {
+			continue
+		}
+		res := t.Parts[i].Result
 		name := res.Name
 		if name == "" {
 			name = res.CallID
 		}
 		body := res.Text()
 		if body == "" && res.Structured != nil {
-			b, _ := json.Marshal(res.Structured)
-			body = string(b)
+			raw, _ := json.Marshal(res.Structured)
+			body = string(raw)
 		}
 		for _, ct := range res.Content {
 			if ct.Type != conv.ContentText {
 				body += fmt.Sprintf(" [%s %s]", ct.Type, firstNonEmpty(ct.DisplayName, ct.MIMEType))
 			}
 		}
-		prefix := ""
-		if res.IsError {
-			prefix = "error "
+		if n > 0 {
+			b.WriteString("; ")
 		}
-		parts = append(parts, fmt.Sprintf("%s%s: %q", prefix, name, body))
+		n++
+		if res.IsError {
+			b.WriteString("error ")
+		}
+		b.WriteString(name)
+		b.WriteString(": ")
+		quoted = strconv.AppendQuote(quoted[:0], body)
+		b.Write(quoted)
 	}
-	return strings.Join(parts, "; ")
 }
 
 func firstNonEmpty(s ...string) string {

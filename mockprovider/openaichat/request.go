@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/toolwire/toolwire/mockprovider/internal/jsonscan"
 	"github.com/toolwire/toolwire/mockprovider/openaiwire"
@@ -118,12 +119,24 @@ func decodeRequest(body []byte) (*Request, *wire.APIError) {
 	// One JSON value and nothing after it but space, as a json.Decoder
 	// followed by io.EOF would demand; then decoded with UseNumber
 	// semantics in one walk.
-	if !json.Valid(body) {
+	if !jsonscan.Valid(body) {
 		return nil, openaiwire.InvalidJSON()
 	}
-	obj, ok := jsonscan.AnyNumber(body).(map[string]any)
-	if !ok {
+	top, ok := jsonscan.ParseObject(body)
+	if !ok || top == nil {
 		return nil, openaiwire.InvalidJSON()
+	}
+	// Every member but tools is decoded into the generic shape the checks
+	// below read; tools are walked on the bytes, so each function's
+	// parameters reach canonicalParameters as sent.
+	obj := make(map[string]any, len(top))
+	var toolsRaw []byte
+	for _, f := range top {
+		if f.Key == "tools" {
+			toolsRaw = f.Value // the last one wins, as in a map decode
+			continue
+		}
+		obj[f.Key] = jsonscan.AnyNumber(f.Value)
 	}
 	req := &Request{}
 	if v, ok := obj["model"]; ok && v != nil {
@@ -148,10 +161,10 @@ func decodeRequest(body []byte) (*Request, *wire.APIError) {
 			req.Messages = append(req.Messages, m)
 		}
 	}
-	if v, ok := obj["tools"]; ok && v != nil {
-		arr, ok := v.([]any)
+	if toolsRaw != nil && !jsonscan.IsNull(toolsRaw) {
+		arr, ok := jsonscan.ParseArray(toolsRaw)
 		if !ok {
-			return nil, invalidType("tools", "an array", v)
+			return nil, invalidType("tools", "an array", jsonscan.AnyNumber(toolsRaw))
 		}
 		for i, raw := range arr {
 			t, err := decodeTool(i, raw)
@@ -355,13 +368,14 @@ func decodeToolCall(path string, raw any) (ToolCall, *wire.APIError) {
 	return tc, nil
 }
 
-func decodeTool(i int, raw any) (Tool, *wire.APIError) {
+func decodeTool(i int, raw []byte) (Tool, *wire.APIError) {
 	path := "tools[" + strconv.Itoa(i) + "]"
 	t := Tool{Index: i}
-	obj, ok := raw.(map[string]any)
-	if !ok {
-		return t, invalidType(path, "an object", raw)
+	members, ok := jsonscan.ParseObject(raw)
+	if !ok || members == nil {
+		return t, invalidType(path, "an object", jsonscan.AnyNumber(raw))
 	}
+	obj, fn, _ := anyExcept(members, "function")
 	var err *wire.APIError
 	if t.Type, t.HasType, err = optString(obj, "type", path, ""); err != nil {
 		return t, err
@@ -369,14 +383,14 @@ func decodeTool(i int, raw any) (Tool, *wire.APIError) {
 	if t.HasType && t.Type != "function" && t.Type != "custom" {
 		return t, invalidValue(path+".type", t.Type, []string{"function", "custom"})
 	}
-	fn, ok := obj["function"]
-	if !ok || fn == nil {
+	if fn == nil || jsonscan.IsNull(fn) {
 		return t, nil
 	}
-	f, ok := fn.(map[string]any)
+	fnMembers, ok := jsonscan.ParseObject(fn)
 	if !ok {
-		return t, invalidType(path+".function", "an object", fn)
+		return t, invalidType(path+".function", "an object", jsonscan.AnyNumber(fn))
 	}
+	f, params, _ := anyExcept(fnMembers, "parameters")
 	t.HasFunction = true
 	if t.Name, t.HasName, err = optString(f, "name", path, ".function"); err != nil {
 		return t, err
@@ -384,11 +398,10 @@ func decodeTool(i int, raw any) (Tool, *wire.APIError) {
 	if t.Description, _, err = optString(f, "description", path, ".function"); err != nil {
 		return t, err
 	}
-	if p, ok := f["parameters"]; ok && p != nil {
+	if params != nil && !jsonscan.IsNull(params) {
 		// Kept as JSON even when it is not an object: the schema rule
 		// reports that in the API's words.
-		b, _ := json.Marshal(p)
-		t.Parameters = b
+		t.Parameters = canonicalParameters(params)
 	}
 	if s, ok := f["strict"]; ok && s != nil {
 		b, ok := s.(bool)
@@ -399,6 +412,57 @@ func decodeTool(i int, raw any) (Tool, *wire.APIError) {
 	}
 	return t, nil
 }
+
+// anyExcept decodes an object's members into the generic shape, except
+// skip, whose last value is returned as sent (nil when absent).
+func anyExcept(members jsonscan.Object, skip string) (map[string]any, []byte, bool) {
+	m := make(map[string]any, len(members))
+	var kept []byte
+	found := false
+	for _, f := range members {
+		if f.Key == skip {
+			kept, found = f.Value, true
+			continue
+		}
+		m[f.Key] = jsonscan.AnyNumber(f.Value)
+	}
+	return m, kept, found
+}
+
+// canonicalParameters is a tool's parameters as json.Marshal renders
+// their generic decode (keys sorted, compact, HTML-escaped): what the
+// checks and the journal have always seen. An agent sends the same tools
+// on every request, so the rendering is cached by the bytes sent; it was
+// the largest single cost of a Chat request's decode.
+func canonicalParameters(raw []byte) json.RawMessage {
+	paramsCache.mu.Lock()
+	b, ok := paramsCache.m[string(raw)]
+	paramsCache.mu.Unlock()
+	if ok {
+		return b
+	}
+	b, _ = json.Marshal(jsonscan.AnyNumber(raw))
+	b = b[:len(b):len(b)] // shared: an append must copy
+	if len(raw) <= maxCachedParams {
+		paramsCache.mu.Lock()
+		if paramsCache.m == nil || len(paramsCache.m) >= maxCachedParamSets {
+			paramsCache.m = map[string]json.RawMessage{} // bounded: cleared when full
+		}
+		paramsCache.m[string(raw)] = b
+		paramsCache.mu.Unlock()
+	}
+	return b
+}
+
+var paramsCache struct {
+	mu sync.Mutex
+	m  map[string]json.RawMessage
+}
+
+const (
+	maxCachedParamSets = 4096
+	maxCachedParams    = 64 << 10
+)
 
 var toolChoiceModes = []string{"none", "auto", "required"}
 

@@ -242,7 +242,7 @@ func (d *Dialect) Encode(x *dialect.Exchange, reqAny any, c *conv.Conversation, 
 	created := time.Now().Unix()
 	done := responseObject(req, id, created, items, "completed", usageFor(req, items), nil)
 	if !c.Stream {
-		raw, err := done.MarshalJSON()
+		raw, err := marshalResponse(done)
 		if err != nil {
 			d.WriteError(x.W, openaiwire.Fault("server_error"))
 			return
@@ -308,8 +308,14 @@ func (d *Dialect) stream(x *dialect.Exchange, req *Request, id string, created i
 		ev = append(ev, kv{"sequence_number", s.Sent()})
 		return s.Event(typ, ev)
 	}
-	inProgress := responseObject(req, id, created, items, "in_progress", nil, nil)
-	if emit("response.created", kv{"response", inProgress}) != nil || emit("response.in_progress", kv{"response", inProgress}) != nil {
+	// Rendered once for its two events: as raw JSON it is copied into each
+	// event exactly as the inline rendering would write it (the event is
+	// still marshalled, and compacted, as a whole).
+	inProgress, err := responseObject(req, id, created, items, "in_progress", nil, nil).MarshalJSON()
+	if err != nil {
+		return // as before: the first event would have failed to marshal
+	}
+	if emit("response.created", kv{"response", json.RawMessage(inProgress)}) != nil || emit("response.in_progress", kv{"response", json.RawMessage(inProgress)}) != nil {
 		return
 	}
 	for i, it := range items {
@@ -317,7 +323,7 @@ func (d *Dialect) stream(x *dialect.Exchange, req *Request, id string, created i
 			return
 		}
 	}
-	raw, err := done.MarshalJSON()
+	raw, err := marshalResponse(done)
 	if err != nil {
 		return
 	}

@@ -79,7 +79,7 @@ func setBoolPtr(dst **bool, v []byte) bool {
 // fastRequest decodes a whole body; it validates it first, as
 // json.Unmarshal does.
 func fastRequest(body []byte, req *Request) bool {
-	if !json.Valid(body) {
+	if !jsonscan.Valid(body) {
 		return false
 	}
 	obj, ok := jsonscan.ParseObject(body)

@@ -3,6 +3,7 @@ package openairesp
 import (
 	"encoding/json"
 	"strconv"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -21,6 +22,27 @@ type object []kv
 // each level's output, which made encoding the costliest part of a
 // Responses request.
 func (o object) MarshalJSON() ([]byte, error) { return appendValue(make([]byte, 0, 1024), o) }
+
+// marshalResponse is MarshalJSON for a whole response object, into a
+// buffer sized by the previous one: a response is several kilobytes, and
+// growing from 1 KiB copied it two or three times. The eighth of slack
+// absorbs the usual variation without holding much unused capacity.
+func marshalResponse(o object) ([]byte, error) {
+	hint := max(int(lastResponseSize.Load()), 1024)
+	b, err := appendValue(make([]byte, 0, hint+hint/8), o)
+	if err != nil {
+		return nil, err
+	}
+	lastResponseSize.Store(int64(len(b)))
+	if cap(b)-len(b) > len(b)/4 {
+		// Much smaller than the last one: the journal and the response
+		// store keep these bytes, so the spare capacity is not kept too.
+		b = append(make([]byte, 0, len(b)), b...)
+	}
+	return b, nil
+}
+
+var lastResponseSize atomic.Int64
 
 func appendValue(b []byte, v any) ([]byte, error) {
 	switch x := v.(type) {

@@ -109,8 +109,13 @@ func str(p *string) string {
 }
 
 // Effective is the conversation the API sees: stored items, then the
-// request's own.
+// request's own. Callers only read it; without stored items it is the
+// request's own slice (capped, so an append copies) rather than a copy
+// made for every check that asks.
 func (r *Request) Effective() []Item {
+	if len(r.Prior) == 0 && r.Items != nil {
+		return r.Items[:len(r.Items):len(r.Items)]
+	}
 	out := make([]Item, 0, len(r.Prior)+len(r.Items))
 	out = append(out, r.Prior...)
 	return append(out, r.Items...)

@@ -56,7 +56,17 @@ var ErrTooLarge = errors.New("request body too large")
 
 // ReadBody reads at most limit bytes of the request body.
 func ReadBody(r *http.Request, limit int64) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
+	var b []byte
+	var err error
+	if n := r.ContentLength; n >= 0 && n <= limit {
+		// The declared length sizes the buffer at once (io.ReadAll starts
+		// at 512 bytes and grows); one spare byte lets EOF be seen without
+		// growing. A body longer than declared is still read in full up to
+		// the limit.
+		b, err = readAll(io.LimitReader(r.Body, limit+1), make([]byte, 0, n+1))
+	} else {
+		b, err = io.ReadAll(io.LimitReader(r.Body, limit+1))
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -64,6 +74,23 @@ func ReadBody(r *http.Request, limit int64) ([]byte, error) {
 		return nil, ErrTooLarge
 	}
 	return b, nil
+}
+
+// readAll is io.ReadAll into a buffer the caller sized.
+func readAll(r io.Reader, b []byte) ([]byte, error) {
+	for {
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // let append pick the next capacity
+		}
+	}
 }
 
 // IDs mints deterministic ids: the same session making the same requests

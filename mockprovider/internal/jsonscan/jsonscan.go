@@ -194,6 +194,11 @@ func ToString(v []byte) (string, bool) {
 		ascii = ascii && c < utf8.RuneSelf
 	}
 	if plain && (ascii || utf8.Valid(inner)) {
+		if len(inner) <= maxCommon {
+			if s, ok := common[string(inner)]; ok {
+				return s, true
+			}
+		}
 		return string(inner), true
 	}
 	var s string
