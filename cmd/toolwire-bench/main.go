@@ -36,6 +36,7 @@ func main() {
 	flag.StringVar(&cfg.concurrency, "concurrency", "1,16,64", "concurrency levels")
 	flag.IntVar(&cfg.soakRequests, "soak-requests", 200000, "requests in the soak")
 	flag.IntVar(&cfg.soakSessions, "soak-sessions", 10000, "sessions the soak spreads them over")
+	flag.Int64Var(&cfg.journalBudget, "journal-budget", session.DefaultLimits().JournalBudget, "the mock's --journal-budget (bytes), to see what journaling costs")
 	flag.Parse()
 	res, err := run(cfg, os.Stdout)
 	if err != nil {
@@ -55,11 +56,12 @@ func main() {
 }
 
 type config struct {
-	out          string
-	each         time.Duration
-	concurrency  string
-	soakRequests int
-	soakSessions int
+	out           string
+	each          time.Duration
+	concurrency   string
+	soakRequests  int
+	soakSessions  int
+	journalBudget int64
 }
 
 // Result is bench.json.
@@ -112,7 +114,11 @@ func run(cfg config, w io.Writer) (*Result, error) {
 		levels = append(levels, n)
 	}
 	// The limits a user gets from `toolwire serve`: the soak measures them.
-	mock := mockprovider.New(mockprovider.Options{Limits: session.DefaultLimits()})
+	limits := session.DefaultLimits()
+	if cfg.journalBudget > 0 {
+		limits.JournalBudget = cfg.journalBudget
+	}
+	mock := mockprovider.New(mockprovider.Options{Limits: limits})
 	mockURL, stopMock, err := listen(mock)
 	if err != nil {
 		return nil, err
