@@ -6,6 +6,7 @@
 package session
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"sort"
 	"sync"
@@ -56,17 +57,71 @@ type Entry struct {
 	Fault        string             `json:"fault,omitempty"`
 	Truncated    bool               `json:"truncated,omitempty"`
 
-	size int64 // bytes charged to the store's journal budget
+	// A kept entry holds its conversation and events flat, as bytes: a
+	// journal of pointer graphs is what the garbage collector would spend
+	// its time marking under load. Journal() expands them again.
+	flatConv   []byte
+	flatEvents []byte
+	size       int64 // bytes charged to the store's journal budget
 }
 
-// cost estimates what an entry holds in memory: its bodies, its events, and
-// the decoded conversation (about the size of the request again).
-func (e *Entry) cost() int64 {
-	n := int64(2*len(e.Request) + len(e.Response) + 512)
-	for _, ev := range e.Events {
-		n += int64(len(ev.Data) + len(ev.Event) + 48)
+// flatten moves the conversation and events into byte slices.
+func (e *Entry) flatten() {
+	if e.Conversation != nil {
+		e.flatConv, _ = e.Conversation.MarshalBinary()
+		e.Conversation = nil
 	}
-	return n
+	if len(e.Events) > 0 {
+		n := 0
+		for _, ev := range e.Events {
+			n += len(ev.Event) + len(ev.Data) + 2*binary.MaxVarintLen32
+		}
+		b := make([]byte, 0, n)
+		for _, ev := range e.Events {
+			b = binary.AppendUvarint(b, uint64(len(ev.Event)))
+			b = append(b, ev.Event...)
+			b = binary.AppendUvarint(b, uint64(len(ev.Data)))
+			b = append(b, ev.Data...)
+		}
+		e.flatEvents, e.Events = b, nil
+	}
+}
+
+// expanded returns a copy of a kept entry with its conversation and events
+// decoded (the events' data share the kept bytes).
+func (e *Entry) expanded() Entry {
+	out := *e
+	out.flatConv, out.flatEvents = nil, nil
+	if e.flatConv != nil {
+		c := &conv.Conversation{}
+		if c.UnmarshalBinary(e.flatConv) == nil {
+			out.Conversation = c
+		}
+	}
+	for b := e.flatEvents; len(b) > 0; {
+		name, rest, ok1 := readChunk(b)
+		data, rest, ok2 := readChunk(rest)
+		if !ok1 || !ok2 {
+			break
+		}
+		out.Events = append(out.Events, Event{Event: string(name), Data: data})
+		b = rest
+	}
+	return out
+}
+
+// readChunk reads one length-prefixed chunk.
+func readChunk(b []byte) (chunk, rest []byte, ok bool) {
+	n, k := binary.Uvarint(b)
+	if k <= 0 || n > uint64(len(b)-k) {
+		return nil, nil, false
+	}
+	return b[k : k+int(n) : k+int(n)], b[k+int(n):], true
+}
+
+// cost estimates what a kept entry holds in memory.
+func (e *Entry) cost() int64 {
+	return int64(len(e.Request) + len(e.Response) + len(e.flatConv) + len(e.flatEvents) + 512)
 }
 
 // Event is one server-sent event of a streamed answer.
@@ -211,6 +266,7 @@ func (s *Session) Record(e Entry) int {
 			}
 		}
 	}
+	e.flatten()
 	e.size = e.cost()
 	s.entries = append(s.entries, e)
 	if max := s.limits.JournalEntries; max > 0 && len(s.entries) > max {
@@ -301,8 +357,14 @@ func clip(raw json.RawMessage, max int, truncated bool) (json.RawMessage, bool) 
 // Journal returns a copy of the kept entries and how many were dropped.
 func (s *Session) Journal() ([]Entry, int) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]Entry(nil), s.entries...), s.dropped
+	kept, dropped := append([]Entry(nil), s.entries...), s.dropped
+	s.mu.Unlock()
+	// Expanding outside the lock: kept entries are never modified, only
+	// dropped, and the copy holds what it needs.
+	for i := range kept {
+		kept[i] = kept[i].expanded()
+	}
+	return kept, dropped
 }
 
 // PutResponse stores a Responses API answer, evicting the oldest beyond

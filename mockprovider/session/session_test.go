@@ -3,9 +3,12 @@ package session
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/toolwire/toolwire/mockprovider/conv"
 )
 
 func TestJournalIsBounded(t *testing.T) {
@@ -197,5 +200,42 @@ func TestStoredResponsesShareTheBudget(t *testing.T) {
 	}
 	if st.JournalBytes() != 0 || st.liveEntries() != 0 {
 		t.Fatalf("deleted sessions left %d bytes, %d items charged", st.JournalBytes(), st.liveEntries())
+	}
+}
+
+func TestJournalGivesBackConversationAndEventsAsRecorded(t *testing.T) {
+	st := NewStore(DefaultLimits())
+	s := st.Get("k")
+	c := &conv.Conversation{Dialect: conv.Gemini, Model: "gemini-3-pro", Tools: []conv.Tool{{Name: "f", Parameters: json.RawMessage(`{"type":"object"}`)}},
+		Turns: []conv.Turn{
+			{Role: conv.Assistant, Parts: []conv.Part{{Kind: conv.KindCall, Call: &conv.Call{Name: "f", Arguments: map[string]any{"n": json.Number("1"), "x": 2.5, "l": []any{"a", nil}}, ThoughtSignature: "c2ln"}}}},
+			{Role: conv.User, Parts: []conv.Part{{Kind: conv.KindResult, Result: &conv.Result{Name: "f", Structured: map[string]any{"ok": true}}}}},
+		}}
+	events := []Event{{Event: "message_start", Data: json.RawMessage(`{"a":1}`)}, {Data: json.RawMessage(`[DONE]`)}, {Event: "e", Data: json.RawMessage{}}}
+	s.Record(Entry{Conversation: c, Events: events})
+	s.Record(Entry{Status: 400})
+	got, _ := s.Journal()
+	if len(got) != 2 {
+		t.Fatalf("kept %d entries, want 2", len(got))
+	}
+	if !reflect.DeepEqual(got[0].Conversation, c) {
+		t.Fatalf("conversation changed in the journal:\n%+v\n%+v", got[0].Conversation, c)
+	}
+	if len(got[0].Events) != len(events) {
+		t.Fatalf("events = %d, want %d", len(got[0].Events), len(events))
+	}
+	for i := range events {
+		if got[0].Events[i].Event != events[i].Event || string(got[0].Events[i].Data) != string(events[i].Data) {
+			t.Fatalf("event %d = %+v, want %+v", i, got[0].Events[i], events[i])
+		}
+	}
+	if got[1].Conversation != nil || got[1].Events != nil {
+		t.Fatalf("an entry without conversation or events gained some: %+v", got[1])
+	}
+	// Each read is its own copy: changing one does not change the journal.
+	got[0].Conversation.Model = "changed"
+	again, _ := s.Journal()
+	if again[0].Conversation.Model != "gemini-3-pro" {
+		t.Fatal("a reader's change reached the journal")
 	}
 }
