@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"io"
+	"os"
 	"testing"
 	"time"
 
@@ -47,4 +48,13 @@ func TestBenchSmall(t *testing.T) {
 			t.Errorf("bench.json lacks %s", k)
 		}
 	}
+}
+
+// TestMain lets the test binary be the bench's server child process.
+func TestMain(m *testing.M) {
+	if role := os.Getenv(serveEnv); role != "" {
+		serveChild(role)
+		return
+	}
+	os.Exit(m.Run())
 }

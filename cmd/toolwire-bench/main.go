@@ -6,16 +6,15 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -24,12 +23,15 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/toolwire/toolwire/mockprovider"
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/session"
 )
 
 func main() {
+	if role := os.Getenv(serveEnv); role != "" {
+		serveChild(role)
+		return
+	}
 	var cfg config
 	flag.StringVar(&cfg.out, "out", "reports/out/bench.json", "where to write bench.json")
 	flag.DurationVar(&cfg.each, "duration", 2*time.Second, "how long each load run lasts")
@@ -37,6 +39,10 @@ func main() {
 	flag.IntVar(&cfg.soakRequests, "soak-requests", 200000, "requests in the soak")
 	flag.IntVar(&cfg.soakSessions, "soak-sessions", 10000, "sessions the soak spreads them over")
 	flag.Int64Var(&cfg.journalBudget, "journal-budget", session.DefaultLimits().JournalBudget, "the mock's --journal-budget (bytes), to see what journaling costs")
+	flag.BoolVar(&cfg.inProcess, "in-process", false, "run the servers inside the load generator's process (allocations and memory then include the client's)")
+	flag.StringVar(&cfg.cpuProfile, "cpuprofile", "", "write the mock server process's CPU profile here")
+	flag.StringVar(&cfg.dialects, "dialects", "", "comma-separated dialects to load (default: all)")
+	flag.BoolVar(&cfg.noStream, "no-stream", false, "skip the streamed runs")
 	flag.Parse()
 	res, err := run(cfg, os.Stdout)
 	if err != nil {
@@ -62,6 +68,10 @@ type config struct {
 	soakRequests  int
 	soakSessions  int
 	journalBudget int64
+	inProcess     bool
+	cpuProfile    string
+	dialects      string
+	noStream      bool
 }
 
 // Result is bench.json.
@@ -92,8 +102,8 @@ type Run struct {
 	RPS         float64 `json:"rps"`
 	P50         float64 `json:"p50_ms"`
 	P99         float64 `json:"p99_ms"`
-	AllocsPerOp float64 `json:"allocs_per_request"` // whole process: client and server
-	RSSMB       float64 `json:"rss_mb"`
+	AllocsPerOp float64 `json:"allocs_per_request"` // the server process's (with --in-process: client's too)
+	RSSMB       float64 `json:"rss_mb"`             // the server process's
 }
 
 // Soak is the memory-flatness run.
@@ -118,28 +128,23 @@ func run(cfg config, w io.Writer) (*Result, error) {
 	if cfg.journalBudget > 0 {
 		limits.JournalBudget = cfg.journalBudget
 	}
-	mock := mockprovider.New(mockprovider.Options{Limits: limits})
-	mockURL, stopMock, err := listen(mock)
+	mock, err := startServer(cfg, "mock", limits)
 	if err != nil {
 		return nil, err
 	}
-	defer stopMock()
-	fixed := []byte(`{"id":"baseline","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}]}`)
-	baseURL, stopBase, err := listen(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(fixed)
-	}))
+	defer mock.stop()
+	base, err := startServer(cfg, "baseline", limits)
 	if err != nil {
 		return nil, err
 	}
-	defer stopBase()
+	defer base.stop()
+	mockURL, baseURL := mock.url, base.url
 
 	res := &Result{Machine: fmt.Sprintf("%s/%s, %d CPUs, %s", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version()), Dialects: map[string]DialectStats{}}
 	client := &http.Client{Transport: &http.Transport{MaxIdleConns: 256, MaxIdleConnsPerHost: 256, DisableCompression: true}}
 	baseline := map[int]Run{}
 	for _, c := range levels {
-		r := load(client, cfg.each, c, "baseline", false, func(worker, i int) *http.Request {
+		r := load(client, base, cfg.each, c, "baseline", false, func(worker, i int) *http.Request {
 			req, _ := http.NewRequest(http.MethodPost, baseURL+"/v1/chat/completions", strings.NewReader(`{}`))
 			return req
 		})
@@ -149,9 +154,15 @@ func run(cfg config, w io.Writer) (*Result, error) {
 	top := levels[len(levels)-1]
 	res.BaselineRPS = baseline[top].RPS
 	for _, d := range conv.Dialects {
+		if cfg.dialects != "" && !slices.Contains(strings.Split(cfg.dialects, ","), string(d)) {
+			continue
+		}
 		for _, stream := range []bool{false, true} {
+			if stream && cfg.noStream {
+				continue
+			}
 			for _, c := range levels {
-				r := load(client, cfg.each, c, string(d), stream, func(worker, i int) *http.Request {
+				r := load(client, mock, cfg.each, c, string(d), stream, func(worker, i int) *http.Request {
 					return turnRequest(mockURL, d, stream, fmt.Sprintf("bench-%s-%d", d, worker), i)
 				})
 				res.Runs = append(res.Runs, r)
@@ -161,32 +172,20 @@ func run(cfg config, w io.Writer) (*Result, error) {
 			}
 		}
 	}
-	res.Soak = soak(client, mockURL, cfg.soakRequests, cfg.soakSessions)
+	res.Soak = soak(client, mock, cfg.soakRequests, cfg.soakSessions)
 	printTable(w, res)
 	return res, nil
 }
 
-func listen(h http.Handler) (string, func(), error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", nil, err
-	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
-	go func() { _ = srv.Serve(ln) }()
-	return "http://" + ln.Addr().String(), func() { _ = srv.Shutdown(context.Background()) }, nil
-}
-
 // load runs workers for d, each sending requests back to back.
-func load(client *http.Client, d time.Duration, workers int, target string, stream bool, mk func(worker, i int) *http.Request) Run {
+func load(client *http.Client, srv *server, d time.Duration, workers int, target string, stream bool, mk func(worker, i int) *http.Request) Run {
 	var (
 		mu        sync.Mutex
 		latencies []time.Duration
 		errs      atomic.Int64
 		wg        sync.WaitGroup
 	)
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
+	before := srv.stats(client, true)
 	deadline := time.Now().Add(d)
 	start := time.Now()
 	for wk := 0; wk < workers; wk++ {
@@ -216,10 +215,10 @@ func load(client *http.Client, d time.Duration, workers int, target string, stre
 	}
 	wg.Wait()
 	elapsed := time.Since(start)
-	runtime.ReadMemStats(&after)
+	after := srv.stats(client, false)
 	sort.Slice(latencies, func(i, j int) bool { return latencies[i] < latencies[j] })
 	n := len(latencies)
-	r := Run{Target: target, Stream: stream, Concurrency: workers, Requests: n, Errors: int(errs.Load()), RSSMB: rssMB()}
+	r := Run{Target: target, Stream: stream, Concurrency: workers, Requests: n, Errors: int(errs.Load()), RSSMB: after.RSSMB}
 	if n > 0 {
 		r.RPS = round(float64(n) / elapsed.Seconds())
 		r.P50 = ms(latencies[n/2])
@@ -231,7 +230,7 @@ func load(client *http.Client, d time.Duration, workers int, target string, stre
 
 // soak spreads requests over many sessions and compares resident memory
 // after the first 10,000 requests with the end.
-func soak(client *http.Client, base string, requests, sessions int) Soak {
+func soak(client *http.Client, srv *server, requests, sessions int) Soak {
 	s := Soak{Requests: requests, Sessions: sessions}
 	const workers = 16
 	var next atomic.Int64
@@ -247,10 +246,10 @@ func soak(client *http.Client, base string, requests, sessions int) Soak {
 					return
 				}
 				if i == min(10000, requests-1) {
-					startOnce.Do(func() { runtime.GC(); s.RSSMBStart = rssMB() })
+					startOnce.Do(func() { s.RSSMBStart = srv.stats(client, true).RSSMB })
 				}
 				d := conv.Dialects[i%len(conv.Dialects)]
-				resp, err := client.Do(turnRequest(base, d, false, fmt.Sprintf("soak-%d", i%sessions), i))
+				resp, err := client.Do(turnRequest(srv.url, d, false, fmt.Sprintf("soak-%d", i%sessions), i))
 				if err == nil {
 					_, _ = io.Copy(io.Discard, resp.Body)
 					resp.Body.Close()
@@ -259,8 +258,7 @@ func soak(client *http.Client, base string, requests, sessions int) Soak {
 		}()
 	}
 	wg.Wait()
-	runtime.GC()
-	s.RSSMBEnd = rssMB()
+	s.RSSMBEnd = srv.stats(client, true).RSSMB
 	return s
 }
 
