@@ -565,8 +565,9 @@ func (r *Request) conversation() *conv.Conversation {
 				media := mediaContent(b.Type, b.Source)
 				t.Parts = append(t.Parts, conv.Part{Kind: conv.KindMedia, Media: &media})
 			case "tool_use":
-				args := map[string]any{}
-				_ = json.Unmarshal(b.Input, &args) // a non-object input is a rule violation; keep {}
+				// As json.Unmarshal into a fresh map: a non-object input is a
+				// rule violation and keeps {}; null gives nil.
+				args := jsonscan.ObjectFloat(b.Input)
 				names[b.ID] = b.Name
 				t.Parts = append(t.Parts, conv.Part{Kind: conv.KindCall, Call: &conv.Call{ID: b.ID, Name: b.Name, Arguments: args}})
 			case "tool_result":

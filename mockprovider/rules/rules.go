@@ -4,7 +4,9 @@
 package rules
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -174,7 +176,9 @@ func Run(set []Rule, req any, env *Env) []Violation {
 			out = append(out, v)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Order < out[j].Order })
+	if len(out) > 1 {
+		slices.SortStableFunc(out, func(a, b Violation) int { return cmp.Compare(a.Order, b.Order) })
+	}
 	return out
 }
 

@@ -65,10 +65,21 @@ type Entry struct {
 	size       int64 // bytes charged to the store's journal budget
 }
 
+var flatPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+
 // flatten moves the conversation and events into byte slices.
 func (e *Entry) flatten() {
 	if e.Conversation != nil {
-		e.flatConv, _ = e.Conversation.MarshalBinary()
+		// Encoded into a reused scratch buffer, then copied once at its
+		// exact size: growing a fresh slice copied it several times, and
+		// spare capacity would stay in the journal.
+		scratch := flatPool.Get().(*[]byte)
+		b, _ := e.Conversation.AppendBinary((*scratch)[:0])
+		e.flatConv = append(make([]byte, 0, len(b)), b...)
+		if cap(b) <= 1<<20 { // a rare huge conversation is not kept around
+			*scratch = b
+			flatPool.Put(scratch)
+		}
 		e.Conversation = nil
 	}
 	if len(e.Events) > 0 {

@@ -108,7 +108,8 @@ const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 // Next returns prefix followed by n base62 characters.
 func (g *IDs) Next(prefix string, n int) string {
 	k := g.n.Add(1)
-	sum := sha256.Sum256([]byte(g.seed + "\x00" + strconv.FormatUint(k, 10)))
+	var in [128]byte // the hash input, on the stack for usual key lengths
+	sum := sha256.Sum256(strconv.AppendUint(append(append(in[:0], g.seed...), 0), k, 10))
 	out := make([]byte, 0, len(prefix)+n)
 	out = append(out, prefix...)
 	for i := 0; i < n; i++ {

@@ -1,6 +1,9 @@
 package jsonscan
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"strconv"
+)
 
 // AnyNumber is a json.Decoder with UseNumber decoding a valid JSON value
 // into any: objects as map[string]any (a repeated key keeps the last),
@@ -8,12 +11,36 @@ import "encoding/json"
 // encoding/json does. It walks the bytes once, where the decoder scans
 // them twice through its state machine.
 func AnyNumber(b []byte) any {
-	v, _ := anyAt(b, skipSpace(b, 0))
+	v, _ := anyAt(b, skipSpace(b, 0), true)
 	return v
 }
 
-// anyAt decodes the value at b[i] and returns it with the index after it.
-func anyAt(b []byte, i int) (any, int) {
+// AnyFloat is json.Unmarshal into an `any` for a valid JSON value: numbers
+// as float64, and a number float64 cannot hold as nil (json.Unmarshal
+// reports an error and leaves that value unset; callers here ignore it).
+func AnyFloat(b []byte) any {
+	v, _ := anyAt(b, skipSpace(b, 0), false)
+	return v
+}
+
+// ObjectFloat is json.Unmarshal(b, &m) with m a fresh empty map, as the
+// decoders use it for call arguments: an object decodes into the map, null
+// leaves m nil, any other value leaves m empty.
+func ObjectFloat(b []byte) map[string]any {
+	b = Trim(b)
+	switch {
+	case len(b) > 0 && b[0] == '{':
+		m, _ := AnyFloat(b).(map[string]any)
+		return m
+	case IsNull(b):
+		return nil
+	}
+	return map[string]any{}
+}
+
+// anyAt decodes the value at b[i] and returns it with the index after it;
+// numbers become json.Number if useNumber, else float64.
+func anyAt(b []byte, i int, useNumber bool) (any, int) {
 	if i >= len(b) {
 		return nil, i
 	}
@@ -27,7 +54,7 @@ func anyAt(b []byte, i int) (any, int) {
 			i = skipSpace(b, k)
 			i = skipSpace(b, i+1) // ':'
 			var v any
-			v, i = anyAt(b, i)
+			v, i = anyAt(b, i, useNumber)
 			m[key] = v
 			i = skipSpace(b, i)
 			if i < len(b) && b[i] == ',' {
@@ -40,7 +67,7 @@ func anyAt(b []byte, i int) (any, int) {
 		i = skipSpace(b, i+1)
 		for i < len(b) && b[i] != ']' {
 			var v any
-			v, i = anyAt(b, i)
+			v, i = anyAt(b, i, useNumber)
 			a = append(a, v)
 			i = skipSpace(b, i)
 			if i < len(b) && b[i] == ',' {
@@ -61,5 +88,12 @@ func anyAt(b []byte, i int) (any, int) {
 	case "false":
 		return false, e
 	}
-	return json.Number(string(b[i:e])), e
+	if useNumber {
+		return json.Number(string(b[i:e])), e
+	}
+	f, err := strconv.ParseFloat(string(b[i:e]), 64)
+	if err != nil {
+		return nil, e
+	}
+	return f, e
 }

@@ -109,3 +109,28 @@ func FuzzAnyNumber(f *testing.F) {
 		}
 	})
 }
+
+// FuzzAnyFloat holds AnyFloat to json.Unmarshal into an any, and
+// ObjectFloat to json.Unmarshal into a fresh empty map, on every valid
+// document (the error json.Unmarshal returns for an out-of-range number or
+// a non-object is ignored by the callers, so only the value is compared).
+func FuzzAnyFloat(f *testing.F) {
+	for _, s := range []string{`{"a":1,"a":[true,false,null,-1.5e3,"x\u00e9\ud800\n"],"b":{},"c":[]}`, ` [ {"k" : "v" } , 0 ] `, `"s"`, `null`, ` null `, `{"big":1e400,"l":[1e999,-0,0.1]}`, `1e400`, `[]`, `7`, "{\"\xff\":\"\xfe\"}"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if !json.Valid(b) {
+			return
+		}
+		var want any
+		_ = json.Unmarshal(b, &want)
+		if got := AnyFloat(b); !reflect.DeepEqual(got, want) {
+			t.Fatalf("AnyFloat(%q) = %#v, want %#v", b, got, want)
+		}
+		wantMap := map[string]any{}
+		_ = json.Unmarshal(b, &wantMap)
+		if got := ObjectFloat(b); !reflect.DeepEqual(got, wantMap) {
+			t.Fatalf("ObjectFloat(%q) = %#v, want %#v", b, got, wantMap)
+		}
+	})
+}
