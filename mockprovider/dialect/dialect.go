@@ -7,6 +7,7 @@ package dialect
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/model"
@@ -94,7 +95,11 @@ func (x *Exchange) JSON(status int, body any) {
 	x.status, x.body = status, b
 	// Assigned rather than Set: the shared value saves an allocation per
 	// answer, and nothing appends to or edits a header value in place.
-	x.W.Header()["Content-Type"] = jsonContentType
+	h := x.W.Header()
+	h["Content-Type"] = jsonContentType
+	// Declared, so a body over net/http's 2 KiB buffer (a Responses
+	// object) is not sent chunked, as the real APIs do not.
+	h["Content-Length"] = []string{strconv.Itoa(len(b))}
 	x.W.WriteHeader(status)
 	_, _ = x.W.Write(b)
 }
