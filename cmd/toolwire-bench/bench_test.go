@@ -17,7 +17,7 @@ func TestBenchSmall(t *testing.T) {
 	if testing.Short() {
 		t.Skip("load run")
 	}
-	res, err := run(config{each: 150 * time.Millisecond, concurrency: "1,4", soakRequests: 3000, soakSessions: 500}, io.Discard)
+	res, err := run(config{each: 150 * time.Millisecond, concurrency: "1,4", soakRequests: 3000, soakSessions: 500, rounds: 1}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +31,7 @@ func TestBenchSmall(t *testing.T) {
 	}
 	for _, d := range conv.Dialects {
 		st, ok := res.Dialects[string(d)]
-		if !ok || st.RPS <= 0 || st.Ratio <= 0 || st.P99 < st.P50 {
+		if !ok || st.RPS <= 0 || st.Ratio <= 0 || st.P99 < st.P50 || len(st.RoundRatios) != 1 || st.RoundRatios[0] != st.Ratio {
 			t.Errorf("%s: incomplete stats %+v", d, st)
 		}
 	}

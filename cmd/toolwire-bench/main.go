@@ -6,6 +6,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -43,6 +44,7 @@ func main() {
 	flag.StringVar(&cfg.cpuProfile, "cpuprofile", "", "write the mock server process's CPU profile here")
 	flag.StringVar(&cfg.dialects, "dialects", "", "comma-separated dialects to load (default: all)")
 	flag.BoolVar(&cfg.noStream, "no-stream", false, "skip the streamed runs")
+	flag.IntVar(&cfg.rounds, "rounds", 3, "rounds of baseline-then-dialects for the headline ratios (median reported); 0 = take them from the sweep")
 	flag.Parse()
 	res, err := run(cfg, os.Stdout)
 	if err != nil {
@@ -72,12 +74,19 @@ type config struct {
 	cpuProfile    string
 	dialects      string
 	noStream      bool
+	rounds        int
+}
+
+type roundResult struct {
+	run   Run
+	ratio float64
 }
 
 // Result is bench.json.
 type Result struct {
 	Machine     string                  `json:"machine"`
-	BaselineRPS float64                 `json:"baseline_rps"`
+	BaselineRPS float64                 `json:"baseline_rps"` // at the top concurrency (median over the rounds)
+	Rounds      int                     `json:"rounds,omitempty"`
 	Dialects    map[string]DialectStats `json:"dialects"`
 	Runs        []Run                   `json:"runs"`
 	Soak        Soak                    `json:"soak"`
@@ -90,6 +99,9 @@ type DialectStats struct {
 	P50   float64 `json:"p50_ms"`
 	P99   float64 `json:"p99_ms"`
 	Ratio float64 `json:"ratio"`
+	// RoundRatios are the ratios of every headline round, sorted; Ratio
+	// is their median.
+	RoundRatios []float64 `json:"round_ratios,omitempty"`
 }
 
 // Run is one load run.
@@ -142,34 +154,74 @@ func run(cfg config, w io.Writer) (*Result, error) {
 
 	res := &Result{Machine: fmt.Sprintf("%s/%s, %d CPUs, %s", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version()), Dialects: map[string]DialectStats{}}
 	client := &http.Client{Transport: &http.Transport{MaxIdleConns: 256, MaxIdleConnsPerHost: 256, DisableCompression: true}}
-	baseline := map[int]Run{}
-	for _, c := range levels {
-		r := load(client, base, cfg.each, c, "baseline", false, func(worker, i int) *http.Request {
+	loadBaseline := func(c int) Run {
+		return load(client, base, cfg.each, c, "baseline", false, func(worker, i int) *http.Request {
 			req, _ := http.NewRequest(http.MethodPost, baseURL+"/v1/chat/completions", strings.NewReader(`{}`))
 			return req
 		})
-		baseline[c] = r
-		res.Runs = append(res.Runs, r)
+	}
+	loadDialect := func(d conv.Dialect, stream bool, c int) Run {
+		return load(client, mock, cfg.each, c, string(d), stream, func(worker, i int) *http.Request {
+			return turnRequest(mockURL, d, stream, fmt.Sprintf("bench-%s-%d", d, worker), i)
+		})
+	}
+	var dialects []conv.Dialect
+	for _, d := range conv.Dialects {
+		if cfg.dialects == "" || slices.Contains(strings.Split(cfg.dialects, ","), string(d)) {
+			dialects = append(dialects, d)
+		}
+	}
+
+	// The sweep: every dialect, streamed and not, at every concurrency.
+	baseline := map[int]Run{}
+	for _, c := range levels {
+		baseline[c] = loadBaseline(c)
+		res.Runs = append(res.Runs, baseline[c])
 	}
 	top := levels[len(levels)-1]
 	res.BaselineRPS = baseline[top].RPS
-	for _, d := range conv.Dialects {
-		if cfg.dialects != "" && !slices.Contains(strings.Split(cfg.dialects, ","), string(d)) {
-			continue
-		}
+	for _, d := range dialects {
 		for _, stream := range []bool{false, true} {
 			if stream && cfg.noStream {
 				continue
 			}
 			for _, c := range levels {
-				r := load(client, mock, cfg.each, c, string(d), stream, func(worker, i int) *http.Request {
-					return turnRequest(mockURL, d, stream, fmt.Sprintf("bench-%s-%d", d, worker), i)
-				})
+				r := loadDialect(d, stream, c)
 				res.Runs = append(res.Runs, r)
 				if !stream && c == top {
 					res.Dialects[string(d)] = DialectStats{RPS: r.RPS, P50: r.P50, P99: r.P99, Ratio: round(r.RPS / baseline[top].RPS)}
 				}
 			}
+		}
+	}
+
+	// The headline: rounds of baseline-then-each-dialect at the top
+	// concurrency, each ratio taken against the baseline measured just
+	// before it, and the median round reported — a machine whose speed
+	// drifts during the run moves both sides of each ratio alike.
+	if cfg.rounds > 0 {
+		perDialect := map[conv.Dialect][]roundResult{}
+		var bases []float64
+		for range cfg.rounds {
+			b := loadBaseline(top)
+			bases = append(bases, b.RPS)
+			for _, d := range dialects {
+				r := loadDialect(d, false, top)
+				perDialect[d] = append(perDialect[d], roundResult{run: r, ratio: r.RPS / b.RPS})
+			}
+		}
+		slices.Sort(bases)
+		res.BaselineRPS = bases[len(bases)/2]
+		res.Rounds = cfg.rounds
+		for _, d := range dialects {
+			rs := perDialect[d]
+			slices.SortFunc(rs, func(a, b roundResult) int { return cmp.Compare(a.ratio, b.ratio) })
+			mid := rs[len(rs)/2]
+			st := DialectStats{RPS: mid.run.RPS, P50: mid.run.P50, P99: mid.run.P99, Ratio: round(mid.ratio)}
+			for _, r := range rs {
+				st.RoundRatios = append(st.RoundRatios, round(r.ratio))
+			}
+			res.Dialects[string(d)] = st
 		}
 	}
 	res.Soak = soak(client, mock, cfg.soakRequests, cfg.soakSessions)
