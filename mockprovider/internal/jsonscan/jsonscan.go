@@ -12,6 +12,7 @@
 package jsonscan
 
 import (
+	"bytes"
 	"encoding/json"
 	"strconv"
 	"unicode/utf8"
@@ -102,15 +103,24 @@ func end(b []byte, i int) int {
 	return j
 }
 
-// stringEnd returns the index just past the string literal at b[i].
+// stringEnd returns the index just past the string literal at b[i]. It
+// jumps from quote to quote (bytes.IndexByte is vectorized) and skips a
+// quote escaped by an odd run of backslashes before it.
 func stringEnd(b []byte, i int) int {
-	for j := i + 1; j < len(b); j++ {
-		switch b[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1
+	for j := i + 1; j < len(b); {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			break
 		}
+		q := j + k
+		escapes := 0
+		for p := q - 1; p > i && b[p] == '\\'; p-- {
+			escapes++
+		}
+		if escapes%2 == 0 {
+			return q + 1
+		}
+		j = q + 1
 	}
 	return len(b)
 }
@@ -185,15 +195,7 @@ func ToString(v []byte) (string, bool) {
 		return "", IsNull(v)
 	}
 	inner := v[1 : len(v)-1]
-	plain, ascii := true, true
-	for _, c := range inner {
-		if c == '\\' {
-			plain = false
-			break
-		}
-		ascii = ascii && c < utf8.RuneSelf
-	}
-	if plain && (ascii || utf8.Valid(inner)) {
+	if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
 		if len(inner) <= maxCommon {
 			if s, ok := common[string(inner)]; ok {
 				return s, true

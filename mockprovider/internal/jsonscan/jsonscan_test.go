@@ -73,6 +73,8 @@ var seeds = []string{
 	`{"k\"ey":"v","":"",  "n" :null,"arr":[ [], {}, "]", -1.5e-3 ]}`,
 	"{\"k\xff\":1,\"ok\":\"\\ud800\"}",
 	`[1,"two",{"three":3},[4],null,true]`, "[ \n\t]", "{ \r\n}",
+	// Runs of backslashes before a quote: even runs end the string.
+	`{"a\\":"\\\"\\","b\\\\\"":["\\\\",{"c":"\"}\\"}]}`, `["\\","\\\\","\\\"]"]`,
 }
 
 func TestEquivalentToEncodingJSON(t *testing.T) {
