@@ -16,15 +16,15 @@ import (
 // Wire shapes of a Message (response body, message_start) in the field
 // order of the API's recordings (provider-rules.md §3.4).
 type messageBody struct {
-	ID           string  `json:"id"`
-	Type         string  `json:"type"`
-	Role         string  `json:"role"`
-	Model        string  `json:"model"`
-	Content      []any   `json:"content"`
-	StopReason   *string `json:"stop_reason"`
-	StopSequence *string `json:"stop_sequence"`
-	StopDetails  any     `json:"stop_details"`
-	Usage        usage   `json:"usage"`
+	ID           string          `json:"id"`
+	Type         string          `json:"type"`
+	Role         string          `json:"role"`
+	Model        string          `json:"model"`
+	Content      json.RawMessage `json:"content"` // the blocks, encoded once
+	StopReason   *string         `json:"stop_reason"`
+	StopSequence *string         `json:"stop_sequence"`
+	StopDetails  any             `json:"stop_details"`
+	Usage        usage           `json:"usage"`
 }
 
 type usage struct {
@@ -204,7 +204,7 @@ func (d *Dialect) Encode(x *dialect.Exchange, reqAny any, c *conv.Conversation, 
 	x.W.Header().Set("Request-Id", x.IDs().Next("req_011C", 20))
 	if !c.Stream {
 		x.JSON(http.StatusOK, messageBody{
-			ID: msgID, Type: "message", Role: "assistant", Model: req.Model, Content: content,
+			ID: msgID, Type: "message", Role: "assistant", Model: req.Model, Content: raw,
 			StopReason: &stop, Usage: fullUsage(in, out),
 		})
 		return
@@ -227,7 +227,7 @@ func (d *Dialect) stream(x *dialect.Exchange, req *Request, msgID string, blocks
 	start := usage{InputTokens: in, CacheCreation: &cacheCreation{}, OutputTokens: 1, ServiceTier: "standard", InferenceGeo: "not_available"}
 	send := func(name string, v any) bool { return s.Event(name, v) == nil }
 	if !send("message_start", messageStart{Type: "message_start", Message: messageBody{
-		ID: msgID, Type: "message", Role: "assistant", Model: req.Model, Content: []any{}, Usage: start,
+		ID: msgID, Type: "message", Role: "assistant", Model: req.Model, Content: json.RawMessage(`[]`), Usage: start,
 	}}) {
 		return
 	}

@@ -286,22 +286,23 @@ func decodeSystem(raw json.RawMessage) (string, *wire.APIError) {
 }
 
 func decodeMessage(i int, raw json.RawMessage) (Message, *wire.APIError) {
-	path := "messages." + strconv.Itoa(i)
+	// Built only for an error: most requests have none.
+	path := func() string { return "messages." + strconv.Itoa(i) }
 	m, ok := jsonscan.ParseObject(raw)
 	if !isObject(raw) || !ok {
-		return Message{}, invalid(path + ": " + notObject)
+		return Message{}, invalid(path() + ": " + notObject)
 	}
 	msg := Message{Index: i}
 	roleRaw, ok := present(m, "role")
 	if !ok {
-		return msg, invalid(path + ".role: " + required)
+		return msg, invalid(path() + ".role: " + required)
 	}
 	if msg.Role, ok = jsonscan.ToString(roleRaw); !ok || (msg.Role != "user" && msg.Role != "assistant") {
-		return msg, invalid(path + ".role: Input should be 'user' or 'assistant'")
+		return msg, invalid(path() + ".role: Input should be 'user' or 'assistant'")
 	}
 	content, ok := present(m, "content")
 	if !ok {
-		return msg, invalid(path + ".content: " + required)
+		return msg, invalid(path() + ".content: " + required)
 	}
 	if text, ok := jsonscan.ToString(content); ok {
 		msg.Empty = text == ""
@@ -312,14 +313,14 @@ func decodeMessage(i int, raw json.RawMessage) (Message, *wire.APIError) {
 	}
 	list, ok := jsonscan.ParseArray(content)
 	if !ok {
-		return msg, invalid(path + ".content: " + notList)
+		return msg, invalid(path() + ".content: " + notList)
 	}
 	msg.Empty = len(list) == 0
 	if len(list) > 0 {
 		msg.Blocks = make([]Block, 0, len(list))
 	}
 	for j, b := range list {
-		blk, err := decodeBlock(path, i, j, b)
+		blk, err := decodeBlock(i, j, b)
 		if err != nil {
 			return msg, err
 		}
@@ -328,12 +329,12 @@ func decodeMessage(i int, raw json.RawMessage) (Message, *wire.APIError) {
 	return msg, nil
 }
 
-// decodeBlock reads block j of message i; msgPath is "messages.<i>".
-func decodeBlock(msgPath string, i, j int, raw json.RawMessage) (Block, *wire.APIError) {
-	path := msgPath + ".content." + strconv.Itoa(j)
+// decodeBlock reads block j of message i.
+func decodeBlock(i, j int, raw json.RawMessage) (Block, *wire.APIError) {
+	path := func() string { return "messages." + strconv.Itoa(i) + ".content." + strconv.Itoa(j) }
 	f, ok := jsonscan.ParseObject(raw)
 	if !isObject(raw) || !ok {
-		return Block{}, invalid(path + ": " + notObject)
+		return Block{}, invalid(path() + ": " + notObject)
 	}
 	b := Block{Msg: i, Index: j}
 	tagRaw, ok := present(f, "type")
@@ -341,16 +342,16 @@ func decodeBlock(msgPath string, i, j int, raw json.RawMessage) (Block, *wire.AP
 		b.Type, ok = jsonscan.ToString(tagRaw)
 	}
 	if !ok {
-		return b, invalid(path + ": Unable to extract tag using discriminator 'type'")
+		return b, invalid(path() + ": Unable to extract tag using discriminator 'type'")
 	}
 	known := false
 	for _, t := range blockTags {
 		known = known || t == b.Type
 	}
 	if !known {
-		return b, invalid(tagError(path, b.Type, blockTags))
+		return b, invalid(tagError(path(), b.Type, blockTags))
 	}
-	field := func(name string) string { return path + "." + b.Type + "." + name }
+	field := func(name string) string { return path() + "." + b.Type + "." + name }
 	str := func(name string, dst *string, needed bool) *wire.APIError {
 		raw, ok := present(f, name)
 		if !ok {
@@ -389,13 +390,13 @@ func decodeBlock(msgPath string, i, j int, raw json.RawMessage) (Block, *wire.AP
 		if !ok {
 			return b, invalid(field("input") + ": " + required)
 		}
-		b.Input = jsonscan.Clone(input)
+		b.Input = input
 	case "tool_result":
 		if err := str("tool_use_id", &b.ToolUseID, true); err != nil {
 			return b, err
 		}
 		if raw, ok := f.Get("is_error"); ok {
-			b.IsError = jsonscan.Clone(raw)
+			b.IsError = raw
 		}
 		if raw, ok := present(f, "content"); ok {
 			var isText bool
@@ -410,7 +411,7 @@ func decodeBlock(msgPath string, i, j int, raw json.RawMessage) (Block, *wire.AP
 					if !isObject(it) || !ok {
 						return b, invalid(field("content") + "." + strconv.Itoa(k) + ": " + notObject)
 					}
-					item := ResultItem{Raw: jsonscan.Clone(it)}
+					item := ResultItem{Raw: it}
 					if t, ok := present(tagged, "type"); ok {
 						if typ, ok := jsonscan.ToString(t); ok {
 							item.Type, item.HasTag = typ, true
@@ -428,7 +429,7 @@ func decodeBlock(msgPath string, i, j int, raw json.RawMessage) (Block, *wire.AP
 		if !isObject(src) {
 			return b, invalid(field("source") + ": " + notObject)
 		}
-		b.Source = jsonscan.Clone(src)
+		b.Source = src
 	}
 	return b, nil
 }
@@ -440,15 +441,15 @@ func decodeTools(raw json.RawMessage) ([]conv.Tool, *wire.APIError) {
 	}
 	var out []conv.Tool
 	for i, t := range list {
-		path := "tools." + strconv.Itoa(i)
+		path := func() string { return "tools." + strconv.Itoa(i) }
 		f, ok := jsonscan.ParseObject(t)
 		if !isObject(t) || !ok {
-			return nil, invalid(path + ": " + notObject)
+			return nil, invalid(path() + ": " + notObject)
 		}
 		var typ string
 		if raw, ok := present(f, "type"); ok {
 			if typ, ok = jsonscan.ToString(raw); !ok {
-				return nil, invalid(path + ".type: " + notString)
+				return nil, invalid(path() + ".type: " + notString)
 			}
 		}
 		if typ != "" && typ != "custom" {
@@ -457,26 +458,26 @@ func decodeTools(raw json.RawMessage) ([]conv.Tool, *wire.APIError) {
 		var tool conv.Tool
 		nameRaw, ok := present(f, "name")
 		if !ok {
-			return nil, invalid(path + ".name: " + required)
+			return nil, invalid(path() + ".name: " + required)
 		}
 		if tool.Name, ok = jsonscan.ToString(nameRaw); !ok {
-			return nil, invalid(path + ".name: " + notString)
+			return nil, invalid(path() + ".name: " + notString)
 		}
 		if raw, ok := present(f, "description"); ok {
 			if tool.Description, ok = jsonscan.ToString(raw); !ok {
-				return nil, invalid(path + ".description: " + notString)
+				return nil, invalid(path() + ".description: " + notString)
 			}
 		}
 		schema, ok := present(f, "input_schema")
 		if !ok {
-			return nil, invalid(path + ".input_schema: " + required)
+			return nil, invalid(path() + ".input_schema: " + required)
 		}
 		if !isObject(schema) {
-			return nil, invalid(path + ".input_schema: " + notObject)
+			return nil, invalid(path() + ".input_schema: " + notObject)
 		}
-		// A copy: the conversation is journaled, and a span would keep
-		// the whole body alive past its clipped journal copy.
-		tool.Parameters = jsonscan.Clone(schema)
+		// A span of the body, not a copy: the request lives for one
+		// exchange, and the journal keeps its own flat copy.
+		tool.Parameters = schema
 		if raw, ok := present(f, "strict"); ok {
 			if strict, ok := jsonscan.Bool(raw); ok {
 				tool.Strict = strict
