@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
+	"github.com/toolwire/toolwire/mockprovider/internal/jsonscan"
 	"github.com/toolwire/toolwire/mockprovider/wire"
 )
 
@@ -167,14 +168,26 @@ func cutLast(s, sep string) (before, after string, ok bool) {
 
 // decodeBody parses the JSON body, answering the Google-style parse errors.
 func decodeBody(body []byte) (*Request, *wire.APIError) {
-	bad := func(msg string) *wire.APIError {
-		return &wire.APIError{Status: http.StatusBadRequest, Type: statusInvalidArgument, Message: invalidJSONPrefix + " " + msg}
-	}
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 {
 		// An empty body is an empty message: the rules then report the
 		// missing contents, as the API does.
 		return &Request{}, nil
+	}
+	if trimmed[0] == '{' {
+		if req, ok := fastDecode(trimmed); ok {
+			return req, nil
+		}
+	}
+	return decodeWithEncodingJSON(trimmed)
+}
+
+// decodeWithEncodingJSON is the reference decoder of a non-empty trimmed
+// body: every body fastDecode turns down, with the parse errors Google
+// words, and the snake_case renaming.
+func decodeWithEncodingJSON(trimmed []byte) (*Request, *wire.APIError) {
+	bad := func(msg string) *wire.APIError {
+		return &wire.APIError{Status: http.StatusBadRequest, Type: statusInvalidArgument, Message: invalidJSONPrefix + " " + msg}
 	}
 	// The common body (an object without snake_case keys) is validated
 	// by json.Unmarshal alone: it reports a *json.SyntaxError exactly when
@@ -331,6 +344,9 @@ func toConversation(req *Request) *conv.Conversation {
 		}
 		c.System = strings.Join(texts, "\n")
 	}
+	if n := declarationCount(req.Tools); n > 0 {
+		c.Tools = make([]conv.Tool, 0, n)
+	}
 	for _, t := range req.Tools {
 		for _, fd := range t.FunctionDeclarations {
 			params := fd.ParametersJSONSchema
@@ -355,29 +371,57 @@ func toConversation(req *Request) *conv.Conversation {
 	if len(req.Contents) > 0 {
 		c.Turns = make([]conv.Turn, 0, len(req.Contents))
 	}
+	// Every turn's parts are cut from one array sized for all of them,
+	// rather than one allocation per turn. Each turn's slice is capped at
+	// its own length, so an append to one turn cannot reach the next.
+	var all []conv.Part
+	if n := partCount(req.Contents); n > 0 {
+		all = make([]conv.Part, 0, n)
+	}
 	for _, content := range req.Contents {
 		turn := conv.Turn{Role: conv.User}
 		if content.Role == roleModel {
 			turn.Role = conv.Assistant
 		}
+		start := len(all)
 		for _, p := range content.Parts {
 			if cp, ok := toPart(p); ok {
-				if turn.Parts == nil {
-					turn.Parts = make([]conv.Part, 0, len(content.Parts))
-				}
-				turn.Parts = append(turn.Parts, cp)
+				all = append(all, cp)
 			}
+		}
+		if len(all) > start {
+			turn.Parts = all[start:len(all):len(all)]
 		}
 		c.Turns = append(c.Turns, turn)
 	}
 	return c
 }
 
+// declarationCount is the number of function declarations of all tools.
+func declarationCount(tools []Tool) int {
+	n := 0
+	for _, t := range tools {
+		n += len(t.FunctionDeclarations)
+	}
+	return n
+}
+
+// partCount is the number of parts of all contents.
+func partCount(contents []Content) int {
+	n := 0
+	for _, content := range contents {
+		n += len(content.Parts)
+	}
+	return n
+}
+
 func toPart(p Part) (conv.Part, bool) {
 	switch {
 	case p.FunctionCall != nil:
-		args := map[string]any{}
-		_ = json.Unmarshal(p.FunctionCall.Args, &args)
+		// Was json.Unmarshal(Args, &args) into a fresh empty map, its
+		// error ignored; ObjectFloat gives the same map without
+		// reflection (Args is a span of the decoded body, or empty).
+		args := jsonscan.ObjectFloat(p.FunctionCall.Args)
 		if args == nil {
 			args = map[string]any{}
 		}
@@ -385,8 +429,8 @@ func toPart(p Part) (conv.Part, bool) {
 	case p.FunctionResponse != nil:
 		fr := p.FunctionResponse
 		res := &conv.Result{CallID: fr.ID, Name: fr.Name}
-		var obj map[string]any
-		if json.Unmarshal(fr.Response, &obj) == nil && obj != nil {
+		// Was `json.Unmarshal(Response, &obj) == nil && obj != nil`.
+		if obj, ok := jsonscan.StructFloat(fr.Response); ok {
 			res.Structured = obj
 			// Google's convention: an "error" key (and no "output") reports
 			// a failed call.

@@ -47,6 +47,10 @@ type OutCall struct {
 	ID   string         `json:"id,omitempty"`
 	Name string         `json:"name"`
 	Args map[string]any `json:"args"`
+
+	// encodedArgs is json.Marshal(Args), made once by encodeArgs: the
+	// usage count and the answer both need it.
+	encodedArgs []byte
 }
 
 // UsageMetadata counts tokens (estimated: a token per four bytes).
@@ -80,61 +84,138 @@ func (d *Dialect) Encode(x *dialect.Exchange, req any, c *conv.Conversation, rep
 		r = &Request{Model: c.Model}
 	}
 	texts, calls := d.replyParts(x, reply)
-	base := GenerateContentResponse{ModelVersion: r.Model, ResponseID: x.IDs().Next("", responseIDLength)}
-	prompt := promptTokens(r)
-	usage := func(outBytes int) UsageMetadata {
-		out := tokens(outBytes)
-		return UsageMetadata{PromptTokenCount: prompt, CandidatesTokenCount: out, TotalTokenCount: prompt + out,
-			PromptTokensDetails: []ModalityCount{{Modality: "TEXT", TokenCount: prompt}}}
-	}
-	chunk := func(parts []OutPart, last bool, outBytes int) GenerateContentResponse {
-		g := base
-		cand := Candidate{Content: OutContent{Parts: parts, Role: roleModel}}
-		if last {
-			cand.FinishReason = finishStop
-			if len(calls) > 0 {
-				cand.FinishMessage = finishMessageCalls
-			}
-		}
-		g.Candidates = []Candidate{cand}
-		g.UsageMetadata = usage(outBytes)
-		return g
-	}
-
-	if !c.Stream {
-		var parts []OutPart
-		if texts != "" || len(calls) == 0 {
-			parts = append(parts, textPart(texts))
-		}
-		parts = append(parts, calls...)
-		x.JSON(http.StatusOK, chunk(parts, true, len(texts)+callBytes(calls)))
+	argsOK := encodeArgs(calls)
+	head := responseHead{model: r.Model, id: x.IDs().Next("", responseIDLength), prompt: promptTokens(r), calls: len(calls) > 0}
+	if !argsOK {
+		// Arguments encoding/json cannot encode (a NaN from a scenario):
+		// the reflective encoder fails the answer as it always has.
+		d.encodeReflect(x, r, c, head, texts, calls)
 		return
 	}
-
-	// Streamed: text in fragments, then the calls whole in one chunk that
-	// ends the turn (the Gemini API never splits call arguments).
-	var chunks []GenerateContentResponse
-	sent := 0
-	frags := wire.Fragments(texts, x.Stream.FragmentSize)
-	for i, f := range frags {
-		sent += len(f)
-		chunks = append(chunks, chunk([]OutPart{textPart(f)}, i == len(frags)-1 && len(calls) == 0, sent))
+	callsLen := encodedCallBytes(calls)
+	if !c.Stream {
+		ch := wholeAnswer(texts, calls, callsLen)
+		x.JSON(http.StatusOK, json.RawMessage(head.appendJSON(make([]byte, 0, head.sizeHint(ch)), ch)))
+		return
 	}
-	if len(calls) > 0 {
-		chunks = append(chunks, chunk(calls, true, sent+callBytes(calls)))
-	} else if len(frags) == 0 {
-		chunks = append(chunks, chunk([]OutPart{textPart("")}, true, 0))
-	}
+	chunks := streamChunks(texts, calls, callsLen, x.Stream.FragmentSize)
 	if !r.SSE {
 		// Without alt=sse the API streams one JSON array of the chunks.
-		x.JSON(http.StatusOK, chunks)
+		n := 2
+		for _, ch := range chunks {
+			n += head.sizeHint(ch) + 1
+		}
+		b := append(make([]byte, 0, n), '[')
+		for i, ch := range chunks {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = head.appendJSON(b, ch)
+		}
+		x.JSON(http.StatusOK, json.RawMessage(append(b, ']')))
 		return
 	}
 	s := x.SSE("\r\n\r\n")
 	for _, ch := range chunks {
-		if err := s.Event("", ch); err != nil {
+		if err := s.Event("", head.appendJSON(make([]byte, 0, head.sizeHint(ch)), ch)); err != nil {
 			return
 		}
+	}
+}
+
+// encodeReflect answers through encoding/json, from the same plan: the
+// fallback for arguments only encoding/json can judge, and the reference
+// the hand-written encoding is tested against.
+func (d *Dialect) encodeReflect(x *dialect.Exchange, r *Request, c *conv.Conversation, head responseHead, texts string, calls []OutPart) {
+	callsLen := callBytes(calls)
+	if !c.Stream {
+		x.JSON(http.StatusOK, head.message(wholeAnswer(texts, calls, callsLen)))
+		return
+	}
+	var msgs []GenerateContentResponse
+	for _, ch := range streamChunks(texts, calls, callsLen, x.Stream.FragmentSize) {
+		msgs = append(msgs, head.message(ch))
+	}
+	if !r.SSE {
+		x.JSON(http.StatusOK, msgs)
+		return
+	}
+	s := x.SSE("\r\n\r\n")
+	for _, m := range msgs {
+		if err := s.Event("", m); err != nil {
+			return
+		}
+	}
+}
+
+// chunk is one GenerateContentResponse to send: its parts (a text part
+// when hasText, then calls), whether it ends the turn, and the output
+// bytes counted so far (for usage).
+type chunk struct {
+	text     string
+	hasText  bool
+	calls    []OutPart
+	last     bool
+	outBytes int
+}
+
+// parts is the chunk's parts as one list.
+func (ch chunk) parts() []OutPart {
+	var parts []OutPart
+	if ch.hasText {
+		parts = append(parts, textPart(ch.text))
+	}
+	return append(parts, ch.calls...)
+}
+
+// wholeAnswer is the one chunk of an answer that is not streamed: the
+// text (or an empty text when there is nothing else) and the calls.
+func wholeAnswer(texts string, calls []OutPart, callsLen int) chunk {
+	return chunk{text: texts, hasText: texts != "" || len(calls) == 0, calls: calls, last: true, outBytes: len(texts) + callsLen}
+}
+
+// streamChunks lays out a streamed answer: the text in fragments, then the
+// calls whole in one chunk that ends the turn (the Gemini API never splits
+// call arguments). callsLen is the encoded size of the calls.
+func streamChunks(texts string, calls []OutPart, callsLen int, fragmentSize int) []chunk {
+	frags := wire.Fragments(texts, fragmentSize)
+	chunks := make([]chunk, 0, len(frags)+1)
+	sent := 0
+	for i, f := range frags {
+		sent += len(f)
+		chunks = append(chunks, chunk{text: f, hasText: true, last: i == len(frags)-1 && len(calls) == 0, outBytes: sent})
+	}
+	if len(calls) > 0 {
+		chunks = append(chunks, chunk{calls: calls, last: true, outBytes: sent + callsLen})
+	} else if len(frags) == 0 {
+		chunks = append(chunks, chunk{hasText: true, last: true})
+	}
+	return chunks
+}
+
+// responseHead is what every chunk of one answer shares.
+type responseHead struct {
+	model, id string
+	prompt    int
+	calls     bool // the turn made calls: the last chunk says so
+}
+
+// message is the chunk as a GenerateContentResponse.
+func (h responseHead) message(ch chunk) GenerateContentResponse {
+	cand := Candidate{Content: OutContent{Parts: ch.parts(), Role: roleModel}}
+	if ch.last {
+		cand.FinishReason = finishStop
+		if h.calls {
+			cand.FinishMessage = finishMessageCalls
+		}
+	}
+	out := tokens(ch.outBytes)
+	return GenerateContentResponse{
+		Candidates: []Candidate{cand},
+		UsageMetadata: UsageMetadata{PromptTokenCount: h.prompt, CandidatesTokenCount: out, TotalTokenCount: h.prompt + out,
+			PromptTokensDetails: []ModalityCount{{Modality: "TEXT", TokenCount: h.prompt}}},
+		ModelVersion: h.model,
+		ResponseID:   h.id,
 	}
 }
 
@@ -175,10 +256,19 @@ func (d *Dialect) replyParts(x *dialect.Exchange, reply *model.Reply) (string, [
 
 // mintSignature makes an opaque, valid-base64 signature (go-genai decodes
 // thoughtSignature as bytes) shaped like the real ones ("CiQB…").
+// The bytes are assembled and encoded in buffers on the stack: only the
+// returned string is allocated.
 func mintSignature(ids *wire.IDs) string {
 	payload := ids.Next("", signaturePayloadSize)
-	b := append([]byte{0x0a, byte(len(payload))}, payload...)
-	return base64.StdEncoding.EncodeToString(b)
+	var raw [2 + signaturePayloadSize]byte
+	b := append(append(raw[:0], 0x0a, byte(len(payload))), payload...)
+	var out [64]byte
+	n := base64.StdEncoding.EncodedLen(len(b))
+	if n > len(out) {
+		return base64.StdEncoding.EncodeToString(b)
+	}
+	base64.StdEncoding.Encode(out[:n], b)
+	return string(out[:n])
 }
 
 func textPart(s string) OutPart { return OutPart{Text: &s} }
@@ -192,28 +282,15 @@ func callBytes(calls []OutPart) int {
 	return n
 }
 
+// promptTokens estimates the prompt from the length of the JSON encoding
+// of its contents, system instruction and tools (see promptLen); an
+// encoding that would fail counts as empty.
 func promptTokens(r *Request) int {
-	// Only the length of the encoding counts: it is streamed into a
-	// counter rather than built as a slice. Encode writes what Marshal
-	// returns plus a newline, and writes nothing when Marshal would fail
-	// (whose empty result counted 0).
-	var n byteCounter
-	if json.NewEncoder(&n).Encode(struct {
-		C []Content `json:"c"`
-		S *Content  `json:"s"`
-		T []Tool    `json:"t"`
-	}{r.Contents, r.SystemInstruction, r.Tools}) != nil {
+	n, ok := promptLen(r)
+	if !ok {
 		return tokens(0)
 	}
-	return tokens(int(n) - 1)
-}
-
-// byteCounter is an io.Writer that only counts.
-type byteCounter int
-
-func (c *byteCounter) Write(p []byte) (int, error) {
-	*c += byteCounter(len(p))
-	return len(p), nil
+	return tokens(n)
 }
 
 func tokens(n int) int { return (n + 3) / 4 }

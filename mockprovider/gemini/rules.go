@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -60,7 +59,23 @@ var multimodalMIMETypes = map[string]bool{
 	"image/png": true, "image/jpeg": true, "image/webp": true, "application/pdf": true, "text/plain": true,
 }
 
-var functionNamePattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.:\-]{0,63}$`)
+// validFunctionName reports what `^[A-Za-z_][A-Za-z0-9_.:\-]{0,63}$`
+// matches: a letter or underscore, then at most 63 letters, digits and
+// _ . : -. It is written out because the regexp ran on every declared
+// tool of every request (the pattern itself is kept in the tests).
+func validFunctionName(name string) bool {
+	if len(name) == 0 || len(name) > 64 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		letter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
+		if !letter && (i == 0 || !(c >= '0' && c <= '9' || c == '.' || c == ':' || c == '-')) {
+			return false
+		}
+	}
+	return true
+}
 
 // Rules returns the Gemini catalog in the order the API validates: JSON
 // parsing, then proto validation, then the conversation's turns.
@@ -160,13 +175,21 @@ func modelOf(r *Request, env *rules.Env) string {
 
 // --- parsing -------------------------------------------------------------
 
+// isStructValue reports whether a Struct field holds what the API takes:
+// nothing, null or an object. The checks ask it first so that the
+// violation's paths are only formatted for a request that breaks the rule.
+func isStructValue(raw json.RawMessage) bool {
+	t := bytes.TrimSpace(raw)
+	return len(t) == 0 || t[0] == '{' || bytes.Equal(t, []byte("null"))
+}
+
 // structValueError words the parse error Google gives when a Struct field
 // gets another JSON type ("" when raw is fine).
 func structValueError(raw json.RawMessage, parent, field string) string {
-	t := bytes.TrimSpace(raw)
-	if len(t) == 0 || t[0] == '{' || bytes.Equal(t, []byte("null")) {
+	if isStructValue(raw) {
 		return ""
 	}
+	t := bytes.TrimSpace(raw)
 	if t[0] == '[' {
 		return fmt.Sprintf("%s Unknown name %q at '%s': Proto field is not repeating, cannot start list.", invalidJSONPrefix, field, parent)
 	}
@@ -184,8 +207,9 @@ func checkResponseObject(r *Request, _ *rules.Env) []rules.Violation {
 			if p.FunctionResponse == nil {
 				continue
 			}
-			parent := fmt.Sprintf("contents[%d].parts[%d].function_response", i, j)
-			if msg := structValueError(p.FunctionResponse.Response, parent, "response"); msg != "" {
+			if !isStructValue(p.FunctionResponse.Response) {
+				parent := fmt.Sprintf("contents[%d].parts[%d].function_response", i, j)
+				msg := structValueError(p.FunctionResponse.Response, parent, "response")
 				out = append(out, violation(orderParse, fmt.Sprintf("contents[%d].parts[%d].functionResponse.response", i, j), msg))
 			}
 		}
@@ -200,8 +224,9 @@ func checkArgsObject(r *Request, _ *rules.Env) []rules.Violation {
 			if p.FunctionCall == nil {
 				continue
 			}
-			parent := fmt.Sprintf("contents[%d].parts[%d].function_call", i, j)
-			if msg := structValueError(p.FunctionCall.Args, parent, "args"); msg != "" {
+			if !isStructValue(p.FunctionCall.Args) {
+				parent := fmt.Sprintf("contents[%d].parts[%d].function_call", i, j)
+				msg := structValueError(p.FunctionCall.Args, parent, "args")
 				out = append(out, violation(orderParse, fmt.Sprintf("contents[%d].parts[%d].functionCall.args", i, j), msg))
 			}
 		}
@@ -222,7 +247,7 @@ func checkFunctionNames(r *Request, _ *rules.Env) []rules.Violation {
 	var out []rules.Violation
 	for i, t := range r.Tools {
 		for j, fd := range t.FunctionDeclarations {
-			if !functionNamePattern.MatchString(fd.Name) {
+			if !validFunctionName(fd.Name) {
 				out = append(out, violation(orderProto, fmt.Sprintf("tools[%d].functionDeclarations[%d].name", i, j), fmt.Sprintf(msgFunctionNameFormat, i, j)))
 			}
 		}
@@ -302,56 +327,63 @@ func checkCallAfterUser(r *Request, _ *rules.Env) []rules.Violation {
 	return out
 }
 
-// answeredPairs yields each response turn that follows a call turn, with
-// the calls and responses in order.
-func answeredPairs(r *Request, visit func(i int, calls, responses []indexed)) {
+// answeredPairs yields each response turn i that follows a call turn
+// (neither mixed), with the parts of both. Several rules walk the pairs on
+// every request, so nothing is copied: callResponsePairs zips the parts.
+func answeredPairs(r *Request, visit func(i int, callParts, responseParts []Part)) {
 	for i := 1; i < len(r.Contents); i++ {
 		c, prev := r.Contents[i], r.Contents[i-1]
 		if !isResponseTurn(c) || isMixed(c) || !isCallTurn(prev) || isMixed(prev) {
 			continue
 		}
-		// Sized by a first count: several rules walk the pairs on every
-		// request, and growing the slices part by part dominated their cost.
-		var calls, responses []indexed
-		if n := countMatching(prev.Parts, func(p *Part) bool { return p.FunctionCall != nil }); n > 0 {
-			calls = make([]indexed, 0, n)
-		}
-		for j, p := range prev.Parts {
-			if p.FunctionCall != nil {
-				calls = append(calls, indexed{j, p})
-			}
-		}
-		if n := countMatching(c.Parts, func(p *Part) bool { return p.FunctionResponse != nil }); n > 0 {
-			responses = make([]indexed, 0, n)
-		}
-		for j, p := range c.Parts {
-			if p.FunctionResponse != nil {
-				responses = append(responses, indexed{j, p})
-			}
-		}
-		visit(i, calls, responses)
+		visit(i, prev.Parts, c.Parts)
 	}
 }
 
-func countMatching(parts []Part, match func(*Part) bool) int {
-	n := 0
-	for i := range parts {
-		if match(&parts[i]) {
-			n++
-		}
-	}
-	return n
+// callResponsePairs walks the k-th functionCall part of callParts
+// together with the k-th functionResponse part of responseParts.
+type callResponsePairs struct {
+	callParts, responseParts []Part
+	call, response           int // index of the current pair's parts
 }
 
-type indexed struct {
-	idx  int
-	part Part
+func pairsOf(callParts, responseParts []Part) callResponsePairs {
+	return callResponsePairs{callParts: callParts, responseParts: responseParts, call: -1, response: -1}
+}
+
+// next moves to the next pair; false when either side has run out.
+func (z *callResponsePairs) next() bool {
+	z.call = nextPart(z.callParts, z.call, func(p *Part) bool { return p.FunctionCall != nil })
+	z.response = nextPart(z.responseParts, z.response, func(p *Part) bool { return p.FunctionResponse != nil })
+	return z.call < len(z.callParts) && z.response < len(z.responseParts)
+}
+
+func (z *callResponsePairs) pair() (*FunctionCall, *FunctionResponse) {
+	return z.callParts[z.call].FunctionCall, z.responseParts[z.response].FunctionResponse
+}
+
+// nextPart is the index of the first part after from that matches, or
+// len(parts).
+func nextPart(parts []Part, from int, match func(*Part) bool) int {
+	i := from + 1
+	for i < len(parts) && !match(&parts[i]) {
+		i++
+	}
+	return i
+}
+
+// sameCount reports whether a call turn and its response turn have as
+// many functionCall parts as functionResponse parts.
+func sameCount(callParts, responseParts []Part) bool {
+	calls, _ := countParts(Content{Parts: callParts})
+	_, responses := countParts(Content{Parts: responseParts})
+	return calls == responses
 }
 
 func checkResponseCount(r *Request, _ *rules.Env) []rules.Violation {
 	var out []rules.Violation
-	answeredPairs(r, func(i int, calls, responses []indexed) {
-		if len(calls) != len(responses) {
+	answeredPairs(r, func(i int, callParts, responseParts []Part) {
+		if !sameCount(callParts, responseParts) {
 			out = append(out, violation(i, fmt.Sprintf("contents[%d]", i), MsgResponseCount))
 		}
 	})
@@ -360,13 +392,13 @@ func checkResponseCount(r *Request, _ *rules.Env) []rules.Violation {
 
 func checkResponseOrder(r *Request, _ *rules.Env) []rules.Violation {
 	var out []rules.Violation
-	answeredPairs(r, func(i int, calls, responses []indexed) {
-		if len(calls) != len(responses) {
+	answeredPairs(r, func(i int, callParts, responseParts []Part) {
+		if !sameCount(callParts, responseParts) {
 			return
 		}
-		for k := range calls {
-			if calls[k].part.FunctionCall.Name != responses[k].part.FunctionResponse.Name {
-				out = append(out, violation(i, fmt.Sprintf("contents[%d].parts[%d].functionResponse.name", i, responses[k].idx), msgResponseOrder))
+		for z := pairsOf(callParts, responseParts); z.next(); {
+			if fc, fr := z.pair(); fc.Name != fr.Name {
+				out = append(out, violation(i, fmt.Sprintf("contents[%d].parts[%d].functionResponse.name", i, z.response), msgResponseOrder))
 				return
 			}
 		}
@@ -376,14 +408,13 @@ func checkResponseOrder(r *Request, _ *rules.Env) []rules.Violation {
 
 func checkResponseID(r *Request, _ *rules.Env) []rules.Violation {
 	var out []rules.Violation
-	answeredPairs(r, func(i int, calls, responses []indexed) {
-		if len(calls) != len(responses) {
+	answeredPairs(r, func(i int, callParts, responseParts []Part) {
+		if !sameCount(callParts, responseParts) {
 			return
 		}
-		for k := range calls {
-			fc, fr := calls[k].part.FunctionCall, responses[k].part.FunctionResponse
-			if fc.ID != "" && fr.ID != fc.ID {
-				out = append(out, violation(i, fmt.Sprintf("contents[%d].parts[%d].functionResponse.id", i, responses[k].idx),
+		for z := pairsOf(callParts, responseParts); z.next(); {
+			if fc, fr := z.pair(); fc.ID != "" && fr.ID != fc.ID {
+				out = append(out, violation(i, fmt.Sprintf("contents[%d].parts[%d].functionResponse.id", i, z.response),
 					fmt.Sprintf(msgResponseIDFormat, fc.Name, fc.ID, fr.ID)))
 			}
 		}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/internal/jsonscan"
 	"github.com/toolwire/toolwire/mockprovider/scenario"
 	"github.com/toolwire/toolwire/mockprovider/wire"
 )
@@ -270,8 +271,11 @@ func writeQuotedResults(b *strings.Builder, c *conv.Conversation) {
 		}
 		body := res.Text()
 		if body == "" && res.Structured != nil {
-			raw, _ := json.Marshal(res.Structured)
-			body = string(raw)
+			// json.Marshal without reflection for decoded JSON; on
+			// failure body stays "", as with Marshal's error.
+			if raw, ok := jsonscan.AppendJSON(nil, res.Structured); ok {
+				body = string(raw)
+			}
 		}
 		for _, ct := range res.Content {
 			if ct.Type != conv.ContentText {
