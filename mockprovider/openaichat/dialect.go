@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
+	"github.com/toolwire/toolwire/mockprovider/internal/jsonscan"
 	"github.com/toolwire/toolwire/mockprovider/model"
 	"github.com/toolwire/toolwire/mockprovider/openaiwire"
 	"github.com/toolwire/toolwire/mockprovider/rules"
@@ -61,12 +62,15 @@ func (d *Dialect) Decode(_ *dialect.Exchange, body []byte) (any, *conv.Conversat
 // in lenient mode a request breaking a rule still reaches the model, so
 // every field is read defensively.
 func toConversation(r *Request) *conv.Conversation {
-	c := &conv.Conversation{Dialect: conv.OpenAIChat, Model: r.Model, Stream: r.Stream, Turns: []conv.Turn{}}
-	for _, t := range r.Tools {
-		if t.Type != "function" || !t.HasName {
-			continue
+	c := &conv.Conversation{Dialect: conv.OpenAIChat, Model: r.Model, Stream: r.Stream, Turns: make([]conv.Turn, 0, len(r.Messages))}
+	if n := countTools(r); n > 0 {
+		c.Tools = make([]conv.Tool, 0, n)
+		for _, t := range r.Tools {
+			if t.Type != "function" || !t.HasName {
+				continue
+			}
+			c.Tools = append(c.Tools, conv.Tool{Name: t.Name, Description: t.Description, Parameters: t.Parameters, Strict: t.Strict})
 		}
-		c.Tools = append(c.Tools, conv.Tool{Name: t.Name, Description: t.Description, Parameters: t.Parameters, Strict: t.Strict})
 	}
 	switch r.ToolChoice.Mode {
 	case "none":
@@ -79,10 +83,11 @@ func toConversation(r *Request) *conv.Conversation {
 		c.ToolChoice.Mode = conv.ToolChoiceAuto
 	}
 
-	callNames := map[string]string{} // call id → function name, to name results
-	var system []string
+	var callNames callNameIndex // call id → function name, to name results
+	var systemBuf [2]string
+	system := systemBuf[:0]
 	resultsOpen := false // the last turn is a run of tool messages
-	for _, m := range r.Messages {
+	for i, m := range r.Messages {
 		switch m.Role {
 		case "system", "developer":
 			if s := textOf(m); s != "" {
@@ -93,17 +98,19 @@ func toConversation(r *Request) *conv.Conversation {
 			c.Turns = append(c.Turns, conv.Turn{Role: conv.User, Parts: userParts(m)})
 			resultsOpen = false
 		case "assistant":
-			c.Turns = append(c.Turns, conv.Turn{Role: conv.Assistant, Parts: assistantParts(m, callNames)})
+			c.Turns = append(c.Turns, conv.Turn{Role: conv.Assistant, Parts: assistantParts(m, &callNames)})
 			resultsOpen = false
 		case "tool":
 			// Consecutive tool messages answer one batch: one user turn of
 			// results, as Anthropic and Gemini carry them.
-			part := conv.Part{Kind: conv.KindResult, Result: &conv.Result{CallID: m.ToolCallID, Name: callNames[m.ToolCallID], Content: resultContent(m)}}
+			part := conv.Part{Kind: conv.KindResult, Result: &conv.Result{CallID: m.ToolCallID, Name: callNames.get(m.ToolCallID), Content: resultContent(m)}}
 			if resultsOpen {
 				last := c.LastTurn()
 				last.Parts = append(last.Parts, part)
 			} else {
-				c.Turns = append(c.Turns, conv.Turn{Role: conv.User, Parts: []conv.Part{part}})
+				// Sized for the whole run of tool messages at once.
+				parts := make([]conv.Part, 0, toolRun(r.Messages[i:]))
+				c.Turns = append(c.Turns, conv.Turn{Role: conv.User, Parts: append(parts, part)})
 				resultsOpen = true
 			}
 		default:
@@ -113,6 +120,64 @@ func toConversation(r *Request) *conv.Conversation {
 	}
 	c.System = strings.Join(system, "\n")
 	return c
+}
+
+// countTools counts the tools the conversation declares, so the slice is
+// sized once and stays nil when there are none.
+func countTools(r *Request) int {
+	n := 0
+	for _, t := range r.Tools {
+		if t.Type == "function" && t.HasName {
+			n++
+		}
+	}
+	return n
+}
+
+// toolRun counts the tool messages at the start of ms.
+func toolRun(ms []Message) int {
+	n := 0
+	for n < len(ms) && ms[n].Role == "tool" {
+		n++
+	}
+	return n
+}
+
+// callNameIndex maps call ids to function names, the last call with an id
+// winning, as a map would. A conversation replays a few calls at a time,
+// so the first ones are searched in place and a map is built only for a
+// long history, where a linear search would grow quadratic.
+type callNameIndex struct {
+	ids, names [8]string
+	n          int
+	m          map[string]string
+}
+
+func (x *callNameIndex) set(id, name string) {
+	if x.m == nil && x.n < len(x.ids) {
+		x.ids[x.n], x.names[x.n] = id, name
+		x.n++
+		return
+	}
+	if x.m == nil {
+		x.m = make(map[string]string, 2*len(x.ids))
+		for k := range x.n {
+			x.m[x.ids[k]] = x.names[k]
+		}
+	}
+	x.m[id] = name
+}
+
+func (x *callNameIndex) get(id string) string {
+	if x.m != nil {
+		return x.m[id]
+	}
+	for k := x.n - 1; k >= 0; k-- {
+		if x.ids[k] == id {
+			return x.names[k]
+		}
+	}
+	return ""
 }
 
 // textOf joins a message's text: the string content, or its text parts.
@@ -146,8 +211,17 @@ func userParts(m Message) []conv.Part {
 	return parts
 }
 
-func assistantParts(m Message, callNames map[string]string) []conv.Part {
-	parts := []conv.Part{}
+func assistantParts(m Message, callNames *callNameIndex) []conv.Part {
+	n := len(m.ToolCalls)
+	if m.ContentIsArray {
+		n += len(m.Parts)
+	} else if m.Text != "" {
+		n++
+	}
+	if m.Refusal != "" {
+		n++
+	}
+	parts := make([]conv.Part, 0, n)
 	if m.ContentIsArray {
 		for _, p := range m.Parts {
 			switch p.Type {
@@ -164,7 +238,7 @@ func assistantParts(m Message, callNames map[string]string) []conv.Part {
 		if tc.Type != "" && tc.Type != "function" {
 			continue
 		}
-		callNames[tc.ID] = tc.Name
+		callNames.set(tc.ID, tc.Name)
 		parts = append(parts, conv.Part{Kind: conv.KindCall, Call: &conv.Call{ID: tc.ID, Name: tc.Name, Arguments: parseArguments(tc.Arguments)}})
 	}
 	if m.Refusal != "" {
@@ -188,9 +262,14 @@ func parseArguments(v any) map[string]any {
 		if strings.TrimSpace(a) == "" {
 			return map[string]any{}
 		}
-		var obj map[string]any
-		if err := json.Unmarshal([]byte(a), &obj); err == nil && obj != nil {
-			return obj
+		// What json.Unmarshal into a nil map accepts, without its
+		// reflection: valid JSON holding an object whose numbers fit a
+		// float64 (FuzzConversationMatchesReference).
+		b := []byte(a)
+		if jsonscan.Valid(b) {
+			if obj, ok := jsonscan.ChatArgumentsObject(b); ok {
+				return obj
+			}
 		}
 		return map[string]any{RawArgumentsKey: a}
 	}
@@ -286,5 +365,5 @@ func (d *Dialect) Encode(x *dialect.Exchange, req any, c *conv.Conversation, rep
 		streamOutput(x, r, out)
 		return
 	}
-	x.JSON(http.StatusOK, completionBody(out))
+	x.JSON(http.StatusOK, json.RawMessage(appendCompletion(make([]byte, 0, completionSize(out)), out)))
 }

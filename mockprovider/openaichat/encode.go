@@ -3,7 +3,8 @@ package openaichat
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
+	"strconv"
+	"sync"
 	"time"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
@@ -82,7 +83,7 @@ func buildOutput(x *dialect.Exchange, r *Request, c *conv.Conversation, reply *m
 				id = ids.Next("call_", 24)
 			}
 			// ArgumentsJSON keeps scripted malformed arguments as written.
-			b := reply.ArgumentsJSON(len(out.Calls))
+			b := argumentsJSON(reply, len(out.Calls), p.Call)
 			out.Calls = append(out.Calls, outCall{ID: id, Name: p.Call.Name, Arguments: b})
 			completionChars += len(b) + len(p.Call.Name)
 		}
@@ -92,127 +93,245 @@ func buildOutput(x *dialect.Exchange, r *Request, c *conv.Conversation, reply *m
 	if len(out.Calls) > 0 && !c.ToolChoice.Forced() {
 		out.Finish = "tool_calls"
 	}
-	promptBytes, _ := json.Marshal(c)
-	prompt := max(1, len(promptBytes)/4)
+	prompt := max(1, encodedLen(c)/4)
 	completion := max(1, completionChars/4)
 	out.Usage = usage{PromptTokens: prompt, CompletionTokens: completion, TotalTokens: prompt + completion}
 	return out
 }
 
+// argumentsJSON is reply.ArgumentsJSON(i) for call, the reply's i-th
+// call: scripted raw text and argument-less calls are left to it, and the
+// arguments of the others are encoded here without json.Marshal (the
+// same bytes), falling back to it for a value the encoder does not know.
+func argumentsJSON(reply *model.Reply, i int, call *conv.Call) string {
+	if _, scripted := reply.RawArguments[i]; scripted || call.Arguments == nil {
+		return reply.ArgumentsJSON(i)
+	}
+	if s, ok := marshalArguments(call.Arguments); ok {
+		return s
+	}
+	return reply.ArgumentsJSON(i)
+}
+
 // fingerprint is stable per model, as the real system_fingerprint is per
-// backend configuration.
+// backend configuration. It is cached by model name: a session talks to
+// one or two models, and the hash was a visible cost of every answer.
 func fingerprint(modelName string) string {
+	fingerprints.mu.Lock()
+	fp, ok := fingerprints.m[modelName]
+	fingerprints.mu.Unlock()
+	if ok {
+		return fp
+	}
 	sum := sha256.Sum256([]byte("toolwire:" + modelName))
-	return "fp_" + hex.EncodeToString(sum[:5])
-}
-
-// The wire types below follow the field order of the real API's JSON.
-
-type completion struct {
-	ID                string   `json:"id"`
-	Object            string   `json:"object"`
-	Created           int64    `json:"created"`
-	Model             string   `json:"model"`
-	Choices           []choice `json:"choices"`
-	Usage             usage    `json:"usage"`
-	ServiceTier       string   `json:"service_tier"`
-	SystemFingerprint string   `json:"system_fingerprint"`
-}
-
-type choice struct {
-	Index        int     `json:"index"`
-	Message      message `json:"message"`
-	Logprobs     any     `json:"logprobs"`
-	FinishReason string  `json:"finish_reason"`
-}
-
-type message struct {
-	Role        string         `json:"role"`
-	Content     *string        `json:"content"`
-	Refusal     *string        `json:"refusal"`
-	ToolCalls   []wireToolCall `json:"tool_calls,omitempty"`
-	Annotations []any          `json:"annotations"`
-}
-
-type wireToolCall struct {
-	Index    *int         `json:"index,omitempty"` // streamed deltas only
-	ID       string       `json:"id,omitempty"`
-	Type     string       `json:"type,omitempty"`
-	Function wireFunction `json:"function"`
-}
-
-type wireFunction struct {
-	Name      string `json:"name,omitempty"`
-	Arguments string `json:"arguments"`
-}
-
-func completionBody(o *output) completion {
-	msg := message{Role: "assistant", Annotations: []any{}}
-	if o.HasText {
-		msg.Content = &o.Text
+	fp = "fp_" + hex.EncodeToString(sum[:5])
+	if len(modelName) <= maxFingerprintModel {
+		fingerprints.mu.Lock()
+		if fingerprints.m == nil || len(fingerprints.m) >= maxFingerprints {
+			fingerprints.m = map[string]string{} // bounded: cleared when full
+		}
+		fingerprints.m[modelName] = fp
+		fingerprints.mu.Unlock()
 	}
-	if o.HasRefusal {
-		msg.Refusal = &o.Refusal
+	return fp
+}
+
+// fingerprints is shared by all requests; the mutex guards it.
+var fingerprints struct {
+	mu sync.Mutex
+	m  map[string]string
+}
+
+const (
+	maxFingerprints     = 1024
+	maxFingerprintModel = 256
+)
+
+// appendCompletion is json.Marshal(completionBody(o)), written directly
+// (FuzzCompletionMatchesMarshal): the reflection-driven encoding was a
+// large share of every non-streamed answer.
+func appendCompletion(dst []byte, o *output) []byte {
+	dst = append(dst, `{"id":`...)
+	dst = appendString(dst, o.ID)
+	dst = append(dst, `,"object":"chat.completion","created":`...)
+	dst = strconv.AppendInt(dst, o.Created, 10)
+	dst = append(dst, `,"model":`...)
+	dst = appendString(dst, o.Model)
+	dst = append(dst, `,"choices":[{"index":0,"message":{"role":"assistant","content":`...)
+	dst = appendOptString(dst, o.Text, o.HasText)
+	dst = append(dst, `,"refusal":`...)
+	dst = appendOptString(dst, o.Refusal, o.HasRefusal)
+	if len(o.Calls) > 0 {
+		dst = append(dst, `,"tool_calls":[`...)
+		for i, c := range o.Calls {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, '{')
+			if c.ID != "" {
+				dst = append(dst, `"id":`...)
+				dst = appendString(dst, c.ID)
+				dst = append(dst, ',')
+			}
+			dst = append(dst, `"type":"function","function":{`...)
+			if c.Name != "" {
+				dst = append(dst, `"name":`...)
+				dst = appendString(dst, c.Name)
+				dst = append(dst, ',')
+			}
+			dst = append(dst, `"arguments":`...)
+			dst = appendString(dst, c.Arguments)
+			dst = append(dst, "}}"...)
+		}
+		dst = append(dst, ']')
 	}
+	dst = append(dst, `,"annotations":[]},"logprobs":null,"finish_reason":`...)
+	dst = appendString(dst, o.Finish)
+	dst = append(dst, `}],"usage":`...)
+	dst = appendUsage(dst, &o.Usage)
+	dst = append(dst, `,"service_tier":"default","system_fingerprint":`...)
+	dst = appendString(dst, o.Fingerprint)
+	return append(dst, '}')
+}
+
+// appendOptString writes s, or null when it is not set.
+func appendOptString(dst []byte, s string, set bool) []byte {
+	if !set {
+		return append(dst, "null"...)
+	}
+	return appendString(dst, s)
+}
+
+// appendUsage is json.Marshal of a usage.
+func appendUsage(dst []byte, u *usage) []byte {
+	for _, f := range [...]struct {
+		name string
+		n    int
+	}{
+		{`{"prompt_tokens":`, u.PromptTokens}, {`,"completion_tokens":`, u.CompletionTokens}, {`,"total_tokens":`, u.TotalTokens},
+		{`,"prompt_tokens_details":{"cached_tokens":`, u.PromptTokensDetails.CachedTokens},
+		{`,"audio_tokens":`, u.PromptTokensDetails.AudioTokens},
+		{`},"completion_tokens_details":{"reasoning_tokens":`, u.CompletionTokensDetails.ReasoningTokens},
+		{`,"audio_tokens":`, u.CompletionTokensDetails.AudioTokens},
+		{`,"accepted_prediction_tokens":`, u.CompletionTokensDetails.AcceptedPredictionTokens},
+		{`,"rejected_prediction_tokens":`, u.CompletionTokensDetails.RejectedPredictionTokens},
+	} {
+		dst = append(dst, f.name...)
+		dst = strconv.AppendInt(dst, int64(f.n), 10)
+	}
+	return append(dst, "}}"...)
+}
+
+// completionSize estimates the encoded size of a completion, so its
+// buffer is allocated once.
+func completionSize(o *output) int {
+	n := 700 + len(o.ID) + len(o.Model) + len(o.Text) + len(o.Refusal) + len(o.Fingerprint)
 	for _, c := range o.Calls {
-		msg.ToolCalls = append(msg.ToolCalls, wireToolCall{ID: c.ID, Type: "function", Function: wireFunction{Name: c.Name, Arguments: c.Arguments}})
+		n += 64 + len(c.ID) + len(c.Name) + len(c.Arguments)*2
 	}
-	return completion{
-		ID: o.ID, Object: "chat.completion", Created: o.Created, Model: o.Model,
-		Choices:     []choice{{Index: 0, Message: msg, FinishReason: o.Finish}},
-		Usage:       o.Usage,
-		ServiceTier: "default", SystemFingerprint: o.Fingerprint,
+	return n
+}
+
+// streamDelta is one chunk's delta: the role on the first chunk, text or
+// refusal fragments, or one call's opening or argument fragment.
+type streamDelta struct {
+	role             string
+	content, refusal deltaText
+	call             *streamCall
+}
+
+// deltaText is a delta's content or refusal member: omitted, null (the
+// opening chunk of an answer without text), or a string.
+type deltaText struct {
+	state textState
+	text  string
+}
+
+type textState int8
+
+const (
+	textOmitted textState = iota
+	textNull
+	textSet
+)
+
+func setText(s string) deltaText { return deltaText{state: textSet, text: s} }
+
+// streamCall is a delta's tool_calls entry; id, type and name are written
+// only when set (the opening chunk of a call), as omitempty did.
+type streamCall struct {
+	index               int
+	id, typ, name, args string
+}
+
+// appendChunk writes one chat.completion.chunk (the bytes json.Marshal
+// gave for the chunk types it replaced; FuzzStreamMatchesReference).
+// With include_usage every chunk carries "usage": null until the last one,
+// which has no choices and the usage (d nil).
+func appendChunk(dst []byte, o *output, includeUsage bool, d *streamDelta, finish *string) []byte {
+	dst = append(dst, `{"id":`...)
+	dst = appendString(dst, o.ID)
+	dst = append(dst, `,"object":"chat.completion.chunk","created":`...)
+	dst = strconv.AppendInt(dst, o.Created, 10)
+	dst = append(dst, `,"model":`...)
+	dst = appendString(dst, o.Model)
+	dst = append(dst, `,"service_tier":"default","system_fingerprint":`...)
+	dst = appendString(dst, o.Fingerprint)
+	if d == nil {
+		dst = append(dst, `,"choices":[],"usage":`...)
+		dst = appendUsage(dst, &o.Usage)
+		return append(dst, '}')
 	}
-}
-
-// chunk is one chat.completion.chunk. Usage is present (null until the
-// last chunk) only when stream_options.include_usage asked for it.
-type chunk struct {
-	ID                string        `json:"id"`
-	Object            string        `json:"object"`
-	Created           int64         `json:"created"`
-	Model             string        `json:"model"`
-	ServiceTier       string        `json:"service_tier"`
-	SystemFingerprint string        `json:"system_fingerprint"`
-	Choices           []chunkChoice `json:"choices"`
-	Usage             *usage        `json:"usage,omitempty"`
-	withUsage         bool
-}
-
-func (c chunk) MarshalJSON() ([]byte, error) {
-	type plain chunk
-	if !c.withUsage {
-		return json.Marshal(plain(c))
+	dst = append(dst, `,"choices":[{"index":0,"delta":{`...)
+	if d.role != "" {
+		dst = append(dst, `"role":`...)
+		dst = appendString(dst, d.role)
 	}
-	// "usage": null must appear on every chunk before the usage chunk.
-	type withNull struct {
-		plain
-		Usage *usage `json:"usage"`
+	dst = appendDeltaText(dst, `"content":`, d.content)
+	if c := d.call; c != nil {
+		dst = comma(dst)
+		dst = append(dst, `"tool_calls":[{"index":`...)
+		dst = strconv.AppendInt(dst, int64(c.index), 10)
+		for _, f := range [...]struct{ name, value string }{{`,"id":`, c.id}, {`,"type":`, c.typ}} {
+			if f.value != "" {
+				dst = append(dst, f.name...)
+				dst = appendString(dst, f.value)
+			}
+		}
+		dst = append(dst, `,"function":{`...)
+		if c.name != "" {
+			dst = append(dst, `"name":`...)
+			dst = appendString(dst, c.name)
+			dst = append(dst, ',')
+		}
+		dst = append(dst, `"arguments":`...)
+		dst = appendString(dst, c.args)
+		dst = append(dst, "}}]"...)
 	}
-	return json.Marshal(withNull{plain: plain(c), Usage: c.Usage})
+	dst = appendDeltaText(dst, `"refusal":`, d.refusal)
+	dst = append(dst, `},"logprobs":null,"finish_reason":`...)
+	if finish == nil {
+		dst = append(dst, "null"...)
+	} else {
+		dst = appendString(dst, *finish)
+	}
+	dst = append(dst, "}]"...)
+	if includeUsage {
+		dst = append(dst, `,"usage":null`...)
+	}
+	return append(dst, '}')
 }
 
-type chunkChoice struct {
-	Index        int     `json:"index"`
-	Delta        delta   `json:"delta"`
-	Logprobs     any     `json:"logprobs"`
-	FinishReason *string `json:"finish_reason"`
-}
-
-// delta fields use RawMessage so "content": null (role chunk of a call)
-// and an absent content (argument chunks) can both be written.
-type delta struct {
-	Role      string          `json:"role,omitempty"`
-	Content   json.RawMessage `json:"content,omitempty"`
-	ToolCalls []wireToolCall  `json:"tool_calls,omitempty"`
-	Refusal   json.RawMessage `json:"refusal,omitempty"`
-}
-
-var jsonNull = json.RawMessage("null")
-
-func jsonString(s string) json.RawMessage {
-	b, _ := json.Marshal(s)
-	return b
+func appendDeltaText(dst []byte, name string, t deltaText) []byte {
+	switch t.state {
+	case textNull:
+		dst = append(comma(dst), name...)
+		return append(dst, "null"...)
+	case textSet:
+		dst = append(comma(dst), name...)
+		return appendString(dst, t.text)
+	}
+	return dst
 }
 
 // streamOutput writes the answer as chunks (provider-rules.md §1.4): the
@@ -221,77 +340,76 @@ func jsonString(s string) json.RawMessage {
 // argument fragments follow; a final empty delta carries finish_reason;
 // with include_usage one more chunk has no choices and the usage; then
 // [DONE]. A write error (client gone, injected fault) ends the stream.
+//
+// Each chunk is written by appendChunk into a buffer of its own (the SSE
+// writer and the journal may keep it), instead of through json.Marshal
+// and a MarshalJSON method, which encoded every chunk twice.
 func streamOutput(x *dialect.Exchange, r *Request, o *output) {
 	s := x.SSE("")
 	size := s.Config().FragmentSize
-	base := chunk{ID: o.ID, Object: "chat.completion.chunk", Created: o.Created, Model: o.Model,
-		ServiceTier: "default", SystemFingerprint: o.Fingerprint, withUsage: r.IncludeUsage}
-	send := func(d delta, finish *string) error {
-		ch := base
-		ch.Choices = []chunkChoice{{Index: 0, Delta: d, FinishReason: finish}}
-		return s.Event("", ch)
+	chunkSize := 256 + len(o.ID) + len(o.Model) + len(o.Fingerprint)
+	send := func(d *streamDelta, finish *string) error {
+		n := chunkSize + len(d.content.text) + len(d.refusal.text)
+		if d.call != nil {
+			n += len(d.call.id) + len(d.call.name) + 2*len(d.call.args)
+		}
+		return s.Event("", appendChunk(make([]byte, 0, n), o, r.IncludeUsage, d, finish))
 	}
 	roleSent := false
-	opening := func(d delta) delta {
+	opening := func(d *streamDelta) *streamDelta {
 		if !roleSent {
-			d.Role = "assistant"
-			if d.Content == nil {
-				d.Content = jsonNull
+			d.role = "assistant"
+			if d.content.state == textOmitted {
+				d.content.state = textNull
 			}
-			if d.Refusal == nil {
-				d.Refusal = jsonNull
+			if d.refusal.state == textOmitted {
+				d.refusal.state = textNull
 			}
 			roleSent = true
 		}
 		return d
 	}
 	if o.HasText {
-		if err := send(opening(delta{Content: jsonString("")}), nil); err != nil {
+		if err := send(opening(&streamDelta{content: setText("")}), nil); err != nil {
 			return
 		}
 		for _, frag := range wire.Fragments(o.Text, size) {
-			if err := send(delta{Content: jsonString(frag)}, nil); err != nil {
+			if err := send(&streamDelta{content: setText(frag)}, nil); err != nil {
 				return
 			}
 		}
 	}
 	for i, c := range o.Calls {
-		idx := i
-		first := opening(delta{ToolCalls: []wireToolCall{{Index: &idx, ID: c.ID, Type: "function", Function: wireFunction{Name: c.Name, Arguments: ""}}}})
+		first := opening(&streamDelta{call: &streamCall{index: i, id: c.ID, typ: "function", name: c.Name}})
 		if err := send(first, nil); err != nil {
 			return
 		}
 		for _, frag := range wire.Fragments(c.Arguments, size) {
-			if err := send(delta{ToolCalls: []wireToolCall{{Index: &idx, Function: wireFunction{Arguments: frag}}}}, nil); err != nil {
+			if err := send(&streamDelta{call: &streamCall{index: i, args: frag}}, nil); err != nil {
 				return
 			}
 		}
 	}
 	if o.HasRefusal {
-		if err := send(opening(delta{Refusal: jsonString("")}), nil); err != nil {
+		if err := send(opening(&streamDelta{refusal: setText("")}), nil); err != nil {
 			return
 		}
 		for _, frag := range wire.Fragments(o.Refusal, size) {
-			if err := send(delta{Refusal: jsonString(frag)}, nil); err != nil {
+			if err := send(&streamDelta{refusal: setText(frag)}, nil); err != nil {
 				return
 			}
 		}
 	}
 	if !roleSent {
-		if err := send(opening(delta{Content: jsonString("")}), nil); err != nil {
+		if err := send(opening(&streamDelta{content: setText("")}), nil); err != nil {
 			return
 		}
 	}
-	finish := o.Finish
-	if err := send(delta{}, &finish); err != nil {
+	if err := send(&streamDelta{}, &o.Finish); err != nil {
 		return
 	}
 	if r.IncludeUsage {
-		ch := base
-		ch.Choices = []chunkChoice{}
-		u := o.Usage
-		ch.Usage = &u
-		if err := s.Event("", ch); err != nil {
+		if err := s.Event("", appendChunk(make([]byte, 0, chunkSize+512), o, true, nil, nil)); err != nil {
 			return
 		}
 	}

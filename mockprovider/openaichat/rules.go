@@ -117,6 +117,8 @@ func checkModel(req any, _ *rules.Env) []rules.Violation {
 // assistant message may leave it out when it carries tool_calls.
 var contentRequired = map[string]bool{"system": true, "developer": true, "user": true, "tool": true}
 
+// checkRequired builds each path only for a violation: a well-formed
+// request, the common case, costs no formatting.
 func checkRequired(req any, _ *rules.Env) []rules.Violation {
 	r := asRequest(req)
 	if r == nil {
@@ -131,54 +133,59 @@ func checkRequired(req any, _ *rules.Env) []rules.Violation {
 		out = append(out, emptyArray(requestLevel, "messages"))
 	}
 	for _, m := range r.Messages {
-		p := fmt.Sprintf("messages[%d]", m.Index)
 		if !m.HasRole {
-			out = append(out, missing(m.Index, p+".role"))
+			out = append(out, missing(m.Index, messagePath(m.Index)+".role"))
 			continue
 		}
 		if contentRequired[m.Role] && !m.HasContent {
-			out = append(out, missing(m.Index, p+".content"))
+			out = append(out, missing(m.Index, messagePath(m.Index)+".content"))
 		}
 		for j, part := range m.Parts {
 			if !part.HasType {
-				out = append(out, missing(m.Index, fmt.Sprintf("%s.content[%d].type", p, j)))
+				out = append(out, missing(m.Index, partPath(m.Index, j)+".type"))
 			}
 		}
 		if m.Role == "tool" && !m.HasToolCallID {
-			out = append(out, missing(m.Index, p+".tool_call_id"))
+			out = append(out, missing(m.Index, messagePath(m.Index)+".tool_call_id"))
 		}
 		if m.Role != "assistant" {
 			continue
 		}
 		for j, tc := range m.ToolCalls {
-			cp := fmt.Sprintf("%s.tool_calls[%d]", p, j)
+			var field string
 			switch {
 			case !tc.HasID:
-				out = append(out, missing(m.Index, cp+".id"))
+				field = ".id"
 			case !tc.HasType:
-				out = append(out, missing(m.Index, cp+".type"))
+				field = ".type"
 			case tc.Type != "function":
 				// custom tool calls carry "custom", not "function"
 			case !tc.HasFunction:
-				out = append(out, missing(m.Index, cp+".function"))
+				field = ".function"
 			case !tc.HasName:
-				out = append(out, missing(m.Index, cp+".function.name"))
+				field = ".function.name"
 			case !tc.HasArguments:
-				out = append(out, missing(m.Index, cp+".function.arguments"))
+				field = ".function.arguments"
+			}
+			if field != "" {
+				out = append(out, missing(m.Index, toolCallPath(m.Index, j)+field))
 			}
 		}
 	}
 	base := len(r.Messages)
 	for _, t := range r.Tools {
-		tp := fmt.Sprintf("tools[%d]", t.Index)
+		var field string
 		switch {
 		case !t.HasType:
-			out = append(out, missing(base+t.Index, tp+".type"))
+			field = ".type"
 		case t.Type != "function":
 		case !t.HasFunction:
-			out = append(out, missing(base+t.Index, tp+".function"))
+			field = ".function"
 		case !t.HasName:
-			out = append(out, missing(base+t.Index, tp+".function.name"))
+			field = ".function.name"
+		}
+		if field != "" {
+			out = append(out, missing(base+t.Index, toolPath(t.Index)+field))
 		}
 	}
 	return out
@@ -267,36 +274,89 @@ func checkImages(req any, _ *rules.Env) []rules.Violation {
 }
 
 // decls lists the declared functions for the shared openaiwire checks;
-// tools without a name are left to the required-fields rule.
-func decls(r *Request, order int) []openaiwire.ToolDecl {
-	var out []openaiwire.ToolDecl
+// tools without a name are left to the required-fields rule. keep picks
+// the declarations a check can say something about: each openaiwire check
+// judges every declaration on its own and skips the others, so leaving
+// them out changes no verdict, and a request whose tools are all fine
+// builds no list and no paths at all.
+//
+// The list is appended to out, which callers back with an array on their
+// stack (the openaiwire checks keep no reference to the slice).
+func decls(out []openaiwire.ToolDecl, r *Request, order int, keep func(Tool) bool) []openaiwire.ToolDecl {
 	for _, t := range r.Tools {
-		if t.Type != "function" || !t.HasName {
+		if t.Type != "function" || !t.HasName || !keep(t) {
 			continue
 		}
 		out = append(out, openaiwire.ToolDecl{Name: t.Name, Parameters: t.Parameters, Strict: t.Strict,
-			Path: fmt.Sprintf("tools[%d].function", t.Index), Order: order + t.Index})
+			Path: toolFunctionPath(t.Index), Order: order + t.Index})
 	}
 	return out
 }
 
+// toolFunctionPaths are "tools[N].function" for the first few tools,
+// built once so a check costs no formatting. Written only at package
+// initialization and read-only after, so sharing it is safe.
+var toolFunctionPaths = func() (p [16]string) {
+	for i := range p {
+		p[i] = toolPath(i) + ".function"
+	}
+	return p
+}()
+
+func toolFunctionPath(i int) string {
+	if i < len(toolFunctionPaths) {
+		return toolFunctionPaths[i]
+	}
+	return toolPath(i) + ".function"
+}
+
+// checkNames passes only names that break the pattern or the length:
+// openaiwire.CheckNames reports exactly those.
 func checkNames(req any, _ *rules.Env) []rules.Violation {
 	if r := asRequest(req); r != nil {
-		return openaiwire.CheckNames(decls(r, len(r.Messages)))
+		var buf [4]openaiwire.ToolDecl
+		if ds := decls(buf[:0], r, len(r.Messages), func(t Tool) bool { return !validName(t.Name) }); len(ds) > 0 {
+			return openaiwire.CheckNames(ds)
+		}
 	}
 	return nil
 }
 
+// validName is ^[a-zA-Z0-9_-]+$ with at most 64 characters, the test
+// openaiwire.CheckNames makes, without the regexp.
+func validName(name string) bool {
+	if name == "" || len(name) > 64 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// checkSchemas passes the declarations with parameters: CheckSchemas
+// skips the others. Its verdicts are cached by the schema's bytes there.
 func checkSchemas(req any, _ *rules.Env) []rules.Violation {
 	if r := asRequest(req); r != nil {
-		return openaiwire.CheckSchemas(decls(r, semanticTier))
+		var buf [4]openaiwire.ToolDecl
+		if ds := decls(buf[:0], r, semanticTier, func(t Tool) bool { return len(t.Parameters) > 0 }); len(ds) > 0 {
+			return openaiwire.CheckSchemas(ds)
+		}
 	}
 	return nil
 }
 
+// checkStrict passes the strict declarations with parameters: CheckStrict
+// skips the others.
 func checkStrict(req any, _ *rules.Env) []rules.Violation {
 	if r := asRequest(req); r != nil {
-		return openaiwire.CheckStrict(decls(r, semanticTier))
+		var buf [4]openaiwire.ToolDecl
+		if ds := decls(buf[:0], r, semanticTier, func(t Tool) bool { return t.Strict && len(t.Parameters) > 0 }); len(ds) > 0 {
+			return openaiwire.CheckStrict(ds)
+		}
 	}
 	return nil
 }
@@ -352,28 +412,48 @@ func checkToolMessageFollows(req any, _ *rules.Env) []rules.Violation {
 		return nil
 	}
 	var out []rules.Violation
-	var batch map[string]bool // ids of the open tool_calls message, nil when none
+	var batch *Message // the open tool_calls message, nil when none
+	var batchIDs map[string]bool
 	for i, m := range r.Messages {
 		switch m.Role {
 		case "assistant":
-			batch = nil
+			batch, batchIDs = nil, nil
 			if len(m.ToolCalls) > 0 {
-				batch = map[string]bool{}
-				for _, tc := range m.ToolCalls {
-					batch[tc.ID] = true
-				}
+				batch = &r.Messages[i]
 			}
 		case "tool":
 			if !m.HasToolCallID && batch != nil {
 				continue // required-fields reports the missing id
 			}
-			if batch == nil || !batch[m.ToolCallID] {
-				p := fmt.Sprintf("messages[%d]", i)
+			if batch == nil || !batchAnswers(batch, &batchIDs, m.ToolCallID) {
+				p := messagePath(i)
 				out = append(out, badRequest(semanticTier+i, p, fmt.Sprintf("messages.[%d].role", i), "", ToolMessageOrphanMessage))
 			}
 		default:
-			batch = nil
+			batch, batchIDs = nil, nil
 		}
 	}
 	return out
+}
+
+// batchAnswers reports whether id is one of the batch's call ids. A batch
+// holds a few calls, searched in place; a large one gets a set, built
+// once into *ids, so a long run of tool messages stays linear.
+func batchAnswers(batch *Message, ids *map[string]bool, id string) bool {
+	const searchInPlace = 16
+	if len(batch.ToolCalls) <= searchInPlace {
+		for _, tc := range batch.ToolCalls {
+			if tc.ID == id {
+				return true
+			}
+		}
+		return false
+	}
+	if *ids == nil {
+		*ids = make(map[string]bool, len(batch.ToolCalls))
+		for _, tc := range batch.ToolCalls {
+			(*ids)[tc.ID] = true
+		}
+	}
+	return (*ids)[id]
 }
