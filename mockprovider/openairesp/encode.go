@@ -5,14 +5,13 @@ import (
 	"encoding/json"
 	"net/http"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
 	"github.com/toolwire/toolwire/mockprovider/model"
-	"github.com/toolwire/toolwire/mockprovider/openaiwire"
 	"github.com/toolwire/toolwire/mockprovider/session"
-	"github.com/toolwire/toolwire/mockprovider/wire"
 )
 
 // planned is one output item before it is rendered, complete or in
@@ -31,57 +30,20 @@ type planned struct {
 	callID, name, args string
 }
 
-func (p *planned) item(done bool) object {
-	status := "completed"
-	if !done {
-		status = "in_progress"
-	}
-	switch p.kind {
-	case "reasoning":
-		o := object{{"id", p.id}, {"type", "reasoning"}}
-		if p.encrypted != "" {
-			o = append(o, kv{"encrypted_content", p.encrypted})
-		}
-		summary := []any{}
-		if done && p.summary != "" {
-			summary = append(summary, object{{"type", "summary_text"}, {"text", p.summary}})
-		}
-		return append(o, kv{"summary", summary})
-	case "message":
-		content := []any{}
-		if done {
-			content = append(content, p.part(p.text))
-		}
-		return object{{"id", p.id}, {"type", "message"}, {"status", status}, {"content", content}, {"phase", p.phase}, {"role", "assistant"}}
-	}
-	args := p.args
-	if !done {
-		args = ""
-	}
-	return object{{"id", p.id}, {"type", "function_call"}, {"status", status}, {"arguments", args}, {"call_id", p.callID}, {"name", p.name}}
-}
-
-// part is a message's content part holding text (empty while streaming).
-func (p *planned) part(text string) object {
-	if p.refusal {
-		return object{{"type", "refusal"}, {"refusal", text}}
-	}
-	return object{{"type", "output_text"}, {"annotations", []any{}}, {"logprobs", []any{}}, {"text", text}}
-}
-
 // plan turns the model's reply into output items with minted ids:
 // reasoning, then text, then calls, then refusal, as the model orders them.
-func plan(x *dialect.Exchange, req *Request, reply *model.Reply) []*planned {
+// The items share one array (one allocation instead of one per item).
+func plan(x *dialect.Exchange, req *Request, reply *model.Reply) []planned {
 	ids := x.IDs()
 	encrypted := slices.Contains(req.Include, "reasoning.encrypted_content")
 	onlyOne := req.ParallelToolCalls != nil && !*req.ParallelToolCalls
 	hasCalls := len(reply.Calls()) > 0
-	var out []*planned
+	out := make([]planned, 0, len(reply.Turn.Parts))
 	calls := 0
 	for _, p := range reply.Turn.Parts {
 		switch p.Kind {
 		case conv.KindReasoning:
-			it := &planned{kind: "reasoning", id: ids.Next("rs_", 48)}
+			it := planned{kind: "reasoning", id: ids.Next("rs_", 48)}
 			if p.Reasoning != nil {
 				it.summary = p.Reasoning.Summary
 				if p.Reasoning.ID != "" {
@@ -97,7 +59,7 @@ func plan(x *dialect.Exchange, req *Request, reply *model.Reply) []*planned {
 			if hasCalls {
 				phase = "commentary"
 			}
-			out = append(out, &planned{kind: "message", id: ids.Next("msg_", 48), text: p.Text, refusal: p.Kind == conv.KindRefusal, phase: phase})
+			out = append(out, planned{kind: "message", id: ids.Next("msg_", 48), text: p.Text, refusal: p.Kind == conv.KindRefusal, phase: phase})
 		case conv.KindCall:
 			if p.Call == nil || (onlyOne && calls > 0) {
 				continue
@@ -113,97 +75,15 @@ func plan(x *dialect.Exchange, req *Request, reply *model.Reply) []*planned {
 			if itemID == "" {
 				itemID = ids.Next("fc_", 48)
 			}
-			out = append(out, &planned{kind: "function_call", id: itemID, callID: callID, name: p.Call.Name, args: string(args)})
+			out = append(out, planned{kind: "function_call", id: itemID, callID: callID, name: p.Call.Name, args: string(args)})
 		}
-	}
-	return out
-}
-
-// responseObject renders the Response object. done=false gives the
-// in-progress form of response.created / response.in_progress.
-func responseObject(req *Request, id string, created int64, items []*planned, status string, usage any, errObj any) object {
-	output := []any{}
-	var completedAt any
-	if status == "completed" {
-		for _, it := range items {
-			output = append(output, it.item(true))
-		}
-		completedAt = created
-	}
-	var prev any
-	if req.PreviousResponseID != nil && *req.PreviousResponseID != "" {
-		prev = *req.PreviousResponseID
-	}
-	parallel := req.ParallelToolCalls == nil || *req.ParallelToolCalls
-	store := req.Store == nil || *req.Store
-	toolChoice := any("auto")
-	if k := kindOfRaw(req.ToolChoice); k != "" && k != "null" {
-		toolChoice = req.ToolChoice
-	}
-	reasoning := any(object{{"effort", nil}, {"summary", nil}})
-	if k := kindOfRaw(req.Reasoning); k == "object" {
-		reasoning = req.Reasoning
-	} else if model.IsReasoningModel(req.Model) {
-		reasoning = object{{"effort", "medium"}, {"summary", nil}}
-	}
-	text := any(object{{"format", object{{"type", "text"}}}, {"verbosity", "medium"}})
-	if kindOfRaw(req.Text) == "object" {
-		text = req.Text
-	}
-	metadata := any(object{})
-	if kindOfRaw(req.Metadata) == "object" {
-		metadata = req.Metadata
-	}
-	return object{
-		{"id", id}, {"object", "response"}, {"created_at", created}, {"status", status},
-		{"background", false}, {"completed_at", completedAt}, {"error", errObj},
-		{"frequency_penalty", 0.0}, {"incomplete_details", nil},
-		{"instructions", rawOrNull(req.Instructions)}, {"max_output_tokens", rawOrNull(req.MaxOutputTokens)},
-		{"max_tool_calls", nil}, {"model", req.Model}, {"moderation", nil}, {"output", output},
-		{"parallel_tool_calls", parallel}, {"presence_penalty", 0.0}, {"previous_response_id", prev},
-		{"prompt_cache_key", nil}, {"prompt_cache_retention", nil}, {"reasoning", reasoning},
-		{"safety_identifier", nil}, {"service_tier", "default"}, {"store", store},
-		{"temperature", 1.0}, {"text", text}, {"tool_choice", toolChoice}, {"tools", toolsEcho(req)},
-		{"top_logprobs", 0}, {"top_p", 1.0}, {"truncation", "disabled"}, {"usage", usage},
-		{"user", nil}, {"metadata", metadata},
-	}
-}
-
-func rawOrNull(raw json.RawMessage) any {
-	if k := kindOfRaw(raw); k == "" || k == "null" {
-		return nil
-	}
-	return raw
-}
-
-// toolsEcho returns the tools as the API echoes them: function tools
-// normalized (strict resolved: as sent, else on when the schema allows
-// it), other tools as sent.
-func toolsEcho(req *Request) []any {
-	out := []any{}
-	for i, t := range req.Tools {
-		if t.Type != "function" {
-			if i < len(req.ToolsRaw) {
-				out = append(out, req.ToolsRaw[i])
-			}
-			continue
-		}
-		var desc any
-		if t.Description != nil {
-			desc = *t.Description
-		}
-		strict := strictCompatible(t.Parameters)
-		if t.Strict != nil {
-			strict = *t.Strict
-		}
-		out = append(out, object{{"type", "function"}, {"description", desc}, {"name", str(t.Name)}, {"parameters", rawOrNull(t.Parameters)}, {"strict", strict}})
 	}
 	return out
 }
 
 // usageFor gives deterministic token counts: about four bytes a token,
 // and a fixed budget per reasoning item.
-func usageFor(req *Request, items []*planned) object {
+func usageFor(req *Request, items []planned) usage {
 	in := 0
 	for _, it := range req.Effective() {
 		in += len(it.Raw)
@@ -223,12 +103,7 @@ func usageFor(req *Request, items []*planned) object {
 			out += max(1, (len(it.args)+len(it.name))/4)
 		}
 	}
-	out += reasoning
-	return object{
-		{"input_tokens", in}, {"input_tokens_details", object{{"cached_tokens", 0}}},
-		{"output_tokens", out}, {"output_tokens_details", object{{"reasoning_tokens", reasoning}}},
-		{"total_tokens", in + out},
-	}
+	return usage{input: in, output: out + reasoning, reasoning: reasoning}
 }
 
 // Encode answers with a Response object or its event stream. The
@@ -240,24 +115,58 @@ func (d *Dialect) Encode(x *dialect.Exchange, reqAny any, c *conv.Conversation, 
 	items := plan(x, req, reply)
 	id := x.IDs().Next("resp_", 48)
 	created := time.Now().Unix()
-	done := responseObject(req, id, created, items, "completed", usageFor(req, items), nil)
+	done := completedResponse(req, id, created, items)
 	if !c.Stream {
-		raw, err := marshalResponse(done)
-		if err != nil {
-			d.WriteError(x.W, openaiwire.Fault("server_error"))
-			return
-		}
-		d.remember(x, req, id, raw, items)
-		x.JSON(http.StatusOK, json.RawMessage(raw))
+		d.remember(x, req, id, done, items)
+		x.JSON(http.StatusOK, json.RawMessage(done.body))
 		return
 	}
 	d.stream(x, req, id, created, items, done)
 }
 
+// completedResponse renders the final Response object.
+func completedResponse(req *Request, id string, created int64, items []planned) rendered {
+	r := rendered{spans: make([]span, len(items))}
+	hint := max(int(lastResponseSize.Load()), 1024)
+	u := usageFor(req, items)
+	b := appendResponse(make([]byte, 0, hint+hint/8), req, id, created, items, form{status: "completed", usage: &u, spans: r.spans})
+	lastResponseSize.Store(int64(len(b)))
+	if cap(b)-len(b) > len(b)/4 {
+		// Much smaller than the last one: the journal and the response
+		// store keep these bytes, so the spare capacity is not kept too.
+		b = append(make([]byte, 0, len(b)), b...)
+	}
+	r.body = b
+	return r
+}
+
+// lastResponseSize sizes the buffer of the next response by the previous
+// one: a response is several kilobytes, and growing from 1 KiB copied it
+// two or three times. The eighth of slack absorbs the usual variation
+// without holding much unused capacity. It is only a size hint, so
+// concurrent requests racing on it (atomically) cannot change any output.
+var lastResponseSize atomic.Int64
+
+// rendered is a completed Response object and where each output item sits
+// in it.
+type rendered struct {
+	body  []byte
+	spans []span
+}
+
+// item is output item i exactly as rendered inside the response, which is
+// byte for byte what rendering it alone gives (both use appendItem). It
+// shares the response's bytes, which are kept anyway, and is capped so an
+// append cannot write into them.
+func (r rendered) item(i int) json.RawMessage {
+	s := r.spans[i]
+	return r.body[s.start:s.end:s.end]
+}
+
 // remember notes which reasoning item preceded each call and stores the
 // response with its effective items (prior, input, output) for
 // previous_response_id and GET.
-func (d *Dialect) remember(x *dialect.Exchange, req *Request, id string, raw json.RawMessage, items []*planned) {
+func (d *Dialect) remember(x *dialect.Exchange, req *Request, id string, done rendered, items []planned) {
 	if x.Session == nil {
 		return
 	}
@@ -275,155 +184,16 @@ func (d *Dialect) remember(x *dialect.Exchange, req *Request, id string, raw jso
 	if req.Store != nil && !*req.Store {
 		return
 	}
+	in := req.Effective()
 	var effective []json.RawMessage
-	for _, it := range req.Effective() {
+	if n := len(in) + len(items); n > 0 {
+		effective = make([]json.RawMessage, 0, n)
+	}
+	for _, it := range in {
 		effective = append(effective, it.Raw)
 	}
-	for _, it := range items {
-		b, _ := it.item(true).MarshalJSON()
-		effective = append(effective, b)
+	for i := range items {
+		effective = append(effective, done.item(i))
 	}
-	x.Session.PutResponse(&session.StoredResponse{ID: id, Body: raw, Items: effective})
-}
-
-// streamState is what an injected in-stream error needs to report the
-// failed response.
-type streamState struct {
-	req     *Request
-	id      string
-	created int64
-}
-
-// stream writes the event sequence of provider-rules.md §2.3: every event
-// named, typed and numbered, deltas cut at the configured fragment size.
-func (d *Dialect) stream(x *dialect.Exchange, req *Request, id string, created int64, items []*planned, done object) {
-	s := x.SSE("")
-	d.streams.Store(s, &streamState{req: req, id: id, created: created})
-	defer d.streams.Delete(s)
-	size := x.Stream.FragmentSize
-	// emit numbers events by the count already written, which is also how
-	// StreamError numbers an injected error.
-	emit := func(typ string, fields ...kv) error {
-		ev := append(object{{"type", typ}}, fields...)
-		ev = append(ev, kv{"sequence_number", s.Sent()})
-		return s.Event(typ, ev)
-	}
-	// Rendered once for its two events: as raw JSON it is copied into each
-	// event exactly as the inline rendering would write it (the event is
-	// still marshalled, and compacted, as a whole).
-	inProgress, err := responseObject(req, id, created, items, "in_progress", nil, nil).MarshalJSON()
-	if err != nil {
-		return // as before: the first event would have failed to marshal
-	}
-	if emit("response.created", kv{"response", json.RawMessage(inProgress)}) != nil || emit("response.in_progress", kv{"response", json.RawMessage(inProgress)}) != nil {
-		return
-	}
-	for i, it := range items {
-		if streamItem(emit, i, it, size) != nil {
-			return
-		}
-	}
-	raw, err := marshalResponse(done)
-	if err != nil {
-		return
-	}
-	d.remember(x, req, id, raw, items)
-	_ = emit("response.completed", kv{"response", json.RawMessage(raw)})
-}
-
-func streamItem(emit func(string, ...kv) error, index int, it *planned, size int) error {
-	if err := emit("response.output_item.added", kv{"item", it.item(false)}, kv{"output_index", index}); err != nil {
-		return err
-	}
-	var err error
-	switch it.kind {
-	case "reasoning":
-		err = streamSummary(emit, index, it, size)
-	case "message":
-		err = streamText(emit, index, it, size)
-	case "function_call":
-		for _, frag := range wire.Fragments(it.args, size) {
-			if err = emit("response.function_call_arguments.delta", kv{"delta", frag}, kv{"item_id", it.id}, kv{"output_index", index}); err != nil {
-				return err
-			}
-		}
-		err = emit("response.function_call_arguments.done", kv{"arguments", it.args}, kv{"item_id", it.id}, kv{"output_index", index})
-	}
-	if err != nil {
-		return err
-	}
-	return emit("response.output_item.done", kv{"item", it.item(true)}, kv{"output_index", index})
-}
-
-// streamSummary streams a reasoning summary; an empty summary has no
-// events between added and done, as recorded.
-func streamSummary(emit func(string, ...kv) error, index int, it *planned, size int) error {
-	if it.summary == "" {
-		return nil
-	}
-	at := []kv{{"item_id", it.id}, {"output_index", index}}
-	part := func(text string) kv { return kv{"part", object{{"type", "summary_text"}, {"text", text}}} }
-	if err := emit("response.reasoning_summary_part.added", append(at, part(""), kv{"summary_index", 0})...); err != nil {
-		return err
-	}
-	for _, frag := range wire.Fragments(it.summary, size) {
-		if err := emit("response.reasoning_summary_text.delta", append(at, kv{"delta", frag}, kv{"summary_index", 0})...); err != nil {
-			return err
-		}
-	}
-	if err := emit("response.reasoning_summary_text.done", append(at, kv{"summary_index", 0}, kv{"text", it.summary})...); err != nil {
-		return err
-	}
-	return emit("response.reasoning_summary_part.done", append(at, part(it.summary), kv{"summary_index", 0})...)
-}
-
-func streamText(emit func(string, ...kv) error, index int, it *planned, size int) error {
-	at := []kv{{"content_index", 0}, {"item_id", it.id}, {"output_index", index}}
-	if err := emit("response.content_part.added", append(at, kv{"part", it.part("")})...); err != nil {
-		return err
-	}
-	delta, doneEv, field := "response.output_text.delta", "response.output_text.done", "text"
-	if it.refusal {
-		delta, doneEv, field = "response.refusal.delta", "response.refusal.done", "refusal"
-	}
-	for _, frag := range wire.Fragments(it.text, size) {
-		fields := append(append([]kv{}, at...), kv{"delta", frag})
-		if !it.refusal {
-			fields = append(fields, kv{"logprobs", []any{}})
-		}
-		if err := emit(delta, fields...); err != nil {
-			return err
-		}
-	}
-	fields := append([]kv{}, at...)
-	if !it.refusal {
-		fields = append(fields, kv{"logprobs", []any{}})
-	}
-	if err := emit(doneEv, append(fields, kv{field, it.text})...); err != nil {
-		return err
-	}
-	return emit("response.content_part.done", append(at, kv{"part", it.part(it.text)})...)
-}
-
-// StreamError writes the Responses in-stream failure: an `error` event
-// with the error nested under "error" (as observed on the wire,
-// openai/openai-dotnet#881; the Go SDK surfaces it as a stream error),
-// then the terminal response.failed event carrying the failed response
-// (vercel/ai#13480 describes the pair).
-func (d *Dialect) StreamError(s *wire.SSE, e *wire.APIError) {
-	code := e.Code
-	if code == nil {
-		code = e.Type
-	}
-	errBody := object{{"type", e.Type}, {"code", code}, {"message", e.Message}, {"param", e.Param}}
-	if s.Event("error", object{{"type", "error"}, {"sequence_number", s.Sent()}, {"error", errBody}}) != nil {
-		return
-	}
-	v, ok := d.streams.Load(s)
-	if !ok {
-		return
-	}
-	st := v.(*streamState)
-	failed := responseObject(st.req, st.id, st.created, nil, "failed", nil, object{{"code", code}, {"message", e.Message}})
-	_ = s.Event("response.failed", object{{"type", "response.failed"}, {"response", failed}, {"sequence_number", s.Sent()}})
+	x.Session.PutResponse(&session.StoredResponse{ID: id, Body: done.body, Items: effective})
 }

@@ -3,7 +3,6 @@ package openairesp
 import (
 	"encoding/json"
 	"strconv"
-	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -15,6 +14,9 @@ type kv struct {
 
 // object is a JSON object whose fields keep the order the real API sends
 // them in (clients diff recordings; order matters to humans reading them).
+// The Response object and the stream events are written directly
+// (render.go, stream.go); object serves the rare answers: the stored
+// response endpoints and in-stream errors.
 type object []kv
 
 // MarshalJSON encodes the whole tree in one pass. Letting encoding/json
@@ -22,27 +24,6 @@ type object []kv
 // each level's output, which made encoding the costliest part of a
 // Responses request.
 func (o object) MarshalJSON() ([]byte, error) { return appendValue(make([]byte, 0, 1024), o) }
-
-// marshalResponse is MarshalJSON for a whole response object, into a
-// buffer sized by the previous one: a response is several kilobytes, and
-// growing from 1 KiB copied it two or three times. The eighth of slack
-// absorbs the usual variation without holding much unused capacity.
-func marshalResponse(o object) ([]byte, error) {
-	hint := max(int(lastResponseSize.Load()), 1024)
-	b, err := appendValue(make([]byte, 0, hint+hint/8), o)
-	if err != nil {
-		return nil, err
-	}
-	lastResponseSize.Store(int64(len(b)))
-	if cap(b)-len(b) > len(b)/4 {
-		// Much smaller than the last one: the journal and the response
-		// store keep these bytes, so the spare capacity is not kept too.
-		b = append(make([]byte, 0, len(b)), b...)
-	}
-	return b, nil
-}
-
-var lastResponseSize atomic.Int64
 
 func appendValue(b []byte, v any) ([]byte, error) {
 	switch x := v.(type) {
@@ -103,6 +84,18 @@ func appendArray[T any](b []byte, xs []T) ([]byte, error) {
 
 const hex = "0123456789abcdef"
 
+// plainASCII marks the ASCII bytes appendString copies as they are: all
+// but control characters, '"', '\\' and the HTML-sensitive '<', '>', '&'
+// (encoding/json's htmlSafeSet). A table lookup per byte instead of six
+// comparisons; every response string goes through here. It is filled once
+// and only read.
+var plainASCII = func() (t [utf8.RuneSelf]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
+
 // appendString quotes s as encoding/json does (HTML-safe escapes included),
 // replacing invalid UTF-8 with U+FFFD.
 func appendString(b []byte, s string) []byte {
@@ -110,7 +103,7 @@ func appendString(b []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+			if plainASCII[c] {
 				i++
 				continue
 			}

@@ -50,6 +50,11 @@ type Request struct {
 	PreviousMissing bool `json:"-"`
 	// InputString is set when input was a plain string.
 	InputString bool `json:"-"`
+
+	// decls memoizes toolDecls for the checks of this request (a request
+	// is checked by one goroutine).
+	decls     []openaiwire.ToolDecl
+	declsDone bool
 }
 
 // Tool is one entry of tools. Only function tools are checked; other
@@ -130,16 +135,16 @@ func (d *Dialect) Decode(x *dialect.Exchange, body []byte) (any, *conv.Conversat
 			return nil, nil, aerr
 		}
 	}
-	for i, raw := range req.ToolsRaw {
-		var t Tool
-		if fastTool(raw, &t) {
-			req.Tools = append(req.Tools, t)
-			continue
+	if len(req.ToolsRaw) > 0 {
+		req.Tools = make([]Tool, len(req.ToolsRaw))
+		for i, raw := range req.ToolsRaw {
+			// fastTool leaves the tool untouched when it declines.
+			if t := &req.Tools[i]; !fastTool(raw, t) {
+				if aerr := decodeObject(raw, t, "tools["+strconv.Itoa(i)+"]"); aerr != nil {
+					return nil, nil, aerr
+				}
+			}
 		}
-		if aerr := decodeObject(raw, &t, "tools["+strconv.Itoa(i)+"]"); aerr != nil {
-			return nil, nil, aerr
-		}
-		req.Tools = append(req.Tools, t)
 	}
 	if aerr := req.decodeInput(); aerr != nil {
 		return nil, nil, aerr
@@ -151,8 +156,12 @@ func (d *Dialect) Decode(x *dialect.Exchange, body []byte) (any, *conv.Conversat
 		} else {
 			for _, raw := range stored.Items {
 				var it Item
-				if json.Unmarshal(raw, &it) == nil {
+				// fastItem is json.Unmarshal for valid JSON when it accepts.
+				if (jsonscan.Valid(raw) && fastItem(raw, &it)) || json.Unmarshal(raw, &it) == nil {
 					it.Raw, it.Index = raw, -1
+					if req.Prior == nil {
+						req.Prior = make([]Item, 0, len(stored.Items))
+					}
 					req.Prior = append(req.Prior, it)
 				}
 			}
@@ -264,34 +273,43 @@ func (r *Request) decodeInput() *wire.APIError {
 	case "", "null":
 		return nil // missing input: reported by the required-fields rule
 	case "string":
-		var s string
-		_ = json.Unmarshal(r.Input, &s)
-		raw, _ := json.Marshal(map[string]any{"role": "user", "content": s})
-		r.Items = []Item{{Role: "user", Content: mustJSON(s), Raw: raw, Index: 0}}
+		// The one user message the API reads a string as. Its raw form is
+		// what json.Marshal gives the map {"role":"user","content":s}
+		// (keys sorted; appendString quotes as json.Marshal does).
+		s := stringValue(r.Input)
+		content := appendString(nil, s)
+		raw := make([]byte, 0, len(content)+len(`{"content":,"role":"user"}`))
+		raw = append(append(append(raw, `{"content":`...), content...), `,"role":"user"}`...)
+		r.Items = []Item{{Role: "user", Content: content, Raw: raw, Index: 0}}
 		r.InputString = true
 		return nil
 	case "array":
-		// Input came out of the decoded (so valid) body: it is split
-		// without being validated again.
-		raws, ok := jsonscan.ParseArray(r.Input)
+		// Stored responses keep every input item, so the items need their
+		// own copy, not spans of the body: one copy of the whole array,
+		// each item (and each field of it) a span of that. Input came out
+		// of the decoded (so valid) body: it is split without being
+		// validated again.
+		raws, ok := jsonscan.ParseArray(jsonscan.Clone(r.Input))
 		if !ok {
 			return openaiwire.InvalidJSON()
 		}
-		for i, span := range raws {
-			raw := jsonscan.Clone(span) // kept by stored responses: its own copy
-			at := "input[" + strconv.Itoa(i) + "]"
+		if len(raws) > 0 {
+			r.Items = make([]Item, len(raws))
+		}
+		for i, raw := range raws {
 			if kindOfRaw(raw) != "object" {
+				at := "input[" + strconv.Itoa(i) + "]"
 				return &wire.APIError{Status: http.StatusBadRequest, Type: openaiwire.InvalidRequest, Param: at, Code: "invalid_type",
 					Message: fmt.Sprintf("Invalid type for '%s': expected an object, but got %s instead.", at, jsonKind(kindOfValue(string(raw))))}
 			}
-			var it Item
-			if !fastItem(raw, &it) {
-				if aerr := decodeObject(raw, &it, at); aerr != nil {
+			// fastItem leaves the item untouched when it declines.
+			it := &r.Items[i]
+			if !fastItem(raw, it) {
+				if aerr := decodeObject(raw, it, "input["+strconv.Itoa(i)+"]"); aerr != nil {
 					return aerr
 				}
 			}
 			it.Raw, it.Index = raw, i
-			r.Items = append(r.Items, it)
 		}
 		return nil
 	}
@@ -299,15 +317,13 @@ func (r *Request) decodeInput() *wire.APIError {
 		Message: fmt.Sprintf("Invalid type for 'input': expected one of a string or array of input items, but got %s instead.", jsonKind(kindOfValue(string(r.Input))))}
 }
 
-func mustJSON(v any) json.RawMessage {
-	b, _ := json.Marshal(v)
-	return b
-}
-
 // resolveReferences replaces item_reference items whose id names an
 // earlier item of the effective conversation by that item; unresolvable
 // references are left in place and ignored by the conversation.
 func (r *Request) resolveReferences() {
+	if !r.hasReferences() {
+		return // nothing to resolve: the map of ids is not built
+	}
 	byID := map[string]Item{}
 	for _, it := range r.Prior {
 		if it.ID != "" {
@@ -328,6 +344,15 @@ func (r *Request) resolveReferences() {
 	}
 }
 
+func (r *Request) hasReferences() bool {
+	for i := range r.Items {
+		if r.Items[i].Type == "item_reference" {
+			return true
+		}
+	}
+	return false
+}
+
 // conversation builds the neutral form: adjacent assistant-side items
 // (reasoning, calls, assistant messages) make one assistant turn, adjacent
 // user-side items (user messages, call outputs) one user turn, since the
@@ -337,24 +362,41 @@ func (r *Request) conversation() *conv.Conversation {
 	if r.PreviousResponseID != nil {
 		c.PreviousResponseID = *r.PreviousResponseID
 	}
-	if instr, ok := jsonscan.ToString(r.Instructions); ok {
+	if instr, ok := toString(r.Instructions); ok {
 		c.System = instr
 	}
 	for _, t := range r.Tools {
 		if t.Type != "function" || t.Name == nil {
 			continue
 		}
+		if c.Tools == nil {
+			c.Tools = make([]conv.Tool, 0, len(r.Tools))
+		}
 		c.Tools = append(c.Tools, conv.Tool{Name: *t.Name, Description: str(t.Description), Parameters: t.Parameters, Strict: t.Strict != nil && *t.Strict})
 	}
+	items := r.Effective()
 	names := map[string]string{} // call_id → function name, for results
+	// The parts of every turn go into one array: each turn's Parts is a
+	// capped span of it (so an append to one turn cannot write into the
+	// next), instead of a slice grown per turn. Parts are only ever added
+	// to the last turn, so its span always ends at the end of the array.
+	// A turn needs at least one item, so len(items) turns always fit.
+	var parts []conv.Part
+	start := 0 // where the last turn's parts begin
 	add := func(role conv.Role, p conv.Part) {
-		if last := c.LastTurn(); last != nil && last.Role == role {
-			last.Parts = append(last.Parts, p)
-			return
+		if n := len(c.Turns); n == 0 || c.Turns[n-1].Role != role {
+			if c.Turns == nil {
+				c.Turns = make([]conv.Turn, 0, len(items))
+				parts = make([]conv.Part, 0, len(items))
+			}
+			c.Turns = append(c.Turns, conv.Turn{Role: role})
+			start = len(parts)
 		}
-		c.Turns = append(c.Turns, conv.Turn{Role: role, Parts: []conv.Part{p}})
+		parts = append(parts, p)
+		c.Turns[len(c.Turns)-1].Parts = parts[start:len(parts):len(parts)]
 	}
-	for _, it := range r.Effective() {
+	for i := range items {
+		it := &items[i]
 		switch it.Kind() {
 		case "message":
 			switch it.Role {
@@ -363,23 +405,14 @@ func (r *Request) conversation() *conv.Conversation {
 					c.System = joinNonEmpty(c.System, s)
 				}
 			case "assistant":
-				for _, p := range contentParts(it.Content) {
-					add(conv.Assistant, p)
-				}
+				eachContentPart(it.Content, func(p conv.Part) { add(conv.Assistant, p) })
 			default:
-				for _, p := range contentParts(it.Content) {
-					add(conv.User, p)
-				}
+				eachContentPart(it.Content, func(p conv.Part) { add(conv.User, p) })
 			}
 		case "reasoning":
 			add(conv.Assistant, conv.Part{Kind: conv.KindReasoning, Reasoning: &conv.Reasoning{ID: it.ID, EncryptedContent: str(it.EncryptedContent), Summary: summaryText(it.Summary)}})
 		case "function_call":
-			args := jsonscan.String(it.Arguments)
-			m := map[string]any{}
-			_ = json.Unmarshal([]byte(args), &m)
-			if m == nil {
-				m = map[string]any{}
-			}
+			m := callArguments(stringValue(it.Arguments))
 			names[str(it.CallID)] = str(it.Name)
 			add(conv.Assistant, conv.Part{Kind: conv.KindCall, Call: &conv.Call{ID: str(it.CallID), Name: str(it.Name), Arguments: m, ItemID: it.ID}})
 		case "function_call_output":
@@ -390,6 +423,25 @@ func (r *Request) conversation() *conv.Conversation {
 	return c
 }
 
+// callArguments is what json.Unmarshal([]byte(args), &m) leaves in a
+// fresh map m, an empty map where it leaves nil (for null): the arguments
+// of an object, nothing for invalid JSON or any other value. It decodes
+// without reflection (jsonscan.ObjectFloat, after jsonscan.Valid, which
+// report exactly what encoding/json does); replayed calls carry arguments
+// on nearly every request.
+func callArguments(args string) map[string]any {
+	var m map[string]any
+	if b := []byte(args); jsonscan.Valid(b) {
+		m = jsonscan.ObjectFloat(b)
+	} else {
+		m = map[string]any{}
+	}
+	if m == nil {
+		m = map[string]any{}
+	}
+	return m
+}
+
 func joinNonEmpty(a, b string) string {
 	if a == "" {
 		return b
@@ -398,13 +450,18 @@ func joinNonEmpty(a, b string) string {
 }
 
 func (r *Request) toolChoice() conv.ToolChoice {
-	if s, ok := jsonscan.ToString(r.ToolChoice); ok {
+	if s, ok := toString(r.ToolChoice); ok {
 		switch s {
 		case "none":
 			return conv.ToolChoice{Mode: conv.ToolChoiceNone}
 		case "required":
 			return conv.ToolChoice{Mode: conv.ToolChoiceRequired}
 		}
+		return conv.ToolChoice{Mode: conv.ToolChoiceAuto}
+	}
+	if kindOfRaw(r.ToolChoice) != "object" {
+		// Absent, null, or a value json.Unmarshal would refuse: auto,
+		// without the failed decode.
 		return conv.ToolChoice{Mode: conv.ToolChoiceAuto}
 	}
 	var o struct {
@@ -436,7 +493,7 @@ type contentPart struct {
 }
 
 func parseParts(raw json.RawMessage) ([]contentPart, string, bool) {
-	if s, ok := jsonscan.ToString(raw); ok {
+	if s, ok := toString(raw); ok {
 		return nil, s, true
 	}
 	var parts []contentPart
@@ -458,24 +515,25 @@ func textOf(raw json.RawMessage) string {
 	return strings.Join(out, "\n")
 }
 
-func contentParts(raw json.RawMessage) []conv.Part {
+// eachContentPart hands each part of message content to add, in order
+// (the caller adds them to a turn; no list of them is built).
+func eachContentPart(raw json.RawMessage, add func(conv.Part)) {
 	parts, s, isString := parseParts(raw)
 	if isString {
-		return []conv.Part{{Kind: conv.KindText, Text: s}}
+		add(conv.Part{Kind: conv.KindText, Text: s})
+		return
 	}
-	var out []conv.Part
 	for _, p := range parts {
 		switch p.Type {
 		case "input_text", "output_text", "text":
-			out = append(out, conv.Part{Kind: conv.KindText, Text: p.Text})
+			add(conv.Part{Kind: conv.KindText, Text: p.Text})
 		case "refusal":
-			out = append(out, conv.Part{Kind: conv.KindRefusal, Text: p.Refusal})
+			add(conv.Part{Kind: conv.KindRefusal, Text: p.Refusal})
 		case "input_image", "input_file", "image_url":
 			ct := mediaContent(p)
-			out = append(out, conv.Part{Kind: conv.KindMedia, Media: &ct})
+			add(conv.Part{Kind: conv.KindMedia, Media: &ct})
 		}
 	}
-	return out
 }
 
 // outputContent reads a function_call_output's output: a string, or an
@@ -508,7 +566,7 @@ func mediaContent(p contentPart) conv.Content {
 		}
 		return ct
 	}
-	url, ok := jsonscan.ToString(p.ImageURL)
+	url, ok := toString(p.ImageURL)
 	if !ok {
 		var o struct {
 			URL string `json:"url"`

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/openaiwire"
@@ -201,7 +202,17 @@ func toolCheck(check func([]openaiwire.ToolDecl) []rules.Violation) rules.CheckF
 	}
 }
 
+// toolDecls lists the function declarations once per request: three
+// checks read them, and the list (with its param paths) is the same each
+// time. The checks only read it.
 func toolDecls(r *Request) []openaiwire.ToolDecl {
+	if !r.declsDone {
+		r.decls, r.declsDone = buildToolDecls(r), true
+	}
+	return r.decls
+}
+
+func buildToolDecls(r *Request) []openaiwire.ToolDecl {
 	var decls []openaiwire.ToolDecl
 	for i, t := range r.Tools {
 		if t.Type != "function" || t.Name == nil {
@@ -211,8 +222,11 @@ func toolDecls(r *Request) []openaiwire.ToolDecl {
 		if kindOfRaw(params) == "null" {
 			params = nil
 		}
+		if decls == nil {
+			decls = make([]openaiwire.ToolDecl, 0, len(r.Tools))
+		}
 		decls = append(decls, openaiwire.ToolDecl{Name: *t.Name, Parameters: params, Strict: t.Strict != nil && *t.Strict,
-			Path: fmt.Sprintf("tools[%d]", i), Order: orderTools + i})
+			Path: "tools[" + strconv.Itoa(i) + "]", Order: orderTools + i})
 	}
 	return decls
 }

@@ -415,6 +415,15 @@ func (s *Session) deleteResponseLocked(id string) {
 	}
 	delete(s.responses, id)
 	s.uncharge(r.size, 1)
+	if len(s.respOrder) > 0 && s.respOrder[0] == id {
+		// The usual case, the oldest evicted for a new one: dropping the
+		// head is O(1), where shifting the whole order showed in every
+		// Responses request once the store was full. append reallocates
+		// (copying only the live ids) when the tail is full.
+		s.respOrder[0] = ""
+		s.respOrder = s.respOrder[1:]
+		return
+	}
 	for i, x := range s.respOrder {
 		if x == id {
 			s.respOrder = append(s.respOrder[:i], s.respOrder[i+1:]...)

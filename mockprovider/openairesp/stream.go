@@ -1,0 +1,254 @@
+package openairesp
+
+import (
+	"encoding/json"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/toolwire/toolwire/mockprovider/dialect"
+	"github.com/toolwire/toolwire/mockprovider/wire"
+)
+
+// streamState is what an injected in-stream error needs to report the
+// failed response.
+type streamState struct {
+	req     *Request
+	id      string
+	created int64
+}
+
+// stream writes the event sequence of provider-rules.md §2.3: every event
+// named, typed and numbered, deltas cut at the configured fragment size.
+func (d *Dialect) stream(x *dialect.Exchange, req *Request, id string, created int64, items []planned, done rendered) {
+	s := x.SSE("")
+	d.streams.Store(s, &streamState{req: req, id: id, created: created})
+	defer d.streams.Delete(s)
+	_ = writeEvents(s, req, id, created, items, done, x.Stream.FragmentSize, func() { d.remember(x, req, id, done, items) })
+}
+
+// events writes one stream's events as bytes. Each event used to be a tree
+// handed to wire.SSE.Event, which json.Marshal()s it: encoding/json then
+// validated and compacted every event again (about a tenth of a loaded
+// server's time). Here each event is written directly, already in
+// json.Marshal's form: strings by appendString (HTML-safe quoting), no
+// whitespace, and the only parts that may hold whitespace or HTML
+// characters, the request fragments inside the Response objects, are
+// compacted as they are copied in (form.compact). FuzzStreamEquivalence holds the
+// stream to the tree encoder through json.Marshal.
+type events struct {
+	s *wire.SSE
+	// buf is reused for every event: SSE.Event writes the bytes and hands
+	// them to the transcript, which copies them, and keeps nothing.
+	buf []byte
+}
+
+// begin starts an event: {"type":"<typ>".
+func (e *events) begin(typ string) []byte {
+	b := append(e.buf[:0], `{"type":`...)
+	return appendString(b, typ)
+}
+
+// send ends the event with its sequence number (the count already
+// written, which is also how StreamError numbers an injected error) and
+// writes it.
+func (e *events) send(typ string, b []byte) error {
+	b = append(b, `,"sequence_number":`...)
+	b = strconv.AppendInt(b, int64(e.s.Sent()), 10)
+	b = append(b, '}')
+	e.buf = b
+	return e.s.Event(typ, b)
+}
+
+// at appends the "item_id" and "output_index" members most events carry.
+func at(b []byte, id string, index int) []byte {
+	b = append(b, `,"item_id":`...)
+	b = appendString(b, id)
+	b = append(b, `,"output_index":`...)
+	return strconv.AppendInt(b, int64(index), 10)
+}
+
+// writeEvents writes the stream of a response; done, its completed form
+// as stored, sizes the event buffer (the last event, the longest, holds
+// about as much). beforeCompleted runs just before the last
+// event (the response is stored by then).
+func writeEvents(s *wire.SSE, req *Request, id string, created int64, items []planned, done rendered, size int, beforeCompleted func()) error {
+	e := &events{s: s, buf: make([]byte, 0, len(done.body)+256)}
+	for _, typ := range []string{"response.created", "response.in_progress"} {
+		b := append(e.begin(typ), `,"response":`...)
+		b = appendResponse(b, req, id, created, items, form{status: "in_progress", compact: true})
+		if err := e.send(typ, b); err != nil {
+			return err
+		}
+	}
+	for i := range items {
+		if err := e.item(i, &items[i], size); err != nil {
+			return err
+		}
+	}
+	beforeCompleted()
+	// The completed response is rendered again in its compact form, which
+	// costs less than compacting all of done.body.
+	u := usageFor(req, items)
+	b := append(e.begin("response.completed"), `,"response":`...)
+	b = appendResponse(b, req, id, created, items, form{status: "completed", usage: &u, compact: true})
+	return e.send("response.completed", b)
+}
+
+func (e *events) item(index int, it *planned, size int) error {
+	b := append(e.begin("response.output_item.added"), `,"item":`...)
+	b = appendItem(b, it, false)
+	b = append(b, `,"output_index":`...)
+	if err := e.send("response.output_item.added", strconv.AppendInt(b, int64(index), 10)); err != nil {
+		return err
+	}
+	var err error
+	switch it.kind {
+	case "reasoning":
+		err = e.summary(index, it, size)
+	case "message":
+		err = e.text(index, it, size)
+	case "function_call":
+		err = e.arguments(index, it, size)
+	}
+	if err != nil {
+		return err
+	}
+	b = append(e.begin("response.output_item.done"), `,"item":`...)
+	b = appendItem(b, it, true)
+	b = append(b, `,"output_index":`...)
+	return e.send("response.output_item.done", strconv.AppendInt(b, int64(index), 10))
+}
+
+func (e *events) arguments(index int, it *planned, size int) error {
+	const delta = "response.function_call_arguments.delta"
+	for rest := it.args; rest != ""; {
+		var frag string
+		frag, rest = nextFragment(rest, size)
+		b := append(e.begin(delta), `,"delta":`...)
+		b = appendString(b, frag)
+		if err := e.send(delta, at(b, it.id, index)); err != nil {
+			return err
+		}
+	}
+	const doneEv = "response.function_call_arguments.done"
+	b := append(e.begin(doneEv), `,"arguments":`...)
+	b = appendString(b, it.args)
+	return e.send(doneEv, at(b, it.id, index))
+}
+
+// summary streams a reasoning summary; an empty summary has no events
+// between added and done, as recorded.
+func (e *events) summary(index int, it *planned, size int) error {
+	if it.summary == "" {
+		return nil
+	}
+	const partAdded = "response.reasoning_summary_part.added"
+	b := at(e.begin(partAdded), it.id, index)
+	b = append(b, `,"part":`...)
+	b = appendSummaryPart(b, "")
+	if err := e.send(partAdded, append(b, `,"summary_index":0`...)); err != nil {
+		return err
+	}
+	const delta = "response.reasoning_summary_text.delta"
+	for rest := it.summary; rest != ""; {
+		var frag string
+		frag, rest = nextFragment(rest, size)
+		b := append(at(e.begin(delta), it.id, index), `,"delta":`...)
+		b = appendString(b, frag)
+		if err := e.send(delta, append(b, `,"summary_index":0`...)); err != nil {
+			return err
+		}
+	}
+	const textDone = "response.reasoning_summary_text.done"
+	b = append(at(e.begin(textDone), it.id, index), `,"summary_index":0,"text":`...)
+	if err := e.send(textDone, appendString(b, it.summary)); err != nil {
+		return err
+	}
+	const partDone = "response.reasoning_summary_part.done"
+	b = append(at(e.begin(partDone), it.id, index), `,"part":`...)
+	b = appendSummaryPart(b, it.summary)
+	return e.send(partDone, append(b, `,"summary_index":0`...))
+}
+
+func (e *events) text(index int, it *planned, size int) error {
+	// contentAt appends "content_index", "item_id" and "output_index".
+	contentAt := func(b []byte) []byte { return at(append(b, `,"content_index":0`...), it.id, index) }
+	const partAdded = "response.content_part.added"
+	b := append(contentAt(e.begin(partAdded)), `,"part":`...)
+	if err := e.send(partAdded, appendPart(b, it, "")); err != nil {
+		return err
+	}
+	delta, doneEv, field := "response.output_text.delta", "response.output_text.done", `,"text":`
+	if it.refusal {
+		delta, doneEv, field = "response.refusal.delta", "response.refusal.done", `,"refusal":`
+	}
+	for rest := it.text; rest != ""; {
+		var frag string
+		frag, rest = nextFragment(rest, size)
+		b := append(contentAt(e.begin(delta)), `,"delta":`...)
+		b = appendString(b, frag)
+		if !it.refusal {
+			b = append(b, `,"logprobs":[]`...)
+		}
+		if err := e.send(delta, b); err != nil {
+			return err
+		}
+	}
+	b = contentAt(e.begin(doneEv))
+	if !it.refusal {
+		b = append(b, `,"logprobs":[]`...)
+	}
+	b = append(b, field...)
+	if err := e.send(doneEv, appendString(b, it.text)); err != nil {
+		return err
+	}
+	const partDone = "response.content_part.done"
+	b = append(contentAt(e.begin(partDone)), `,"part":`...)
+	return e.send(partDone, appendPart(b, it, it.text))
+}
+
+// nextFragment cuts the first piece off s exactly as wire.Fragments does
+// (at most size bytes on character boundaries, a character wider than size
+// alone), without building the list of all pieces.
+func nextFragment(s string, size int) (frag, rest string) {
+	if size <= 0 {
+		size = wire.DefaultFragmentSize
+	}
+	n := 0
+	for n < len(s) {
+		_, w := utf8.DecodeRuneInString(s[n:])
+		if n > 0 && n+w > size {
+			break
+		}
+		n += w
+	}
+	return s[:n], s[n:]
+}
+
+// StreamError writes the Responses in-stream failure: an `error` event
+// with the error nested under "error" (as observed on the wire,
+// openai/openai-dotnet#881; the Go SDK surfaces it as a stream error),
+// then the terminal response.failed event carrying the failed response
+// (vercel/ai#13480 describes the pair). It is rare (injected faults only),
+// so its events still go through json.Marshal.
+func (d *Dialect) StreamError(s *wire.SSE, e *wire.APIError) {
+	code := e.Code
+	if code == nil {
+		code = e.Type
+	}
+	errBody := object{{"type", e.Type}, {"code", code}, {"message", e.Message}, {"param", e.Param}}
+	if s.Event("error", object{{"type", "error"}, {"sequence_number", s.Sent()}, {"error", errBody}}) != nil {
+		return
+	}
+	v, ok := d.streams.Load(s)
+	if !ok {
+		return
+	}
+	st := v.(*streamState)
+	errJSON, err := object{{"code", code}, {"message", e.Message}}.MarshalJSON()
+	if err != nil {
+		return // as before: the event would have failed to marshal
+	}
+	failed := appendResponse(nil, st.req, st.id, st.created, nil, form{status: "failed", errJSON: errJSON})
+	_ = s.Event("response.failed", object{{"type", "response.failed"}, {"response", json.RawMessage(failed)}, {"sequence_number", s.Sent()}})
+}
