@@ -43,11 +43,20 @@ func (r *Reply) ArgumentsJSON(i int) string {
 	if raw, ok := r.RawArguments[i]; ok {
 		return raw
 	}
-	calls := r.Calls()
-	if i < 0 || i >= len(calls) || calls[i].Arguments == nil {
+	// The i-th call, found in place: Calls() would build a slice of all.
+	var call *conv.Call
+	for n, k := 0, 0; k < len(r.Turn.Parts) && call == nil; k++ {
+		if r.Turn.Parts[k].Kind == conv.KindCall {
+			if n == i {
+				call = r.Turn.Parts[k].Call
+			}
+			n++
+		}
+	}
+	if call == nil || call.Arguments == nil {
 		return "{}"
 	}
-	b, err := json.Marshal(calls[i].Arguments)
+	b, err := json.Marshal(call.Arguments)
 	if err != nil {
 		return "{}"
 	}

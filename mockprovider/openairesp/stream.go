@@ -56,7 +56,7 @@ func (e *events) send(typ string, b []byte) error {
 	b = strconv.AppendInt(b, int64(e.s.Sent()), 10)
 	b = append(b, '}')
 	e.buf = b
-	return e.s.Event(typ, b)
+	return e.s.EventBytes(typ, b)
 }
 
 // at appends the "item_id" and "output_index" members most events carry.

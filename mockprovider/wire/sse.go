@@ -78,7 +78,8 @@ func NewSSE(w http.ResponseWriter, cfg StreamConfig, sep string) *SSE {
 // Config returns the stream's pacing and fragment settings.
 func (s *SSE) Config() StreamConfig { return s.cfg }
 
-// Event writes one event; name "" writes a data-only event.
+// Event writes one event; name "" writes a data-only event. Data given as
+// bytes is copied: the caller may reuse them once Event returns.
 func (s *SSE) Event(name string, data any) error {
 	b, ok := data.([]byte)
 	if !ok {

@@ -203,11 +203,7 @@ func ToString(v []byte) (string, bool) {
 		}
 		return string(inner), true
 	}
-	var s string
-	if json.Unmarshal(v, &s) != nil {
-		return "", false
-	}
-	return s, true
+	return UnquoteEscaped(v), true // v is a valid string literal here
 }
 
 // Int64 is json.Unmarshal(v, &n) for a valid value span that is not null:
