@@ -34,7 +34,7 @@ func decodeRequest(body []byte) (*Request, *wire.APIError) {
 	if !jsonscan.Valid(body) {
 		return nil, openaiwire.InvalidJSON()
 	}
-	top, ok := jsonscan.ChatObject(body)
+	top, ok := jsonscan.ObjectMembers(body)
 	if !ok {
 		return nil, openaiwire.InvalidJSON()
 	}
@@ -132,7 +132,7 @@ func decodeRequest(body []byte) (*Request, *wire.APIError) {
 // message is built once in the request's slice.
 func decodeMessage(m *Message, i int, v []byte) *wire.APIError {
 	m.Index = i
-	members, ok := jsonscan.ChatObject(v)
+	members, ok := jsonscan.ObjectMembers(v)
 	if !ok {
 		return invalidType(messagePath(i), "an object", jsonscan.AnyNumber(v))
 	}
@@ -219,7 +219,7 @@ func decodeMessage(m *Message, i int, v []byte) *wire.APIError {
 
 // decodePart fills *p from messages[i].content[j].
 func decodePart(p *ContentPart, i, j int, v []byte) *wire.APIError {
-	members, ok := jsonscan.ChatObject(v)
+	members, ok := jsonscan.ObjectMembers(v)
 	if !ok {
 		return invalidType(partPath(i, j), "an object", jsonscan.AnyNumber(v))
 	}
@@ -443,7 +443,7 @@ func decodeTool(t *Tool, i int, v []byte) *wire.APIError {
 // slice allocated once, at its size, without walking the array twice.
 // ok is false when v is not an array.
 func elements(dst [][]byte, v []byte) ([][]byte, bool) {
-	it, ok := jsonscan.ChatArray(v)
+	it, ok := jsonscan.ArrayElements(v)
 	if !ok {
 		return nil, false
 	}
@@ -460,7 +460,7 @@ func elements(dst [][]byte, v []byte) ([][]byte, bool) {
 // absent; a repeated key keeps the last), in the order named; ok is false
 // when v is not an object. At most four names.
 func pick(v []byte, names ...string) (spans [4][]byte, ok bool) {
-	members, ok := jsonscan.ChatObject(v)
+	members, ok := jsonscan.ObjectMembers(v)
 	if !ok {
 		return spans, false
 	}
@@ -482,7 +482,7 @@ func pick(v []byte, names ...string) (spans [4][]byte, ok bool) {
 // keys, all the decoder compares, are their raw bytes; only a key with
 // escapes or bytes outside printable ASCII is decoded (allocating).
 func memberKey(raw []byte) []byte {
-	if jsonscan.ChatPlainKey(raw) {
+	if jsonscan.PlainKey(raw) {
 		return raw
 	}
 	quoted := make([]byte, 0, len(raw)+2)

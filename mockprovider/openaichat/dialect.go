@@ -267,7 +267,7 @@ func parseArguments(v any) map[string]any {
 		// float64 (FuzzConversationMatchesReference).
 		b := []byte(a)
 		if jsonscan.Valid(b) {
-			if obj, ok := jsonscan.ChatArgumentsObject(b); ok {
+			if obj, ok := jsonscan.StructFloat(b); ok {
 				return obj
 			}
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
+	"github.com/toolwire/toolwire/mockprovider/internal/jsonscan"
 	"github.com/toolwire/toolwire/mockprovider/model"
 	"github.com/toolwire/toolwire/mockprovider/wire"
 )
@@ -152,11 +153,11 @@ const (
 // large share of every non-streamed answer.
 func appendCompletion(dst []byte, o *output) []byte {
 	dst = append(dst, `{"id":`...)
-	dst = appendString(dst, o.ID)
+	dst = jsonscan.AppendString(dst, o.ID)
 	dst = append(dst, `,"object":"chat.completion","created":`...)
 	dst = strconv.AppendInt(dst, o.Created, 10)
 	dst = append(dst, `,"model":`...)
-	dst = appendString(dst, o.Model)
+	dst = jsonscan.AppendString(dst, o.Model)
 	dst = append(dst, `,"choices":[{"index":0,"message":{"role":"assistant","content":`...)
 	dst = appendOptString(dst, o.Text, o.HasText)
 	dst = append(dst, `,"refusal":`...)
@@ -170,27 +171,27 @@ func appendCompletion(dst []byte, o *output) []byte {
 			dst = append(dst, '{')
 			if c.ID != "" {
 				dst = append(dst, `"id":`...)
-				dst = appendString(dst, c.ID)
+				dst = jsonscan.AppendString(dst, c.ID)
 				dst = append(dst, ',')
 			}
 			dst = append(dst, `"type":"function","function":{`...)
 			if c.Name != "" {
 				dst = append(dst, `"name":`...)
-				dst = appendString(dst, c.Name)
+				dst = jsonscan.AppendString(dst, c.Name)
 				dst = append(dst, ',')
 			}
 			dst = append(dst, `"arguments":`...)
-			dst = appendString(dst, c.Arguments)
+			dst = jsonscan.AppendString(dst, c.Arguments)
 			dst = append(dst, "}}"...)
 		}
 		dst = append(dst, ']')
 	}
 	dst = append(dst, `,"annotations":[]},"logprobs":null,"finish_reason":`...)
-	dst = appendString(dst, o.Finish)
+	dst = jsonscan.AppendString(dst, o.Finish)
 	dst = append(dst, `}],"usage":`...)
 	dst = appendUsage(dst, &o.Usage)
 	dst = append(dst, `,"service_tier":"default","system_fingerprint":`...)
-	dst = appendString(dst, o.Fingerprint)
+	dst = jsonscan.AppendString(dst, o.Fingerprint)
 	return append(dst, '}')
 }
 
@@ -199,7 +200,7 @@ func appendOptString(dst []byte, s string, set bool) []byte {
 	if !set {
 		return append(dst, "null"...)
 	}
-	return appendString(dst, s)
+	return jsonscan.AppendString(dst, s)
 }
 
 // appendUsage is json.Marshal of a usage.
@@ -270,13 +271,13 @@ type streamCall struct {
 // which has no choices and the usage (d nil).
 func appendChunk(dst []byte, o *output, includeUsage bool, d *streamDelta, finish *string) []byte {
 	dst = append(dst, `{"id":`...)
-	dst = appendString(dst, o.ID)
+	dst = jsonscan.AppendString(dst, o.ID)
 	dst = append(dst, `,"object":"chat.completion.chunk","created":`...)
 	dst = strconv.AppendInt(dst, o.Created, 10)
 	dst = append(dst, `,"model":`...)
-	dst = appendString(dst, o.Model)
+	dst = jsonscan.AppendString(dst, o.Model)
 	dst = append(dst, `,"service_tier":"default","system_fingerprint":`...)
-	dst = appendString(dst, o.Fingerprint)
+	dst = jsonscan.AppendString(dst, o.Fingerprint)
 	if d == nil {
 		dst = append(dst, `,"choices":[],"usage":`...)
 		dst = appendUsage(dst, &o.Usage)
@@ -285,7 +286,7 @@ func appendChunk(dst []byte, o *output, includeUsage bool, d *streamDelta, finis
 	dst = append(dst, `,"choices":[{"index":0,"delta":{`...)
 	if d.role != "" {
 		dst = append(dst, `"role":`...)
-		dst = appendString(dst, d.role)
+		dst = jsonscan.AppendString(dst, d.role)
 	}
 	dst = appendDeltaText(dst, `"content":`, d.content)
 	if c := d.call; c != nil {
@@ -295,17 +296,17 @@ func appendChunk(dst []byte, o *output, includeUsage bool, d *streamDelta, finis
 		for _, f := range [...]struct{ name, value string }{{`,"id":`, c.id}, {`,"type":`, c.typ}} {
 			if f.value != "" {
 				dst = append(dst, f.name...)
-				dst = appendString(dst, f.value)
+				dst = jsonscan.AppendString(dst, f.value)
 			}
 		}
 		dst = append(dst, `,"function":{`...)
 		if c.name != "" {
 			dst = append(dst, `"name":`...)
-			dst = appendString(dst, c.name)
+			dst = jsonscan.AppendString(dst, c.name)
 			dst = append(dst, ',')
 		}
 		dst = append(dst, `"arguments":`...)
-		dst = appendString(dst, c.args)
+		dst = jsonscan.AppendString(dst, c.args)
 		dst = append(dst, "}}]"...)
 	}
 	dst = appendDeltaText(dst, `"refusal":`, d.refusal)
@@ -313,7 +314,7 @@ func appendChunk(dst []byte, o *output, includeUsage bool, d *streamDelta, finis
 	if finish == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = appendString(dst, *finish)
+		dst = jsonscan.AppendString(dst, *finish)
 	}
 	dst = append(dst, "}]"...)
 	if includeUsage {
@@ -329,7 +330,7 @@ func appendDeltaText(dst []byte, name string, t deltaText) []byte {
 		return append(dst, "null"...)
 	case textSet:
 		dst = append(comma(dst), name...)
-		return appendString(dst, t.text)
+		return jsonscan.AppendString(dst, t.text)
 	}
 	return dst
 }

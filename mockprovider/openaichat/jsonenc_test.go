@@ -9,26 +9,12 @@ import (
 	"testing"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/internal/jsonscan"
 	"github.com/toolwire/toolwire/mockprovider/model"
 )
 
-// stringSeeds exercise every escape json.Marshal makes.
-var stringSeeds = []string{"", "plain", "a\"b\\c", "<script>&amp;</script>", "\b\f\n\r\t\x00\x1f\x7f", "caf\xc3\xa9 \xff\xfe", "\u2028\u2029", "\xe2\x80", "😀", "\xed\xa0\x80"}
-
-func FuzzAppendString(f *testing.F) {
-	for _, s := range stringSeeds {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		want, _ := json.Marshal(s)
-		if got := appendString(nil, s); !bytes.Equal(got, want) {
-			t.Fatalf("appendString(%q) = %s, want %s", s, got, want)
-		}
-	})
-}
-
-// FuzzAppendValue holds appendValue to json.Marshal on every value a JSON
-// decode produces, and appendRaw to json.Marshal of the bytes as a
+// FuzzAppendValue holds jsonscan.AppendJSON to json.Marshal on every value
+// a JSON decode produces, and appendRaw to json.Marshal of the bytes as a
 // json.RawMessage (valid or not).
 func FuzzAppendValue(f *testing.F) {
 	for _, s := range []string{`{"b":1,"a":[true,null,-1.5e-7,1e21,123456789,0.000001,"<\u2028>"],"c":{"z":{},"y":[]}}`, `  [ 1 , "x" ]  `, `"s"`, `null`,
@@ -49,22 +35,23 @@ func FuzzAppendValue(f *testing.F) {
 			return
 		}
 		want, err := json.Marshal(v)
-		got, ok := appendValue(nil, v)
+		got, ok := jsonscan.AppendJSON(nil, v)
 		if ok != (err == nil) || ok && !bytes.Equal(got, want) {
-			t.Fatalf("appendValue(%#v) = %s %v, json.Marshal = %s %v", v, got, ok, want, err)
+			t.Fatalf("jsonscan.AppendJSON(%#v) = %s %v, json.Marshal = %s %v", v, got, ok, want, err)
 		}
 	})
 }
 
-func TestAppendValueRefuses(t *testing.T) {
+// TestAppendValueFailsWhereMarshalFails: the encoder reports failure for
+// exactly the values json.Marshal refuses, so callers fall back to it, and
+// encodes any other value as Marshal does.
+func TestAppendValueFailsWhereMarshalFails(t *testing.T) {
 	for _, v := range []any{math.NaN(), math.Inf(1), []any{math.Inf(-1)}, map[string]any{"a": 1}, map[string]any{"a": []string{"x"}}, json.Number("1")} {
-		if _, ok := appendValue(nil, v); ok {
-			t.Errorf("appendValue(%#v) accepted a value it does not encode", v)
+		want, err := json.Marshal(v)
+		got, ok := jsonscan.AppendJSON(nil, v)
+		if ok != (err == nil) || ok && !bytes.Equal(got, want) {
+			t.Errorf("jsonscan.AppendJSON(%#v) = %s %v, json.Marshal = %s %v", v, got, ok, want, err)
 		}
-	}
-	b, _ := json.Marshal(map[string]any{"k": float64(1)})
-	if got, ok := appendValue(nil, map[string]any{"k": float64(1)}); !ok || !bytes.Equal(got, b) {
-		t.Errorf("appendValue = %s %v, want %s", got, ok, b)
 	}
 }
 

@@ -3,7 +3,8 @@ package openairesp
 import (
 	"encoding/json"
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/toolwire/toolwire/mockprovider/internal/jsonscan"
 )
 
 // kv is one field of an object, in order.
@@ -33,7 +34,7 @@ func appendValue(b []byte, v any) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, f.k)
+			b = jsonscan.AppendString(b, f.k)
 			b = append(b, ':')
 			var err error
 			if b, err = appendValue(b, f.v); err != nil {
@@ -46,7 +47,7 @@ func appendValue(b []byte, v any) ([]byte, error) {
 	case []any:
 		return appendArray(b, x)
 	case string:
-		return appendString(b, x), nil
+		return jsonscan.AppendString(b, x), nil
 	case nil:
 		return append(b, "null"...), nil
 	case bool:
@@ -80,71 +81,4 @@ func appendArray[T any](b []byte, xs []T) ([]byte, error) {
 		}
 	}
 	return append(b, ']'), nil
-}
-
-const hex = "0123456789abcdef"
-
-// plainASCII marks the ASCII bytes appendString copies as they are: all
-// but control characters, '"', '\\' and the HTML-sensitive '<', '>', '&'
-// (encoding/json's htmlSafeSet). A table lookup per byte instead of six
-// comparisons; every response string goes through here. It is filled once
-// and only read.
-var plainASCII = func() (t [utf8.RuneSelf]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
-	}
-	return t
-}()
-
-// appendString quotes s as encoding/json does (HTML-safe escapes included),
-// replacing invalid UTF-8 with U+FFFD.
-func appendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if plainASCII[c] {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }

@@ -3,6 +3,8 @@ package openairesp
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/toolwire/toolwire/mockprovider/internal/jsonscan"
 )
 
 // The single-pass encoder must produce exactly what encoding/json does.
@@ -11,8 +13,8 @@ func TestObjectEncodesLikeEncodingJSON(t *testing.T) {
 		"ünïcødé 東京 🌍", "bad utf8 \xff\xfe end", "sep \u2028 \u2029", `{"json":"in a string"}`}
 	for _, s := range strs {
 		want, _ := json.Marshal(s)
-		if got := appendString(nil, s); string(got) != string(want) {
-			t.Errorf("appendString(%q) = %s, want %s", s, got, want)
+		if got := jsonscan.AppendString(nil, s); string(got) != string(want) {
+			t.Errorf("jsonscan.AppendString(%q) = %s, want %s", s, got, want)
 		}
 	}
 	o := object{{"a", 1}, {"b", []any{true, nil, "x", object{{"n", int64(5)}}}}, {"c", []object{{{"k", "v"}}}}, {"d", json.RawMessage(`{"raw":[1,2]}`)}, {"e", 1.5}, {"f", map[string]int{"z": 1}}}
@@ -30,8 +32,8 @@ func FuzzAppendString(f *testing.F) {
 	f.Add("hello \"world\" \n <tag> \u2028 \xff")
 	f.Fuzz(func(t *testing.T, s string) {
 		want, _ := json.Marshal(s)
-		if got := appendString(nil, s); string(got) != string(want) {
-			t.Fatalf("appendString(%q) = %s, want %s", s, got, want)
+		if got := jsonscan.AppendString(nil, s); string(got) != string(want) {
+			t.Fatalf("jsonscan.AppendString(%q) = %s, want %s", s, got, want)
 		}
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strconv"
 
+	"github.com/toolwire/toolwire/mockprovider/internal/jsonscan"
 	"github.com/toolwire/toolwire/mockprovider/model"
 )
 
@@ -41,7 +42,7 @@ type form struct {
 	// compact renders the object as json.Marshal would leave it inside an
 	// event: the request fragments, the only parts that can hold
 	// whitespace or unescaped HTML characters, are compacted as they are
-	// copied (appendCompactLikeMarshal). Everything else is written in
+	// copied (jsonscan.AppendCompact). Everything else is written in
 	// that form already.
 	compact bool
 }
@@ -50,11 +51,11 @@ type form struct {
 func appendResponse(b []byte, req *Request, id string, created int64, items []planned, f form) []byte {
 	status, completed := f.status, f.status == "completed"
 	b = append(b, `{"id":`...)
-	b = appendString(b, id)
+	b = jsonscan.AppendString(b, id)
 	b = append(b, `,"object":"response","created_at":`...)
 	b = strconv.AppendInt(b, created, 10)
 	b = append(b, `,"status":`...)
-	b = appendString(b, status)
+	b = jsonscan.AppendString(b, status)
 	b = append(b, `,"background":false,"completed_at":`...)
 	if completed {
 		b = strconv.AppendInt(b, created, 10)
@@ -68,7 +69,7 @@ func appendResponse(b []byte, req *Request, id string, created int64, items []pl
 	b = append(b, `,"max_output_tokens":`...)
 	b = f.appendRawOrNull(b, req.MaxOutputTokens)
 	b = append(b, `,"max_tool_calls":null,"model":`...)
-	b = appendString(b, req.Model)
+	b = jsonscan.AppendString(b, req.Model)
 	b = append(b, `,"moderation":null,"output":[`...)
 	if completed {
 		for i := range items {
@@ -86,7 +87,7 @@ func appendResponse(b []byte, req *Request, id string, created int64, items []pl
 	b = strconv.AppendBool(b, req.ParallelToolCalls == nil || *req.ParallelToolCalls)
 	b = append(b, `,"presence_penalty":0,"previous_response_id":`...)
 	if req.PreviousResponseID != nil && *req.PreviousResponseID != "" {
-		b = appendString(b, *req.PreviousResponseID)
+		b = jsonscan.AppendString(b, *req.PreviousResponseID)
 	} else {
 		b = append(b, "null"...)
 	}
@@ -133,7 +134,7 @@ func (f *form) appendRaw(b []byte, raw json.RawMessage) []byte {
 		return append(b, "null"...)
 	}
 	if f.compact {
-		return appendCompactLikeMarshal(b, raw)
+		return jsonscan.AppendCompact(b, raw)
 	}
 	return append(b, raw...)
 }
@@ -170,12 +171,12 @@ func (f *form) appendTools(b []byte, req *Request) []byte {
 		first = false
 		b = append(b, `{"type":"function","description":`...)
 		if t.Description != nil {
-			b = appendString(b, *t.Description)
+			b = jsonscan.AppendString(b, *t.Description)
 		} else {
 			b = append(b, "null"...)
 		}
 		b = append(b, `,"name":`...)
-		b = appendString(b, str(t.Name))
+		b = jsonscan.AppendString(b, str(t.Name))
 		b = append(b, `,"parameters":`...)
 		b = f.appendRawOrNull(b, t.Parameters)
 		strict := strictCompatible(t.Parameters)
@@ -212,13 +213,13 @@ func appendItem(b []byte, p *planned, done bool) []byte {
 		status = `"in_progress"`
 	}
 	b = append(b, `{"id":`...)
-	b = appendString(b, p.id)
+	b = jsonscan.AppendString(b, p.id)
 	switch p.kind {
 	case "reasoning":
 		b = append(b, `,"type":"reasoning"`...)
 		if p.encrypted != "" {
 			b = append(b, `,"encrypted_content":`...)
-			b = appendString(b, p.encrypted)
+			b = jsonscan.AppendString(b, p.encrypted)
 		}
 		b = append(b, `,"summary":[`...)
 		if done && p.summary != "" {
@@ -233,21 +234,21 @@ func appendItem(b []byte, p *planned, done bool) []byte {
 			b = appendPart(b, p, p.text)
 		}
 		b = append(b, `],"phase":`...)
-		b = appendString(b, p.phase)
+		b = jsonscan.AppendString(b, p.phase)
 		return append(b, `,"role":"assistant"}`...)
 	}
 	b = append(b, `,"type":"function_call","status":`...)
 	b = append(b, status...)
 	b = append(b, `,"arguments":`...)
 	if done {
-		b = appendString(b, p.args)
+		b = jsonscan.AppendString(b, p.args)
 	} else {
 		b = append(b, `""`...)
 	}
 	b = append(b, `,"call_id":`...)
-	b = appendString(b, p.callID)
+	b = jsonscan.AppendString(b, p.callID)
 	b = append(b, `,"name":`...)
-	b = appendString(b, p.name)
+	b = jsonscan.AppendString(b, p.name)
 	return append(b, '}')
 }
 
@@ -259,12 +260,12 @@ func appendPart(b []byte, p *planned, text string) []byte {
 	} else {
 		b = append(b, `{"type":"output_text","annotations":[],"logprobs":[],"text":`...)
 	}
-	b = appendString(b, text)
+	b = jsonscan.AppendString(b, text)
 	return append(b, '}')
 }
 
 func appendSummaryPart(b []byte, text string) []byte {
 	b = append(b, `{"type":"summary_text","text":`...)
-	b = appendString(b, text)
+	b = jsonscan.AppendString(b, text)
 	return append(b, '}')
 }

@@ -13,7 +13,7 @@ import (
 )
 
 // The direct writers (appendResponse, appendItem, the stream's events,
-// appendCompactLikeMarshal) must give exactly the bytes of the tree encoder they
+// jsonscan.AppendCompact) must give exactly the bytes of the tree encoder they
 // replaced (render_ref_test.go), through json.Marshal where the old code
 // went through it.
 
@@ -234,36 +234,6 @@ func FuzzRenderEquivalence(f *testing.F) {
 			items = append(items, planned{kind: "function_call", id: "fc_2", callID: "c", name: "n", args: text})
 		}
 		checkRender(t, req, items)
-	})
-}
-
-// FuzzCompactLikeMarshal holds appendCompactLikeMarshal to json.Marshal of a
-// json.RawMessage on every valid JSON text.
-func FuzzCompactLikeMarshal(f *testing.F) {
-	for _, s := range []string{`{}`, ` [ 1 , "a b" , { "c" : null } ] `, "\"<a href=\\\"x\\\">&amp;</a> \u2028\u2029\"", "{\"k<\":\"\xe2\x80\xa8\xe2\x80\"}",
-		"\"\\\\\" ", `"\u003c\\<"`, "\"\xe2\x80\xa9\xe2\"", "{\n\t\"a\": [\r\n1]}"} {
-		f.Add([]byte(s))
-	}
-	for _, body := range renderSeedBodies(f) {
-		f.Add(body)
-	}
-	f.Fuzz(func(t *testing.T, src []byte) {
-		if !json.Valid(src) {
-			return
-		}
-		want, err := json.Marshal(json.RawMessage(src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		orig := string(src)
-		prefix := []byte(`{"x":`)
-		got := appendCompactLikeMarshal(prefix, src)
-		if !bytes.Equal(got[len(prefix):], want) || string(got[:len(prefix)]) != `{"x":` {
-			t.Fatalf("appendCompactLikeMarshal(%q) = %q, want %q", src, got[len(prefix):], want)
-		}
-		if string(src) != orig {
-			t.Fatalf("appendCompactLikeMarshal changed its input")
-		}
 	})
 }
 

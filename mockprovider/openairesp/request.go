@@ -277,7 +277,7 @@ func (r *Request) decodeInput() *wire.APIError {
 		// what json.Marshal gives the map {"role":"user","content":s}
 		// (keys sorted; appendString quotes as json.Marshal does).
 		s := stringValue(r.Input)
-		content := appendString(nil, s)
+		content := jsonscan.AppendString(nil, s)
 		raw := make([]byte, 0, len(content)+len(`{"content":,"role":"user"}`))
 		raw = append(append(append(raw, `{"content":`...), content...), `,"role":"user"}`...)
 		r.Items = []Item{{Role: "user", Content: content, Raw: raw, Index: 0}}

@@ -1,6 +1,7 @@
 package jsonscan
 
 import (
+	"bytes"
 	"encoding/json"
 	"strconv"
 )
@@ -96,4 +97,41 @@ func anyAt(b []byte, i int, useNumber bool) (any, int) {
 		return nil, e
 	}
 	return f, e
+}
+
+// StructFloat is `json.Unmarshal(b, &m) == nil && m != nil` with m a nil
+// map[string]any, and m: a valid JSON value that is an object whose every
+// number fits a float64 (json.Unmarshal reports an error for one that does
+// not, such as 1e400, and for any value that is not an object). The Gemini
+// decoder reads a function's response this way on every request.
+func StructFloat(b []byte) (map[string]any, bool) {
+	b = Trim(b)
+	if len(b) == 0 || b[0] != '{' || !floatsFit(b) {
+		return nil, false
+	}
+	m, ok := AnyFloat(b).(map[string]any)
+	return m, ok
+}
+
+// floatsFit reports whether strconv.ParseFloat(s, 64), what encoding/json
+// converts numbers with, accepts every number in the valid JSON b. Only a
+// number with an exponent or hundreds of digits can be out of range, so
+// the others are not parsed.
+func floatsFit(b []byte) bool {
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '"':
+			i = stringEnd(b, i) - 1
+		case c == '-' || c >= '0' && c <= '9':
+			e := end(b, i)
+			num := b[i:e]
+			if len(num) > 300 || bytes.ContainsAny(num, "eE") {
+				if _, err := strconv.ParseFloat(string(num), 64); err != nil {
+					return false
+				}
+			}
+			i = e - 1
+		}
+	}
+	return true
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -278,4 +280,39 @@ func ExampleStructFloat() {
 	// Output:
 	// map[] false
 	// map[m:[1 x] n:1e+300] true
+}
+
+// FuzzAppendCompact holds AppendCompact to json.Marshal of a
+// json.RawMessage on every valid JSON text.
+func FuzzAppendCompact(f *testing.F) {
+	for _, s := range []string{`{}`, ` [ 1 , "a b" , { "c" : null } ] `, "\"<a href=\\\"x\\\">&amp;</a> \u2028\u2029\"", "{\"k<\":\"\xe2\x80\xa8\xe2\x80\"}",
+		"\"\\\\\" ", `"\u003c\\<"`, "\"\xe2\x80\xa9\xe2\"", "{\n\t\"a\": [\r\n1]}"} {
+		f.Add([]byte(s))
+	}
+	// Request bodies of every dialect, as the encoders embed fragments of them.
+	bodies, _ := filepath.Glob(filepath.Join("..", "..", "benchmarks", "testdata", "*.json"))
+	for _, name := range bodies {
+		if b, err := os.ReadFile(name); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Add([]byte("{\"model\":\"o3 <b>&amp;</b>\",\"instructions\":\"be <brief> & \u2028 kind\\u2029\",\"metadata\": {\"k\" : \"<v>\"},\n\"tools\":[{\"type\":\"web_search\", \"note\":\"a > b\"}]}"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		if !json.Valid(src) {
+			return
+		}
+		want, err := json.Marshal(json.RawMessage(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		orig := string(src)
+		prefix := []byte(`{"x":`)
+		got := AppendCompact(prefix, src)
+		if !bytes.Equal(got[len(prefix):], want) || string(got[:len(prefix)]) != `{"x":` {
+			t.Fatalf("AppendCompact(%q) = %q, want %q", src, got[len(prefix):], want)
+		}
+		if string(src) != orig {
+			t.Fatalf("AppendCompact changed its input")
+		}
+	})
 }
