@@ -139,7 +139,8 @@ func decodeRequest(body []byte) (*Request, *wire.APIError) {
 	}
 	// The body is valid JSON from here on: it is split without being
 	// validated again at every level.
-	top, ok := jsonscan.ParseObject(body)
+	var topFields [16]jsonscan.Field // on the stack: no allocation per object
+	top, ok := jsonscan.ParseObjectInto(topFields[:0], body)
 	if !ok {
 		return nil, invalid(notObject)
 	}
@@ -288,7 +289,8 @@ func decodeSystem(raw json.RawMessage) (string, *wire.APIError) {
 func decodeMessage(i int, raw json.RawMessage) (Message, *wire.APIError) {
 	// Built only for an error: most requests have none.
 	path := func() string { return "messages." + strconv.Itoa(i) }
-	m, ok := jsonscan.ParseObject(raw)
+	var fields [8]jsonscan.Field
+	m, ok := jsonscan.ParseObjectInto(fields[:0], raw)
 	if !isObject(raw) || !ok {
 		return Message{}, invalid(path() + ": " + notObject)
 	}
@@ -311,7 +313,8 @@ func decodeMessage(i int, raw json.RawMessage) (Message, *wire.APIError) {
 		}
 		return msg, nil
 	}
-	list, ok := jsonscan.ParseArray(content)
+	var spans [8][]byte
+	list, ok := jsonscan.ParseArrayInto(spans[:0], content)
 	if !ok {
 		return msg, invalid(path() + ".content: " + notList)
 	}
@@ -332,7 +335,8 @@ func decodeMessage(i int, raw json.RawMessage) (Message, *wire.APIError) {
 // decodeBlock reads block j of message i.
 func decodeBlock(i, j int, raw json.RawMessage) (Block, *wire.APIError) {
 	path := func() string { return "messages." + strconv.Itoa(i) + ".content." + strconv.Itoa(j) }
-	f, ok := jsonscan.ParseObject(raw)
+	var fields [8]jsonscan.Field
+	f, ok := jsonscan.ParseObjectInto(fields[:0], raw)
 	if !isObject(raw) || !ok {
 		return Block{}, invalid(path() + ": " + notObject)
 	}
@@ -442,7 +446,8 @@ func decodeTools(raw json.RawMessage) ([]conv.Tool, *wire.APIError) {
 	var out []conv.Tool
 	for i, t := range list {
 		path := func() string { return "tools." + strconv.Itoa(i) }
-		f, ok := jsonscan.ParseObject(t)
+		var fields [8]jsonscan.Field
+		f, ok := jsonscan.ParseObjectInto(fields[:0], t)
 		if !isObject(t) || !ok {
 			return nil, invalid(path() + ": " + notObject)
 		}

@@ -128,7 +128,11 @@ func stringEnd(b []byte, i int) int {
 // ParseObject splits a valid JSON value that is an object into its
 // members. ok is false for any other kind of value; null gives a nil
 // Object and true, as unmarshalling null into a map does.
-func ParseObject(b []byte) (Object, bool) {
+func ParseObject(b []byte) (Object, bool) { return ParseObjectInto(nil, b) }
+
+// ParseObjectInto is ParseObject appending to dst: a decoder that passes a
+// slice of an array on its stack parses an object without allocating.
+func ParseObjectInto(dst Object, b []byte) (Object, bool) {
 	b = Trim(b)
 	if IsNull(b) {
 		return nil, true
@@ -136,7 +140,10 @@ func ParseObject(b []byte) (Object, bool) {
 	if len(b) == 0 || b[0] != '{' {
 		return nil, false
 	}
-	out := make(Object, 0, 8)
+	out := dst[:0]
+	if out == nil {
+		out = make(Object, 0, 8)
+	}
 	i := skipSpace(b, 1)
 	for i < len(b) && b[i] != '}' {
 		k := stringEnd(b, i)
@@ -156,7 +163,10 @@ func ParseObject(b []byte) (Object, bool) {
 // ParseArray splits a valid JSON value that is an array into its
 // elements. ok is false for any other kind of value; null gives nil and
 // true, as unmarshalling null into a slice does.
-func ParseArray(b []byte) ([][]byte, bool) {
+func ParseArray(b []byte) ([][]byte, bool) { return ParseArrayInto(nil, b) }
+
+// ParseArrayInto is ParseArray appending to dst (see ParseObjectInto).
+func ParseArrayInto(dst [][]byte, b []byte) ([][]byte, bool) {
 	b = Trim(b)
 	if IsNull(b) {
 		return nil, true
@@ -164,7 +174,10 @@ func ParseArray(b []byte) ([][]byte, bool) {
 	if len(b) == 0 || b[0] != '[' {
 		return nil, false
 	}
-	out := make([][]byte, 0, 4)
+	out := dst[:0]
+	if out == nil {
+		out = make([][]byte, 0, 4)
+	}
 	i := skipSpace(b, 1)
 	for i < len(b) && b[i] != ']' {
 		e := end(b, i)
