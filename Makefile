@@ -21,12 +21,7 @@ test:
 	$(GO) test -race -count=1 -timeout 30m ./...
 
 fuzz-short:
-	@for pkg in $(FUZZ_PKGS); do \
-	  for t in $$($(GO) test -list '^Fuzz' ./$$pkg | grep '^Fuzz'); do \
-	    echo "fuzz $$pkg $$t ($(FUZZTIME))"; \
-	    $(GO) test -run='^$$' -fuzz="^$$t$$" -fuzztime=$(FUZZTIME) ./$$pkg || exit 1; \
-	  done; \
-	done
+	GO=$(GO) FUZZTIME=$(FUZZTIME) scripts/fuzz.sh $(FUZZ_PKGS)
 
 ## fuzz: the same targets, long: make fuzz FUZZTIME=10m
 fuzz: fuzz-short
