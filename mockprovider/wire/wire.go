@@ -54,7 +54,9 @@ func WriteJSON(w http.ResponseWriter, status int, body any) {
 // ErrTooLarge is returned by ReadBody when the body exceeds the limit.
 var ErrTooLarge = errors.New("request body too large")
 
-// ReadBody reads at most limit bytes of the request body.
+// ReadBody reads at most limit bytes of the request body into a fresh
+// buffer. It must stay fresh (never pooled or reused): the decoders keep
+// spans of it instead of copies, and the journal keeps the body itself.
 func ReadBody(r *http.Request, limit int64) ([]byte, error) {
 	var b []byte
 	var err error
