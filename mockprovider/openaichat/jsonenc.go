@@ -271,7 +271,7 @@ func encodedLen(c *conv.Conversation) int {
 }
 
 // marshalArguments is string(json.Marshal(args)); false when json.Marshal
-// would fail or meet a type appendValue does not know.
+// would fail.
 func marshalArguments(args map[string]any) (string, bool) {
 	bp := scratch.Get().(*[]byte)
 	b, ok := jsonscan.AppendJSON((*bp)[:0], args)
