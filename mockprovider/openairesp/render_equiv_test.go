@@ -236,22 +236,3 @@ func FuzzRenderEquivalence(f *testing.F) {
 		checkRender(t, req, items)
 	})
 }
-
-// FuzzNextFragment holds nextFragment to wire.Fragments.
-func FuzzNextFragment(f *testing.F) {
-	f.Add("hello world, this is text", 12)
-	f.Add("東京🌍 \xff\xfe ab", 1)
-	f.Add("", 0)
-	f.Add("abc", -3)
-	f.Fuzz(func(t *testing.T, s string, size int) {
-		var got []string
-		for rest := s; rest != ""; {
-			var frag string
-			frag, rest = nextFragment(rest, size)
-			got = append(got, frag)
-		}
-		if want := wire.Fragments(s, size); !slices.Equal(got, want) {
-			t.Fatalf("fragments of %q (size %d) = %q, want %q", s, size, got, want)
-		}
-	})
-}

@@ -3,7 +3,6 @@ package openairesp
 import (
 	"encoding/json"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/toolwire/toolwire/mockprovider/dialect"
 	"github.com/toolwire/toolwire/mockprovider/internal/jsonscan"
@@ -124,7 +123,7 @@ func (e *events) arguments(index int, it *planned, size int) error {
 	const delta = "response.function_call_arguments.delta"
 	for rest := it.args; rest != ""; {
 		var frag string
-		frag, rest = nextFragment(rest, size)
+		frag, rest = wire.NextFragment(rest, size)
 		b := append(e.begin(delta), `,"delta":`...)
 		b = jsonscan.AppendString(b, frag)
 		if err := e.send(delta, at(b, it.id, index)); err != nil {
@@ -153,7 +152,7 @@ func (e *events) summary(index int, it *planned, size int) error {
 	const delta = "response.reasoning_summary_text.delta"
 	for rest := it.summary; rest != ""; {
 		var frag string
-		frag, rest = nextFragment(rest, size)
+		frag, rest = wire.NextFragment(rest, size)
 		b := append(at(e.begin(delta), it.id, index), `,"delta":`...)
 		b = jsonscan.AppendString(b, frag)
 		if err := e.send(delta, append(b, `,"summary_index":0`...)); err != nil {
@@ -185,7 +184,7 @@ func (e *events) text(index int, it *planned, size int) error {
 	}
 	for rest := it.text; rest != ""; {
 		var frag string
-		frag, rest = nextFragment(rest, size)
+		frag, rest = wire.NextFragment(rest, size)
 		b := append(contentAt(e.begin(delta)), `,"delta":`...)
 		b = jsonscan.AppendString(b, frag)
 		if !it.refusal {
@@ -206,24 +205,6 @@ func (e *events) text(index int, it *planned, size int) error {
 	const partDone = "response.content_part.done"
 	b = append(contentAt(e.begin(partDone)), `,"part":`...)
 	return e.send(partDone, appendPart(b, it, it.text))
-}
-
-// nextFragment cuts the first piece off s exactly as wire.Fragments does
-// (at most size bytes on character boundaries, a character wider than size
-// alone), without building the list of all pieces.
-func nextFragment(s string, size int) (frag, rest string) {
-	if size <= 0 {
-		size = wire.DefaultFragmentSize
-	}
-	n := 0
-	for n < len(s) {
-		_, w := utf8.DecodeRuneInString(s[n:])
-		if n > 0 && n+w > size {
-			break
-		}
-		n += w
-	}
-	return s[:n], s[n:]
 }
 
 // StreamError writes the Responses in-stream failure: an `error` event

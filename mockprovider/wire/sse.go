@@ -25,23 +25,30 @@ const DefaultFragmentSize = 12
 // Fragments splits s into pieces of at most size bytes on character
 // boundaries; a character wider than size is its own piece.
 func Fragments(s string, size int) []string {
+	var out []string
+	for len(s) > 0 {
+		var frag string
+		frag, s = NextFragment(s, size)
+		out = append(out, frag)
+	}
+	return out
+}
+
+// NextFragment cuts the first piece off s as Fragments does, for a stream
+// that writes one piece at a time without building the list.
+func NextFragment(s string, size int) (frag, rest string) {
 	if size <= 0 {
 		size = DefaultFragmentSize
 	}
-	var out []string
-	for len(s) > 0 {
-		n := 0
-		for n < len(s) {
-			_, w := utf8.DecodeRuneInString(s[n:])
-			if n > 0 && n+w > size {
-				break
-			}
-			n += w
+	n := 0
+	for n < len(s) {
+		_, w := utf8.DecodeRuneInString(s[n:])
+		if n > 0 && n+w > size {
+			break
 		}
-		out = append(out, s[:n])
-		s = s[n:]
+		n += w
 	}
-	return out
+	return s[:n], s[n:]
 }
 
 // SSE writes server-sent events with the configured pacing.
