@@ -9,6 +9,11 @@
 // without surrounding whitespace, object keys unescaped the way
 // encoding/json unescapes them, duplicate keys resolved to the last one.
 // They must only be given valid JSON.
+//
+// The other direction lives here too (encode.go): writing the values a
+// JSON decode produces, strings and raw fragments byte for byte as
+// json.Marshal does, without its reflection. Every helper has a fuzz test
+// holding it to encoding/json.
 package jsonscan
 
 import (
