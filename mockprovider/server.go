@@ -20,9 +20,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
-	"github.com/toolwire/toolwire/mockprovider/internal/jsonscan"
 	"github.com/toolwire/toolwire/mockprovider/model"
 	"github.com/toolwire/toolwire/mockprovider/rap"
 	"github.com/toolwire/toolwire/mockprovider/record"
@@ -189,13 +189,13 @@ func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
 		defer func() {
 			// A decoded request is valid JSON already; only an undecodable
 			// one needs checking before it goes into the journal.
-			if len(body) > 0 && (entry.Conversation != nil || jsonscan.Valid(body)) {
+			if len(body) > 0 && (entry.Conversation != nil || jsontext.Value(body).IsValid()) {
 				entry.Request = body
 			}
 			status, answer, events := x.Result()
 			if status == 0 { // written without x.JSON: an error, or a capture that may be clipped
 				status, answer = cw.status, cw.buf.Bytes()
-				if !jsonscan.Valid(answer) {
+				if !jsontext.Value(answer).IsValid() {
 					answer = nil
 				}
 				answer = append(json.RawMessage(nil), answer...)

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
-	"github.com/toolwire/toolwire/mockprovider/internal/jsonscan"
 	"github.com/toolwire/toolwire/mockprovider/scenario"
 	"github.com/toolwire/toolwire/mockprovider/wire"
 )
@@ -280,9 +279,8 @@ func writeQuotedResults(b *strings.Builder, c *conv.Conversation) {
 		}
 		body := res.Text()
 		if body == "" && res.Structured != nil {
-			// json.Marshal without reflection for decoded JSON; on
-			// failure body stays "", as with Marshal's error.
-			if raw, ok := jsonscan.AppendJSON(nil, res.Structured); ok {
+			// On failure body stays "".
+			if raw, err := json.Marshal(res.Structured); err == nil {
 				body = string(raw)
 			}
 		}
