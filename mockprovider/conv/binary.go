@@ -53,6 +53,12 @@ func (c *Conversation) AppendBinary(b []byte) ([]byte, error) {
 	}
 	b = putBool(b, c.Stream)
 	b = putString(b, c.PreviousResponseID)
+	b = binary.AppendUvarint(b, uint64(c.Controls.MaxOutputTokens))
+	b = putLen(b, len(c.Controls.StopSequences), c.Controls.StopSequences == nil)
+	for _, s := range c.Controls.StopSequences {
+		b = putString(b, s)
+	}
+	b = putBool(b, c.Controls.SerialCalls)
 	return b, nil
 }
 
@@ -230,6 +236,14 @@ func (c *Conversation) UnmarshalBinary(data []byte) error {
 	}
 	out.Stream = d.bool()
 	out.PreviousResponseID = d.string()
+	out.Controls.MaxOutputTokens = int64(d.uvarint())
+	if n, ok := d.len(); ok {
+		out.Controls.StopSequences = make([]string, n)
+		for i := range out.Controls.StopSequences {
+			out.Controls.StopSequences[i] = d.string()
+		}
+	}
+	out.Controls.SerialCalls = d.bool()
 	if d.err != nil {
 		return d.err
 	}

@@ -36,6 +36,21 @@ type Conversation struct {
 	// PreviousResponseID is set for OpenAI Responses continuations; the
 	// stored turns have already been prepended to Turns.
 	PreviousResponseID string `json:"previous_response_id,omitempty"`
+	// Controls are the request's limits on the answer, which the model
+	// obeys on every turn, scripted or not.
+	Controls Controls `json:"controls,omitzero"`
+}
+
+// Controls are what a request says about the shape of its answer.
+type Controls struct {
+	// MaxOutputTokens is max_tokens / max_completion_tokens /
+	// max_output_tokens / maxOutputTokens (0: no limit given).
+	MaxOutputTokens int64 `json:"max_output_tokens,omitempty"`
+	// StopSequences end the answer's text where one occurs.
+	StopSequences []string `json:"stop_sequences,omitempty"`
+	// SerialCalls is set by parallel_tool_calls: false (OpenAI) or
+	// disable_parallel_tool_use: true (Anthropic): at most one call a turn.
+	SerialCalls bool `json:"serial_calls,omitempty"`
 }
 
 // Tool is one declared function.

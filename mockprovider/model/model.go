@@ -33,7 +33,28 @@ type Reply struct {
 	// purpose. Dialects whose arguments are an object (Anthropic input,
 	// Gemini args) ignore it and send Call.Arguments. Use ArgumentsJSON.
 	RawArguments map[int]string `json:"raw_arguments,omitempty"`
+	// Stop is why the turn ended: StopEnd (the model finished), StopTokens
+	// (the request's token limit cut it) or StopSequence (a stop sequence
+	// ended its text; StopText holds which).
+	Stop     StopReason `json:"stop,omitempty"`
+	StopText string     `json:"stop_text,omitempty"`
+	// TrimmedCalls counts scripted calls dropped because the request
+	// allowed one call a turn, or none.
+	TrimmedCalls int `json:"trimmed_calls,omitempty"`
+	// CutCall is the index (in Calls()) of a call the token limit cut in
+	// the middle of its arguments, or -1. Its RawArguments hold the prefix
+	// that was "generated"; object-argument dialects send what they can.
+	CutCall int `json:"cut_call,omitempty"`
 }
+
+// StopReason is why a reply ended.
+type StopReason string
+
+const (
+	StopEnd      StopReason = ""
+	StopTokens   StopReason = "max_tokens"
+	StopSequence StopReason = "stop_sequence"
+)
 
 // ArgumentsJSON is the argument text to send for the i-th call: the
 // scripted raw override if any, else the arguments encoded as JSON ("{}"
@@ -112,13 +133,13 @@ func (e *Engine) Next(c *conv.Conversation, scenarioName string) (*Reply, error)
 		}
 		n := c.AssistantTurns()
 		if n < len(sc.Turns) {
-			return fromScript(c, sc, n), nil
+			return obey(c, fromScript(c, sc, n)), nil
 		}
 		r := e.defaultReply(c)
 		r.Source = fmt.Sprintf("scenario %s (script ended; default model)", sc.Name)
-		return r, nil
+		return obey(c, r), nil
 	}
-	return e.defaultReply(c), nil
+	return obey(c, e.defaultReply(c)), nil
 }
 
 func fromScript(c *conv.Conversation, sc *scenario.Scenario, n int) *Reply {
@@ -199,7 +220,10 @@ func deepCopy(v any) any {
 func (e *Engine) defaultReply(c *conv.Conversation) *Reply {
 	r := &Reply{Turn: conv.Turn{Role: conv.Assistant}, Source: "default"}
 	switch {
-	case len(c.Tools) > 0 && c.ToolChoice.Mode != conv.ToolChoiceNone && !c.EndsInResults():
+	// A forced choice forces a call on every turn, after tool results too,
+	// as the real models do: a loop that never resets tool_choice does not
+	// end here either.
+	case len(c.Tools) > 0 && c.ToolChoice.Mode != conv.ToolChoiceNone && (!c.EndsInResults() || forcesCall(c.ToolChoice)):
 		tool := pickTool(c)
 		r.Turn.Parts = append(r.Turn.Parts, conv.Part{Kind: conv.KindCall, Call: &conv.Call{Name: tool.Name, Arguments: Synthesize(tool.Parameters)}})
 	case c.EndsInResults():
@@ -209,6 +233,11 @@ func (e *Engine) defaultReply(c *conv.Conversation) *Reply {
 	}
 	addReasoning(c, r)
 	return r
+}
+
+// forcesCall reports whether a tool choice makes every turn a call.
+func forcesCall(tc conv.ToolChoice) bool {
+	return tc.Mode == conv.ToolChoiceRequired || tc.Forced()
 }
 
 // addReasoning puts a reasoning item before the calls of a reasoning model

@@ -154,35 +154,47 @@ func TestDefaultFinalTextQuotesEveryResult(t *testing.T) {
 	}
 }
 
-// A driver that loops "call the model, run the calls, send results" must
-// stop: the default model answers results with text, whatever the
-// tool_choice and dialect.
-func TestDefaultAgentLoopTerminates(t *testing.T) {
+// A driver that loops "call the model, run the calls, send results" stops
+// under tool_choice auto, and under a forced choice once it resets the
+// choice after the first call (as the providers' docs tell loops to do). A
+// loop that keeps forcing keeps getting calls, as from the real models.
+func TestDefaultAgentLoop(t *testing.T) {
 	choices := []conv.ToolChoice{{Mode: conv.ToolChoiceAuto}, {Mode: conv.ToolChoiceRequired}, {Mode: conv.ToolChoiceFunction, Name: "get_time"}}
 	for _, d := range conv.Dialects {
 		for _, choice := range choices {
-			t.Run(fmt.Sprintf("%s/%s", d, choice.Mode), func(t *testing.T) {
-				c := conversation(d, "gpt-5", userText("go"))
-				c.ToolChoice = choice
-				for step := 1; ; step++ {
-					if step > 3 {
-						t.Fatal("no final answer after 3 requests")
-					}
-					r := next(t, &Engine{}, c, "")
-					c.Turns = append(c.Turns, r.Turn)
-					if len(r.Calls()) == 0 {
-						if r.Text() == "" {
-							t.Fatal("final turn has no text")
+			for _, reset := range []bool{true, false} {
+				t.Run(fmt.Sprintf("%s/%s/reset=%v", d, choice.Mode, reset), func(t *testing.T) {
+					c := conversation(d, "gpt-5", userText("go"))
+					c.ToolChoice = choice
+					ended := false
+					for step := 1; step <= 4 && !ended; step++ {
+						r := next(t, &Engine{}, c, "")
+						c.Turns = append(c.Turns, r.Turn)
+						if len(r.Calls()) == 0 {
+							if r.Text() == "" {
+								t.Fatal("final turn has no text")
+							}
+							ended = true
+							break
 						}
-						return
+						if choice.Mode == conv.ToolChoiceFunction && r.Calls()[0].Name != "get_time" {
+							t.Fatalf("forced get_time, called %v", callNames(r))
+						}
+						var rs []conv.Result
+						for i, call := range r.Calls() {
+							rs = append(rs, textResult(fmt.Sprintf("c%d", i), call.Name, "ok", false))
+						}
+						c.Turns = append(c.Turns, results(rs...))
+						if reset {
+							c.ToolChoice = conv.ToolChoice{Mode: conv.ToolChoiceAuto}
+						}
 					}
-					var rs []conv.Result
-					for i, call := range r.Calls() {
-						rs = append(rs, textResult(fmt.Sprintf("c%d", i), call.Name, "ok", false))
+					forcing := choice.Mode != conv.ToolChoiceAuto && !reset
+					if ended == forcing {
+						t.Fatalf("loop ended = %v; a loop that keeps a forced choice must not end, any other must", ended)
 					}
-					c.Turns = append(c.Turns, results(rs...))
-				}
-			})
+				})
+			}
 		}
 	}
 }
