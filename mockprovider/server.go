@@ -117,7 +117,13 @@ func New(opts Options) *Server {
 }
 
 // ServeHTTP implements http.Handler.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !s.routed(r) {
+		s.notFound(w, r)
+		return
+	}
+	s.mux.ServeHTTP(w, r)
+}
 
 // RAP is the Reactive Agent Protocol runtime.
 func (s *Server) RAP() *rap.Runtime { return s.rap }
