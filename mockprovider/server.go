@@ -14,6 +14,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net"
 	"net/http"
 	"strconv"
@@ -53,6 +54,9 @@ type Options struct {
 	Replayer *record.Replayer
 	// RAP configures the Reactive Agent Protocol runtime under /_toolwire/rap/.
 	RAP rap.Options
+	// Logger, when set, gets one line per request (serve --log-format,
+	// --log-level).
+	Logger *slog.Logger
 }
 
 // Server is the mock provider.
@@ -118,6 +122,14 @@ func New(opts Options) *Server {
 
 // ServeHTTP implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.opts.Logger != nil {
+		s.logRequest(w, r, s.serve)
+		return
+	}
+	s.serve(w, r)
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if !s.routed(r) {
 		s.notFound(w, r)
 		return
