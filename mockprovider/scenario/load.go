@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -102,6 +103,34 @@ func Parse(file string, data []byte) (*Scenario, error) {
 	}
 	expandGenerated(&sc)
 	return &sc, nil
+}
+
+// Validate reports every problem of one scenario file at once — every
+// schema failure, or when the schema holds, every semantic one — each a
+// *LoadError with file, line and field. No problems: nil.
+func Validate(file string, data []byte) []*LoadError {
+	doc, err := parseYAML(file, data)
+	if err != nil {
+		var le *LoadError
+		if errors.As(err, &le) {
+			return []*LoadError{le}
+		}
+		return []*LoadError{{File: file, Line: 1, Message: err.Error()}}
+	}
+	if probs := schemaProblems(file, doc); len(probs) > 0 {
+		return probs
+	}
+	var sc Scenario
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&sc); err != nil {
+		var le *LoadError
+		if errors.As(yamlError(file, err), &le) {
+			return []*LoadError{le}
+		}
+		return []*LoadError{{File: file, Line: 1, Message: err.Error()}}
+	}
+	return semanticProblems(file, doc, &sc)
 }
 
 // generatedLine is repeated to build generated_text_bytes content: ASCII,

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -16,15 +17,25 @@ import (
 // no declared tool, calls to undeclared tools, and scripted arguments that
 // break (or, when marked invalid, keep to) their tool's schema.
 func checkSemantics(file string, doc *yamlDoc, sc *Scenario) error {
-	at := func(ptr, msg string) error {
-		return &LoadError{File: file, Line: doc.line(ptr), Path: doc.dotted(ptr), Message: msg}
+	if probs := semanticProblems(file, doc, sc); len(probs) > 0 {
+		return probs[0]
+	}
+	return nil
+}
+
+// semanticProblems is every problem checkSemantics knows of, in file order.
+func semanticProblems(file string, doc *yamlDoc, sc *Scenario) []*LoadError {
+	var out []*LoadError
+	at := func(ptr, msg string) {
+		out = append(out, &LoadError{File: file, Line: doc.line(ptr), Path: doc.dotted(ptr), Message: msg})
 	}
 	params := map[string]*jsonschema.Schema{}
 	seen := map[string]int{}
 	for i, t := range sc.Tools {
 		ptr := pointer("tools", strconv.Itoa(i), "name")
 		if first, dup := seen[t.Name]; dup {
-			return at(ptr, fmt.Sprintf("tool %q declared twice (first at tools[%d])", t.Name, first))
+			at(ptr, fmt.Sprintf("tool %q declared twice (first at tools[%d])", t.Name, first))
+			continue
 		}
 		seen[t.Name] = i
 		if t.Parameters == nil {
@@ -32,7 +43,8 @@ func checkSemantics(file string, doc *yamlDoc, sc *Scenario) error {
 		}
 		s, err := CompileParameters(t.Parameters)
 		if err != nil {
-			return at(pointer("tools", strconv.Itoa(i), "parameters"), "not a valid JSON Schema: "+err.Error())
+			at(pointer("tools", strconv.Itoa(i), "parameters"), "not a valid JSON Schema: "+err.Error())
+			continue
 		}
 		params[t.Name] = s
 	}
@@ -42,7 +54,7 @@ func checkSemantics(file string, doc *yamlDoc, sc *Scenario) error {
 	case "", "auto", "none", "required":
 	default:
 		if sc.Tool(sc.ToolChoice) == nil {
-			return at("/tool_choice", fmt.Sprintf("tool_choice names no declared tool %q (declared: %s); use auto, none, required or a tool name", sc.ToolChoice, declared))
+			at("/tool_choice", fmt.Sprintf("tool_choice names no declared tool %q (declared: %s); use auto, none, required or a tool name", sc.ToolChoice, declared))
 		}
 	}
 
@@ -54,9 +66,9 @@ func checkSemantics(file string, doc *yamlDoc, sc *Scenario) error {
 			if len(sc.Tools) > 0 {
 				switch {
 				case tool == nil && !call.Undeclared:
-					return at(callPtr+"/name", fmt.Sprintf("unknown tool %q (declared: %s); set undeclared: true if the call is meant to name a missing tool", call.Name, declared))
+					at(callPtr+"/name", fmt.Sprintf("unknown tool %q (declared: %s); set undeclared: true if the call is meant to name a missing tool", call.Name, declared))
 				case tool != nil && call.Undeclared:
-					return at(callPtr+"/undeclared", fmt.Sprintf("tool %q is declared; drop undeclared: true", call.Name))
+					at(callPtr+"/undeclared", fmt.Sprintf("tool %q is declared; drop undeclared: true", call.Name))
 				}
 			}
 			s := params[call.Name]
@@ -66,19 +78,20 @@ func checkSemantics(file string, doc *yamlDoc, sc *Scenario) error {
 			problem, checked := argumentProblem(s, call)
 			switch {
 			case !checked && call.InvalidArguments:
-				return at(callPtr+"/invalid_arguments", "invalid_arguments needs arguments or raw_arguments to break the schema")
+				at(callPtr+"/invalid_arguments", "invalid_arguments needs arguments or raw_arguments to break the schema")
 			case problem == "" && checked && call.InvalidArguments:
-				return at(callPtr+"/invalid_arguments", fmt.Sprintf("the arguments validate against %s's parameters; drop invalid_arguments: true", call.Name))
+				at(callPtr+"/invalid_arguments", fmt.Sprintf("the arguments validate against %s's parameters; drop invalid_arguments: true", call.Name))
 			case problem != "" && !call.InvalidArguments:
 				field := "arguments"
 				if call.Arguments == nil {
 					field = "raw_arguments"
 				}
-				return at(callPtr+"/"+field, fmt.Sprintf("do not match %s's parameters (%s); set invalid_arguments: true if that is the point", call.Name, problem))
+				at(callPtr+"/"+field, fmt.Sprintf("do not match %s's parameters (%s); set invalid_arguments: true if that is the point", call.Name, problem))
 			}
 		}
 	}
-	return nil
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
+	return out
 }
 
 // argumentProblem validates the call's scripted arguments (both forms when

@@ -37,9 +37,19 @@ var compiledSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
 var printer = message.NewPrinter(language.English)
 
 func validateSchema(file string, doc *yamlDoc) error {
+	if probs := schemaProblems(file, doc); len(probs) > 0 {
+		return probs[0]
+	}
+	return nil
+}
+
+// schemaProblems is every schema failure of a file, one per field, in the
+// order a person should fix them: by line, and on a line the most specific
+// field first.
+func schemaProblems(file string, doc *yamlDoc) []*LoadError {
 	sch, err := compiledSchema()
 	if err != nil {
-		return &LoadError{File: file, Line: 1, Message: err.Error()}
+		return []*LoadError{{File: file, Line: 1, Message: err.Error()}}
 	}
 	err = sch.Validate(doc.value)
 	if err == nil {
@@ -47,9 +57,29 @@ func validateSchema(file string, doc *yamlDoc) error {
 	}
 	var verr *jsonschema.ValidationError
 	if !errors.As(err, &verr) {
-		return &LoadError{File: file, Line: 1, Message: err.Error()}
+		return []*LoadError{{File: file, Line: 1, Message: err.Error()}}
 	}
-	return firstProblem(file, doc, verr)
+	var probs []problem
+	collect(doc, verr, &probs)
+	if len(probs) == 0 {
+		return []*LoadError{{File: file, Line: 1, Message: verr.Error()}}
+	}
+	sort.SliceStable(probs, func(i, j int) bool {
+		if probs[i].line != probs[j].line {
+			return probs[i].line < probs[j].line
+		}
+		return probs[i].depth > probs[j].depth
+	})
+	out := make([]*LoadError, 0, len(probs))
+	seen := map[string]bool{}
+	for _, p := range probs {
+		e := &LoadError{File: file, Line: p.line, Path: doc.dotted(p.ptr), Message: p.msg}
+		if !seen[e.Error()] {
+			seen[e.Error()] = true
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // problem is one leaf schema failure, placed in the file.
@@ -58,25 +88,6 @@ type problem struct {
 	ptr   string
 	depth int
 	msg   string
-}
-
-// firstProblem reduces a validation error tree to the one failure a
-// person should fix first: the earliest line, and there the most specific
-// (deepest) field.
-func firstProblem(file string, doc *yamlDoc, verr *jsonschema.ValidationError) error {
-	var probs []problem
-	collect(doc, verr, &probs)
-	if len(probs) == 0 {
-		return &LoadError{File: file, Line: 1, Message: verr.Error()}
-	}
-	sort.SliceStable(probs, func(i, j int) bool {
-		if probs[i].line != probs[j].line {
-			return probs[i].line < probs[j].line
-		}
-		return probs[i].depth > probs[j].depth
-	})
-	p := probs[0]
-	return &LoadError{File: file, Line: p.line, Path: doc.dotted(p.ptr), Message: p.msg}
 }
 
 func collect(doc *yamlDoc, e *jsonschema.ValidationError, out *[]problem) {
