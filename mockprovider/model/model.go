@@ -5,6 +5,7 @@
 package model
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -33,6 +34,9 @@ type Reply struct {
 	// purpose. Dialects whose arguments are an object (Anthropic input,
 	// Gemini args) ignore it and send Call.Arguments. Use ArgumentsJSON.
 	RawArguments map[int]string `json:"raw_arguments,omitempty"`
+	// Notes say where the reply departs from what the request asked (a
+	// schema bound above what synthesis builds); the journal keeps them.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // ArgumentsJSON is the argument text to send for the i-th call: the
@@ -105,6 +109,14 @@ func (e *ErrUnknownScenario) Error() string {
 
 // Next decides the reply to c. scenarioName "" means the default model.
 func (e *Engine) Next(c *conv.Conversation, scenarioName string) (*Reply, error) {
+	return e.NextContext(context.Background(), c, scenarioName)
+}
+
+// NextContext is Next for a request: argument synthesis stops, and ctx's
+// error is returned, when ctx ends.
+func (e *Engine) NextContext(ctx context.Context, c *conv.Conversation, scenarioName string) (*Reply, error) {
+	var r *Reply
+	syn := &synthesizer{ctx: ctx}
 	if scenarioName != "" {
 		sc, ok := e.Scenarios.Get(scenarioName)
 		if !ok {
@@ -112,16 +124,45 @@ func (e *Engine) Next(c *conv.Conversation, scenarioName string) (*Reply, error)
 		}
 		n := c.AssistantTurns()
 		if n < len(sc.Turns) {
-			return fromScript(c, sc, n), nil
+			r = fromScript(syn, c, sc, n)
+		} else {
+			r = e.defaultReply(syn, c)
+			r.Source = fmt.Sprintf("scenario %s (script ended; default model)", sc.Name)
 		}
-		r := e.defaultReply(c)
-		r.Source = fmt.Sprintf("scenario %s (script ended; default model)", sc.Name)
-		return r, nil
+	} else {
+		r = e.defaultReply(syn, c)
 	}
-	return e.defaultReply(c), nil
+	if syn.err != nil {
+		return nil, syn.err
+	}
+	r.Notes = syn.notes
+	return r, nil
 }
 
-func fromScript(c *conv.Conversation, sc *scenario.Scenario, n int) *Reply {
+// synthesizer runs argument synthesis for one reply, keeping its notes
+// and the first error (the request's context ended).
+type synthesizer struct {
+	ctx   context.Context
+	notes []string
+	err   error
+}
+
+func (s *synthesizer) arguments(tool *conv.Tool) map[string]any {
+	if s.err != nil {
+		return map[string]any{}
+	}
+	args, notes, err := SynthesizeContext(s.ctx, tool.Parameters)
+	if err != nil {
+		s.err = err
+		return map[string]any{}
+	}
+	for _, n := range notes {
+		s.notes = append(s.notes, "tool "+strconv.Quote(tool.Name)+": "+n)
+	}
+	return args
+}
+
+func fromScript(syn *synthesizer, c *conv.Conversation, sc *scenario.Scenario, n int) *Reply {
 	t := sc.Turns[n]
 	r := &Reply{Turn: conv.Turn{Role: conv.Assistant}, Source: fmt.Sprintf("scenario %s turn %d", sc.Name, n+1), Fault: t.Fault}
 	if t.Stream != nil {
@@ -140,7 +181,7 @@ func fromScript(c *conv.Conversation, sc *scenario.Scenario, n int) *Reply {
 		r.Turn.Parts = append(r.Turn.Parts, conv.Part{Kind: conv.KindText, Text: strings.ReplaceAll(t.Text, "{{results}}", QuoteResults(c))})
 	}
 	for i, call := range t.Calls {
-		r.Turn.Parts = append(r.Turn.Parts, conv.Part{Kind: conv.KindCall, Call: &conv.Call{ID: call.ID, Name: call.Name, Arguments: scriptedArguments(c, call), ThoughtSignature: call.ThoughtSignature}})
+		r.Turn.Parts = append(r.Turn.Parts, conv.Part{Kind: conv.KindCall, Call: &conv.Call{ID: call.ID, Name: call.Name, Arguments: scriptedArguments(syn, c, call), ThoughtSignature: call.ThoughtSignature}})
 		if call.RawArguments != "" {
 			if r.RawArguments == nil {
 				r.RawArguments = map[int]string{}
@@ -160,7 +201,7 @@ func fromScript(c *conv.Conversation, sc *scenario.Scenario, n int) *Reply {
 
 // scriptedArguments: the scripted object; else the raw text when it is a
 // JSON object; else arguments synthesized from the declared tool; else {}.
-func scriptedArguments(c *conv.Conversation, call scenario.Call) map[string]any {
+func scriptedArguments(syn *synthesizer, c *conv.Conversation, call scenario.Call) map[string]any {
 	if call.Arguments != nil {
 		// A copy: the scenario is shared by concurrent requests and an
 		// encoder may normalise the map it is given.
@@ -173,7 +214,7 @@ func scriptedArguments(c *conv.Conversation, call scenario.Call) map[string]any 
 		}
 	}
 	if tool := c.Tool(call.Name); tool != nil {
-		return Synthesize(tool.Parameters)
+		return syn.arguments(tool)
 	}
 	return map[string]any{}
 }
@@ -196,12 +237,12 @@ func deepCopy(v any) any {
 	return v
 }
 
-func (e *Engine) defaultReply(c *conv.Conversation) *Reply {
+func (e *Engine) defaultReply(syn *synthesizer, c *conv.Conversation) *Reply {
 	r := &Reply{Turn: conv.Turn{Role: conv.Assistant}, Source: "default"}
 	switch {
 	case len(c.Tools) > 0 && c.ToolChoice.Mode != conv.ToolChoiceNone && !c.EndsInResults():
 		tool := pickTool(c)
-		r.Turn.Parts = append(r.Turn.Parts, conv.Part{Kind: conv.KindCall, Call: &conv.Call{Name: tool.Name, Arguments: Synthesize(tool.Parameters)}})
+		r.Turn.Parts = append(r.Turn.Parts, conv.Part{Kind: conv.KindCall, Call: &conv.Call{Name: tool.Name, Arguments: syn.arguments(tool)}})
 	case c.EndsInResults():
 		r.Turn.Parts = append(r.Turn.Parts, conv.Part{Kind: conv.KindText, Text: finalText(c)})
 	default:

@@ -110,7 +110,9 @@ func TestResetClearsState(t *testing.T) {
 }
 
 func TestJournalBudgetDropsTheOldestAcrossSessions(t *testing.T) {
-	st := NewStore(Limits{JournalEntries: 1000, JournalBodyMax: 1 << 20, JournalBudget: 20_000})
+	// 30 sessions' own state (key and bookkeeping) counts too.
+	state := int64(30 * (sessionBaseCost + 2*3))
+	st := NewStore(Limits{JournalEntries: 1000, JournalBodyMax: 1 << 20, JournalBudget: 20_000 + state})
 	body := json.RawMessage(`"` + strings.Repeat("x", 1000) + `"`)
 	for i := 0; i < 300; i++ {
 		st.Get(fmt.Sprintf("s%d", i%30)).Record(Entry{Request: body})
