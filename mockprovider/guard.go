@@ -144,13 +144,19 @@ type deadlines struct {
 
 // readBodyBy reads the request body under a deadline, then lifts it so
 // the server's background read (which notices a client leaving) is not
-// cut short.
+// cut short. A body that failed (too slow, too large) closes the
+// connection after the answer: net/http would otherwise wait for the rest
+// of it before answering.
 func (s *Server) readBodyBy(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 	rc := http.NewResponseController(w)
 	_ = rc.SetReadDeadline(time.Now().Add(s.opts.BodyReadTimeout))
 	body, err := wire.ReadBody(r, s.opts.BodyLimit)
+	if err != nil {
+		w.Header().Set("Connection", "close")
+		return nil, err
+	}
 	_ = rc.SetReadDeadline(time.Time{})
-	return body, err
+	return body, nil
 }
 
 // extend pushes the write deadline out before a write or flush.

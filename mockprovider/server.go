@@ -439,7 +439,7 @@ func recordedEvents(evs []record.Event) []session.Event {
 	out := make([]session.Event, 0, len(evs))
 	for _, e := range evs {
 		data := json.RawMessage(e.Data)
-		if !json.Valid(data) {
+		if !jsontext.Value(data).IsValid() { // checks UTF-8 too
 			data, _ = json.Marshal(e.Data)
 		}
 		out = append(out, session.Event{Event: e.Event, Data: data})

@@ -6,6 +6,7 @@
 package session
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -15,6 +16,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/rules"
@@ -343,8 +345,11 @@ func (s *Session) Record(e Entry) int {
 	if e.Time.IsZero() {
 		e.Time = time.Now().UTC()
 	}
-	e.Request, e.Truncated = clip(e.Request, s.limits.JournalBodyMax, e.Truncated)
-	e.Response, e.Truncated = clip(e.Response, s.limits.JournalBodyMax, e.Truncated)
+	e.Request, e.Truncated = clip(validUTF8(e.Request), s.limits.JournalBodyMax, e.Truncated)
+	e.Response, e.Truncated = clip(validUTF8(e.Response), s.limits.JournalBodyMax, e.Truncated)
+	for i := range e.Events {
+		e.Events[i].Data = validUTF8(e.Events[i].Data)
+	}
 	if n := len(e.Events); n > 0 {
 		budget := s.limits.JournalBodyMax
 		for i := range e.Events {
@@ -431,6 +436,17 @@ func (s *Session) releaseLocked() {
 	for _, id := range append([]string(nil), s.respOrder...) {
 		s.deleteResponseLocked(id)
 	}
+}
+
+// validUTF8 replaces invalid UTF-8 in a kept body with U+FFFD: the
+// journal API must answer valid JSON, and JSON is UTF-8. Callers journal
+// only syntactically valid JSON, where such bytes can only sit inside
+// strings, so the result stays valid JSON.
+func validUTF8(raw json.RawMessage) json.RawMessage {
+	if utf8.Valid(raw) {
+		return raw
+	}
+	return bytes.ToValidUTF8(raw, []byte("\uFFFD"))
 }
 
 // clip keeps raw JSON under max bytes; a clipped body is kept as a JSON
