@@ -143,6 +143,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mux.ServeHTTP(w, r)
 }
 
+// Recorder is the record-mode recorder, or nil.
+func (s *Server) Recorder() *record.Recorder { return s.opts.Recorder }
+
 // RAP is the Reactive Agent Protocol runtime.
 func (s *Server) RAP() *rap.Runtime { return s.rap }
 
