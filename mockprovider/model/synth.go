@@ -52,8 +52,11 @@ const (
 	// as JSON; past it arrays and objects stop growing.
 	MaxSynthBytes = 1 << 20
 	// maxOneOfChecks bounds the validations oneOf disambiguation runs per
-	// synthesis; past it the first alternative is taken.
+	// synthesis, and maxOneOfSchema the schema size it runs for (each
+	// check compiles the whole document); past either the first
+	// alternative is taken.
 	maxOneOfChecks = 64
+	maxOneOfSchema = 256 << 10
 )
 
 // synthesize is SynthesizeContext without the cache. cost is the estimated
@@ -63,7 +66,7 @@ func synthesize(ctx context.Context, schema json.RawMessage) (args map[string]an
 	if len(schema) == 0 || json.Unmarshal(schema, &root) != nil {
 		return map[string]any{}, nil, 0, nil
 	}
-	s := &synth{root: root, ctx: ctx, budget: MaxSynthBytes}
+	s := &synth{root: root, ctx: ctx, budget: MaxSynthBytes, schemaLen: len(schema)}
 	v, ok := s.value(root, "", 0).(map[string]any)
 	if s.cancelled {
 		return nil, nil, 0, ctx.Err()
@@ -83,6 +86,7 @@ type synth struct {
 	steps     int
 	cancelled bool
 	oneOfs    int
+	schemaLen int
 	notes     []string
 }
 
@@ -211,8 +215,8 @@ func (s *synth) oneOf(sch map[string]any, alts []any, name string, depth int) an
 			if !firstSet {
 				first, firstSet = v, true
 			}
-			if s.oneOfs >= maxOneOfChecks {
-				s.note("more than %d oneOf choices: toolwire took the first alternative of the rest", maxOneOfChecks)
+			if s.oneOfs >= maxOneOfChecks || s.schemaLen > maxOneOfSchema {
+				s.note("oneOf beyond toolwire's synthesis bounds (%d checks, a %d-byte schema): the first alternative was taken", maxOneOfChecks, maxOneOfSchema)
 				return first
 			}
 			s.oneOfs++
