@@ -147,8 +147,7 @@ type deadlines struct {
 // cut short. A body that failed (too slow, too large) closes the
 // connection after the answer: net/http would otherwise wait for the rest
 // of it before answering.
-func (s *Server) readBodyBy(w http.ResponseWriter, r *http.Request) ([]byte, error) {
-	rc := http.NewResponseController(w)
+func (s *Server) readBodyBy(w http.ResponseWriter, rc *http.ResponseController, r *http.Request) ([]byte, error) {
 	_ = rc.SetReadDeadline(time.Now().Add(s.opts.BodyReadTimeout))
 	body, err := wire.ReadBody(r, s.opts.BodyLimit)
 	if err != nil {

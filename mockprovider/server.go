@@ -244,7 +244,7 @@ func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
 		}
 
 		var err error
-		body, err = s.readBodyBy(w, r)
+		body, err = s.readBodyBy(w, cw.rc, r)
 		if err != nil {
 			if errors.Is(err, wire.ErrTooLarge) {
 				fail(d.Fault("too_large"))
