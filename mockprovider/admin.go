@@ -3,6 +3,7 @@ package mockprovider
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
@@ -37,7 +38,10 @@ func (s *Server) routeAdmin() {
 		wire.WriteJSON(w, http.StatusOK, map[string]any{"entries": entries, "dropped_entries": dropped})
 	}))
 	s.mux.HandleFunc("POST /_toolwire/sessions/{key}/reset", func(w http.ResponseWriter, r *http.Request) {
-		s.store.Get(r.PathValue("key")).Reset()
+		if !keyFits(w, r) {
+			return
+		}
+		s.sessionFor(r.PathValue("key")).Reset()
 		wire.WriteJSON(w, http.StatusOK, map[string]any{"reset": r.PathValue("key")})
 	})
 	s.mux.HandleFunc("DELETE /_toolwire/sessions/{key}", func(w http.ResponseWriter, r *http.Request) {
@@ -59,7 +63,13 @@ func (s *Server) routeAdmin() {
 			adminError(w, http.StatusBadRequest, err.Error())
 			return
 		}
-		s.store.Get(r.PathValue("key")).AddFault(*f)
+		if !keyFits(w, r) {
+			return
+		}
+		if err := s.sessionFor(r.PathValue("key")).AddFault(*f); err != nil {
+			adminError(w, http.StatusTooManyRequests, err.Error()+" (at most "+strconv.Itoa(session.MaxQueuedFaults)+"; reset the session to clear them)")
+			return
+		}
 		wire.WriteJSON(w, http.StatusOK, f)
 	})
 }
@@ -78,19 +88,33 @@ func (s *Server) setScenario(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	s.store.Get(r.PathValue("key")).SetScenario(body.Name)
+	if !keyFits(w, r) {
+		return
+	}
+	s.sessionFor(r.PathValue("key")).SetScenario(body.Name)
 	wire.WriteJSON(w, http.StatusOK, map[string]any{"session": r.PathValue("key"), "scenario": body.Name})
 }
 
 func (s *Server) withSession(h func(http.ResponseWriter, *http.Request, *session.Session)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		sess, ok := s.store.Lookup(r.PathValue("key"))
+		sess, ok := s.store.LookupKeyOrID(r.PathValue("key"))
 		if !ok {
-			adminError(w, http.StatusNotFound, "no session "+quote(r.PathValue("key")))
+			// The name is not echoed: it may be a key.
+			adminError(w, http.StatusNotFound, "no such session")
 			return
 		}
 		h(w, r, sess)
 	}
+}
+
+// keyFits refuses an admin path naming a session by a key longer than
+// any session may have (session.MaxKeyLength).
+func keyFits(w http.ResponseWriter, r *http.Request) bool {
+	if len(r.PathValue("key")) > session.MaxKeyLength {
+		adminError(w, http.StatusBadRequest, "session key longer than "+strconv.Itoa(session.MaxKeyLength)+" bytes")
+		return false
+	}
+	return true
 }
 
 func adminError(w http.ResponseWriter, status int, msg string) {

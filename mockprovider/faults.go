@@ -16,8 +16,15 @@ import (
 // FaultKinds are the failures the mock can inject.
 var FaultKinds = []string{"rate_limit", "overloaded", "server_error", "latency", "disconnect", "malformed_chunk", "stream_error"}
 
+// maxFaultSpec bounds a fault spec: a valid one is a few dozen bytes, and
+// each distinct header spec names a per-session counter.
+const maxFaultSpec = 256
+
 // ParseFault reads "KIND[;count=N][;after=N][;ms=N]".
 func ParseFault(spec string) (*session.Fault, error) {
+	if len(spec) > maxFaultSpec {
+		return nil, fmt.Errorf("toolwire fault spec longer than %d bytes", maxFaultSpec)
+	}
 	parts := strings.Split(spec, ";")
 	f := &session.Fault{Kind: strings.TrimSpace(parts[0]), Remaining: -1}
 	known := false

@@ -57,6 +57,16 @@ type Options struct {
 	// Logger, when set, gets one line per request (serve --log-format,
 	// --log-level).
 	Logger *slog.Logger
+	// AdminToken, when set, is required (X-Toolwire-Admin-Token) on every
+	// /_toolwire/ request but the health check and RAP callbacks; when
+	// empty, the admin API answers loopback Host names only.
+	AdminToken string
+	// BodyReadTimeout bounds the time a request body may take to arrive
+	// (default 30s); StreamWriteTimeout bounds each write of an answer,
+	// every SSE event included (default 30s), so a client that stops
+	// reading does not hold a stream open.
+	BodyReadTimeout    time.Duration
+	StreamWriteTimeout time.Duration
 }
 
 // Server is the mock provider.
@@ -81,6 +91,12 @@ func New(opts Options) *Server {
 	}
 	if opts.BodyLimit <= 0 {
 		opts.BodyLimit = 32 << 20
+	}
+	if opts.BodyReadTimeout <= 0 {
+		opts.BodyReadTimeout = DefaultBodyReadTimeout
+	}
+	if opts.StreamWriteTimeout <= 0 {
+		opts.StreamWriteTimeout = DefaultStreamWriteTimeout
 	}
 	if opts.Scenarios == nil {
 		set, err := BuiltinScenarios()
@@ -120,7 +136,9 @@ func New(opts Options) *Server {
 	return s
 }
 
-// ServeHTTP implements http.Handler.
+// ServeHTTP implements http.Handler. The admin API is guarded (see
+// guardAdmin); a write deadline a model request left on a kept-alive
+// connection is lifted first.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.opts.Logger != nil {
 		s.logRequest(w, r, s.serve)
@@ -130,12 +148,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
+	if isAdminPath(r.URL.Path) && !s.guardAdmin(w, r) {
+		return
+	}
 	if !s.routed(r) {
 		s.notFound(w, r)
 		return
 	}
 	s.mux.ServeHTTP(w, r)
 }
+
+// Recorder is the record-mode recorder, or nil.
+func (s *Server) Recorder() *record.Recorder { return s.opts.Recorder }
 
 // RAP is the Reactive Agent Protocol runtime.
 func (s *Server) RAP() *rap.Runtime { return s.rap }
@@ -187,6 +212,9 @@ const (
 func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		key, aerr := d.Key(r)
+		if aerr == nil && len(key) > session.MaxKeyLength {
+			aerr = keyTooLong(d.Name(), key)
+		}
 		if aerr != nil {
 			writeError(d, w, aerr)
 			return
@@ -196,7 +224,7 @@ func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
 		defer sess.End() // runs after the journal entry is recorded
 		// One allocation for what every request needs, instead of four.
 		st := &inflight{
-			cw:    captureWriter{ResponseWriter: w, max: s.opts.Limits.JournalBodyMax},
+			cw:    captureWriter{ResponseWriter: w, max: s.opts.Limits.JournalBodyMax, deadlines: deadlines{rc: http.NewResponseController(w), write: s.opts.StreamWriteTimeout}},
 			env:   rules.Env{Options: s.opts.Rules, IssuedReasoning: sess.IssuedReasoning},
 			entry: session.Entry{Dialect: d.Name(), Method: r.Method, Path: r.URL.Path},
 		}
@@ -232,7 +260,7 @@ func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
 		}
 
 		var err error
-		body, err = wire.ReadBody(r, s.opts.BodyLimit)
+		body, err = s.readBodyBy(w, cw.rc, r)
 		if err != nil {
 			if errors.Is(err, wire.ErrTooLarge) {
 				fail(d.Fault("too_large"))
@@ -296,7 +324,10 @@ func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
 			name = sess.Scenario()
 		}
 		entry.Scenario, entry.Turn = name, c.AssistantTurns()
-		reply, err := s.engine.Next(c, name)
+		reply, err := s.engine.NextContext(r.Context(), c, name)
+		if reply != nil {
+			entry.Notes = reply.Notes
+		}
 		if err != nil {
 			e := d.Fault("bad_request")
 			e.Message = err.Error()
@@ -358,6 +389,7 @@ type captureWriter struct {
 	// before writing), the journal takes the answer from there, so the
 	// bytes need no second copy here.
 	x *dialect.Exchange
+	deadlines
 }
 
 func (c *captureWriter) WriteHeader(code int) {
@@ -374,6 +406,7 @@ func (c *captureWriter) Write(b []byte) (int, error) {
 	if c.buf.Len() < c.max && !c.hasResult() && !strings.HasPrefix(c.Header().Get("Content-Type"), "text/event-stream") {
 		c.buf.Write(b)
 	}
+	c.extend()
 	return c.ResponseWriter.Write(b)
 }
 
@@ -386,6 +419,7 @@ func (c *captureWriter) hasResult() bool {
 }
 
 func (c *captureWriter) Flush() {
+	c.extend()
 	if f, ok := c.ResponseWriter.(http.Flusher); ok {
 		f.Flush()
 	}
@@ -424,7 +458,7 @@ func recordedEvents(evs []record.Event) []session.Event {
 	out := make([]session.Event, 0, len(evs))
 	for _, e := range evs {
 		data := json.RawMessage(e.Data)
-		if !json.Valid(data) {
+		if !jsontext.Value(data).IsValid() { // checks UTF-8 too
 			data, _ = json.Marshal(e.Data)
 		}
 		out = append(out, session.Event{Event: e.Event, Data: data})

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -45,6 +46,9 @@ func newServeCommand() *cobra.Command {
 		upstream  string
 		replayDir string
 		rapRev    string
+		rapAllow  []string
+		logFormat string
+		logLevel  string
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -56,6 +60,15 @@ func newServeCommand() *cobra.Command {
 			}
 			opts.Scenarios, opts.Limits, opts.BodyLimit = set, limits, bodyLimit
 			if opts.RAP.Revision, err = rap.ParseRevision(rapRev); err != nil {
+				return err
+			}
+			if opts.RAP.Targets, err = rap.ParseAllow(rapAllow); err != nil {
+				return err
+			}
+			if opts.AdminToken == "" {
+				opts.AdminToken = os.Getenv(AdminTokenEnv)
+			}
+			if opts.Logger, err = newLogger(cmd.ErrOrStderr(), logFormat, logLevel); err != nil {
 				return err
 			}
 			switch {
@@ -77,9 +90,20 @@ func newServeCommand() *cobra.Command {
 					return err
 				}
 			}
+			// Checked before binding (nothing is exposed for a moment), and
+			// again on the bound address (a name may resolve anywhere).
+			notLoopback := fmt.Errorf("--addr %s is not loopback: the admin API needs --admin-token (or %s)", addr, AdminTokenEnv)
+			if !mockprovider.IsLoopbackAddr(addr) && opts.AdminToken == "" {
+				return notLoopback
+			}
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
 				return err
+			}
+			loopback := listensOnLoopback(ln)
+			if !loopback && opts.AdminToken == "" {
+				ln.Close()
+				return notLoopback
 			}
 			if opts.RAP.BaseURL == "" {
 				opts.RAP.BaseURL = "http://" + ln.Addr().String()
@@ -87,6 +111,9 @@ func newServeCommand() *cobra.Command {
 			srv := mockprovider.New(opts)
 			defer srv.Close()
 			printBanner(cmd.OutOrStdout(), ln.Addr().String(), len(set.Names()), opts.Rules.Lenient)
+			if !loopback {
+				fmt.Fprintf(cmd.ErrOrStderr(), "warning: listening on %s, beyond loopback: the model endpoints answer anyone who reaches it; the admin API (/_toolwire/) needs the %s header\n", ln.Addr(), mockprovider.AdminTokenHeader)
+			}
 			return serve(cmd.Context(), srv, ln, drain)
 		},
 	}
@@ -105,7 +132,25 @@ func newServeCommand() *cobra.Command {
 	f.StringVar(&recordDir, "record", "", "proxy to the real APIs (see --upstream) and record every exchange into this directory, secrets redacted")
 	f.StringVar(&upstream, "upstream", "", "with --record: openai=URL,anthropic=URL,gemini=URL")
 	f.StringVar(&replayDir, "replay", "", "answer from the recordings in this directory")
+	f.StringVar(&opts.AdminToken, "admin-token", "", "token the admin API (/_toolwire/) requires in the "+mockprovider.AdminTokenHeader+" header; required when --addr is not loopback (default: $"+AdminTokenEnv+")")
+	f.StringArrayVar(&rapAllow, "rap-allow", nil, "hosts /_toolwire/rap/invoke may reach besides loopback: a host name, an IP, a CIDR, or * (repeatable, or comma-separated)")
+	f.DurationVar(&opts.RAP.DiscoveryTimeout, "rap-discovery-timeout", 10*time.Second, "RAP: how long fetching a tool's toolset may take")
+	f.DurationVar(&opts.BodyReadTimeout, "body-timeout", mockprovider.DefaultBodyReadTimeout, "how long a request body may take to arrive")
+	f.StringVar(&logFormat, "log-format", "text", `request log format: "text" or "json" (one line per request, on stderr)`)
+	f.StringVar(&logLevel, "log-level", "info", `"debug", "info" (every request), "warn" (4xx/5xx answers only), "error" or "off"`)
+	f.DurationVar(&opts.StreamWriteTimeout, "write-timeout", mockprovider.DefaultStreamWriteTimeout, "how long each write of an answer (every stream event) may wait for a client that stopped reading")
 	return cmd
+}
+
+// AdminTokenEnv is the environment variable --admin-token defaults to (a
+// container passes secrets that way).
+const AdminTokenEnv = "TOOLWIRE_ADMIN_TOKEN"
+
+// listensOnLoopback reports whether a listener is bound to a loopback
+// address only (not 0.0.0.0, ::, or an interface's address).
+func listensOnLoopback(ln net.Listener) bool {
+	a, ok := ln.Addr().(*net.TCPAddr)
+	return ok && a.IP.IsLoopback()
 }
 
 // serve runs until SIGINT/SIGTERM, then drains in-flight requests.
@@ -141,10 +186,17 @@ func serve(ctx context.Context, h *mockprovider.Server, ln net.Listener, drain t
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), drain)
 	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
-		return err
+	err := hs.Shutdown(sctx)
+	if errors.Is(err, context.DeadlineExceeded) {
+		// Drain time is up: cut what is left. A recorded exchange still in
+		// flight is then written, marked incomplete, before we exit.
+		_ = hs.Close()
+		if rec := h.Recorder(); rec != nil {
+			rec.Wait(5 * time.Second)
+		}
+		return nil
 	}
-	return nil
+	return err
 }
 
 func printBanner(w io.Writer, addr string, scenarios int, lenient bool) {
@@ -159,4 +211,28 @@ func printBanner(w io.Writer, addr string, scenarios int, lenient bool) {
   Gemini                     GOOGLE_GEMINI_BASE_URL=%s       GEMINI_API_KEY=<session name>
   Admin and journals         %s/_toolwire/sessions
 `, mockprovider.Version, addr, mode, scenarios, base, base, base, base)
+}
+
+// newLogger builds the request logger of --log-format and --log-level
+// (nil for "off").
+func newLogger(w io.Writer, format, level string) (*slog.Logger, error) {
+	var lv slog.Level
+	switch level {
+	case "off":
+		return nil, nil
+	case "debug", "info", "warn", "error":
+		if err := lv.UnmarshalText([]byte(level)); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("--log-level %q: want debug, info, warn, error or off", level)
+	}
+	o := &slog.HandlerOptions{Level: lv}
+	switch format {
+	case "text":
+		return slog.New(slog.NewTextHandler(w, o)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, o)), nil
+	}
+	return nil, fmt.Errorf("--log-format %q: want text or json", format)
 }

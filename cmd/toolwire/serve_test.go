@@ -325,3 +325,65 @@ func responsesParams() responses.ResponseNewParams {
 		Input: responses.ResponseNewParamsInputUnion{OfString: openai.String("hello")},
 	}
 }
+
+// Beyond loopback the admin API needs a token; nothing is bound without one.
+func TestServeNeedsAnAdminTokenBeyondLoopback(t *testing.T) {
+	t.Setenv(AdminTokenEnv, "")
+	for _, addr := range []string{"0.0.0.0:0", ":0", "192.0.2.1:0"} {
+		cmd := newServeCommand()
+		cmd.SetArgs([]string{"--addr", addr})
+		cmd.SetOut(io.Discard)
+		cmd.SetErr(io.Discard)
+		if err := cmd.Execute(); err == nil || !strings.Contains(err.Error(), "--admin-token") {
+			t.Errorf("--addr %s without a token: %v", addr, err)
+		}
+	}
+}
+
+// The token can come from the environment (how a container passes it),
+// and the admin API then requires it.
+func TestServeTakesTheAdminTokenFromTheEnvironment(t *testing.T) {
+	t.Setenv(AdminTokenEnv, "env-token")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	cmd := newServeCommand()
+	cmd.SetArgs([]string{"--addr", addr, "--drain", "100ms"})
+	cmd.SetOut(io.Discard)
+	go func() { done <- cmd.ExecuteContext(ctx) }()
+	defer func() {
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Error("serve did not return")
+		}
+	}()
+	get := func(token string) int {
+		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			req, _ := http.NewRequest(http.MethodGet, "http://"+addr+"/_toolwire/sessions", nil)
+			if token != "" {
+				req.Header.Set(mockprovider.AdminTokenHeader, token)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err == nil {
+				resp.Body.Close()
+				return resp.StatusCode
+			}
+			if time.Now().After(deadline) {
+				t.Fatal(err)
+			}
+		}
+	}
+	if c := get(""); c != http.StatusUnauthorized {
+		t.Errorf("no token: %d", c)
+	}
+	if c := get("env-token"); c != http.StatusOK {
+		t.Errorf("token from the environment: %d", c)
+	}
+}

@@ -5,6 +5,7 @@
 package model
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -45,6 +46,9 @@ type Reply struct {
 	// the middle of its arguments, or -1. Its RawArguments hold the prefix
 	// that was "generated"; object-argument dialects send what they can.
 	CutCall int `json:"cut_call,omitempty"`
+	// Notes say where the reply departs from what the request asked (a
+	// schema bound above what synthesis builds); the journal keeps them.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // StopReason is why a reply ended.
@@ -126,6 +130,14 @@ func (e *ErrUnknownScenario) Error() string {
 
 // Next decides the reply to c. scenarioName "" means the default model.
 func (e *Engine) Next(c *conv.Conversation, scenarioName string) (*Reply, error) {
+	return e.NextContext(context.Background(), c, scenarioName)
+}
+
+// NextContext is Next for a request: argument synthesis stops, and ctx's
+// error is returned, when ctx ends.
+func (e *Engine) NextContext(ctx context.Context, c *conv.Conversation, scenarioName string) (*Reply, error) {
+	var r *Reply
+	syn := &synthesizer{ctx: ctx}
 	if scenarioName != "" {
 		sc, ok := e.Scenarios.Get(scenarioName)
 		if !ok {
@@ -133,16 +145,45 @@ func (e *Engine) Next(c *conv.Conversation, scenarioName string) (*Reply, error)
 		}
 		n := c.AssistantTurns()
 		if n < len(sc.Turns) {
-			return obey(c, fromScript(c, sc, n)), nil
+			r = fromScript(syn, c, sc, n)
+		} else {
+			r = e.defaultReply(syn, c)
+			r.Source = fmt.Sprintf("scenario %s (script ended; default model)", sc.Name)
 		}
-		r := e.defaultReply(c)
-		r.Source = fmt.Sprintf("scenario %s (script ended; default model)", sc.Name)
-		return obey(c, r), nil
+	} else {
+		r = e.defaultReply(syn, c)
 	}
-	return obey(c, e.defaultReply(c)), nil
+	if syn.err != nil {
+		return nil, syn.err
+	}
+	r.Notes = syn.notes
+	return obey(c, r), nil
 }
 
-func fromScript(c *conv.Conversation, sc *scenario.Scenario, n int) *Reply {
+// synthesizer runs argument synthesis for one reply, keeping its notes
+// and the first error (the request's context ended).
+type synthesizer struct {
+	ctx   context.Context
+	notes []string
+	err   error
+}
+
+func (s *synthesizer) arguments(tool *conv.Tool) map[string]any {
+	if s.err != nil {
+		return map[string]any{}
+	}
+	args, notes, err := SynthesizeContext(s.ctx, tool.Parameters)
+	if err != nil {
+		s.err = err
+		return map[string]any{}
+	}
+	for _, n := range notes {
+		s.notes = append(s.notes, "tool "+strconv.Quote(tool.Name)+": "+n)
+	}
+	return args
+}
+
+func fromScript(syn *synthesizer, c *conv.Conversation, sc *scenario.Scenario, n int) *Reply {
 	t := sc.Turns[n]
 	r := &Reply{Turn: conv.Turn{Role: conv.Assistant}, Source: fmt.Sprintf("scenario %s turn %d", sc.Name, n+1), Fault: t.Fault}
 	if t.Stream != nil {
@@ -161,7 +202,7 @@ func fromScript(c *conv.Conversation, sc *scenario.Scenario, n int) *Reply {
 		r.Turn.Parts = append(r.Turn.Parts, conv.Part{Kind: conv.KindText, Text: strings.ReplaceAll(t.Text, "{{results}}", QuoteResults(c))})
 	}
 	for i, call := range t.Calls {
-		r.Turn.Parts = append(r.Turn.Parts, conv.Part{Kind: conv.KindCall, Call: &conv.Call{ID: call.ID, Name: call.Name, Arguments: scriptedArguments(c, call), ThoughtSignature: call.ThoughtSignature}})
+		r.Turn.Parts = append(r.Turn.Parts, conv.Part{Kind: conv.KindCall, Call: &conv.Call{ID: call.ID, Name: call.Name, Arguments: scriptedArguments(syn, c, call), ThoughtSignature: call.ThoughtSignature}})
 		if call.RawArguments != "" {
 			if r.RawArguments == nil {
 				r.RawArguments = map[int]string{}
@@ -181,7 +222,7 @@ func fromScript(c *conv.Conversation, sc *scenario.Scenario, n int) *Reply {
 
 // scriptedArguments: the scripted object; else the raw text when it is a
 // JSON object; else arguments synthesized from the declared tool; else {}.
-func scriptedArguments(c *conv.Conversation, call scenario.Call) map[string]any {
+func scriptedArguments(syn *synthesizer, c *conv.Conversation, call scenario.Call) map[string]any {
 	if call.Arguments != nil {
 		// A copy: the scenario is shared by concurrent requests and an
 		// encoder may normalise the map it is given.
@@ -194,7 +235,7 @@ func scriptedArguments(c *conv.Conversation, call scenario.Call) map[string]any 
 		}
 	}
 	if tool := c.Tool(call.Name); tool != nil {
-		return Synthesize(tool.Parameters)
+		return syn.arguments(tool)
 	}
 	return map[string]any{}
 }
@@ -217,7 +258,7 @@ func deepCopy(v any) any {
 	return v
 }
 
-func (e *Engine) defaultReply(c *conv.Conversation) *Reply {
+func (e *Engine) defaultReply(syn *synthesizer, c *conv.Conversation) *Reply {
 	r := &Reply{Turn: conv.Turn{Role: conv.Assistant}, Source: "default"}
 	switch {
 	// A forced choice forces a call on every turn, after tool results too,
@@ -225,7 +266,7 @@ func (e *Engine) defaultReply(c *conv.Conversation) *Reply {
 	// end here either.
 	case len(c.Tools) > 0 && c.ToolChoice.Mode != conv.ToolChoiceNone && (!c.EndsInResults() || forcesCall(c.ToolChoice)):
 		tool := pickTool(c)
-		r.Turn.Parts = append(r.Turn.Parts, conv.Part{Kind: conv.KindCall, Call: &conv.Call{Name: tool.Name, Arguments: Synthesize(tool.Parameters)}})
+		r.Turn.Parts = append(r.Turn.Parts, conv.Part{Kind: conv.KindCall, Call: &conv.Call{Name: tool.Name, Arguments: syn.arguments(tool)}})
 	case c.EndsInResults():
 		r.Turn.Parts = append(r.Turn.Parts, conv.Part{Kind: conv.KindText, Text: finalText(c)})
 	default:

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
@@ -21,12 +22,14 @@ func obey(c *conv.Conversation, r *Reply) *Reply {
 	switch {
 	case calls > 0 && c.ToolChoice.Mode == conv.ToolChoiceNone:
 		r.TrimmedCalls = calls
+		r.Notes = append(r.Notes, fmt.Sprintf("tool_choice none: %d call(s) of the reply not sent", calls))
 		keepCalls(r, 0)
 		if r.Text() == "" {
 			r.Turn.Parts = append(r.Turn.Parts, conv.Part{Kind: conv.KindText, Text: finalText(c)})
 		}
 	case calls > 1 && c.Controls.SerialCalls:
 		r.TrimmedCalls = calls - 1
+		r.Notes = append(r.Notes, fmt.Sprintf("one call a turn (parallel tool calls off): %d of %d calls not sent", calls-1, calls))
 		keepCalls(r, 1)
 	}
 	stopAtSequence(c.Controls.StopSequences, r)

@@ -2,6 +2,7 @@ package model
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -9,6 +10,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -24,30 +26,108 @@ import (
 // Results are cached by the schema's bytes (see synthCache); each caller
 // gets its own deep copy, free to change.
 func Synthesize(schema json.RawMessage) map[string]any {
-	return synthCache.get(schema)
+	args, _, _ := SynthesizeContext(context.Background(), schema)
+	return args
 }
 
-// synthesize is Synthesize without the cache.
-func synthesize(schema json.RawMessage) map[string]any {
+// SynthesizeContext is Synthesize with the request's context: synthesis
+// stops (returning ctx.Err()) when the client is gone. notes say where a
+// bound of the schema was above what synthesis builds (see the Max*
+// constants): the arguments then stop at the bound — answered and
+// journaled rather than refused, since no real provider refuses a tool
+// schema for a large minLength.
+func SynthesizeContext(ctx context.Context, schema json.RawMessage) (args map[string]any, notes []string, err error) {
+	return synthCache.get(ctx, schema)
+}
+
+// What synthesis builds at most, however large a schema's bounds: a
+// schema of a few hundred bytes must not make the mock build megabytes.
+const (
+	// MaxSynthString is the longest synthesized string, in characters.
+	MaxSynthString = 64 << 10
+	// MaxSynthItems is the most items of one array, or properties of one
+	// object, synthesis adds to meet minItems or minProperties.
+	MaxSynthItems = 10000
+	// MaxSynthBytes is roughly the most one tool's arguments may weigh,
+	// as JSON; past it arrays and objects stop growing.
+	MaxSynthBytes = 1 << 20
+	// maxOneOfChecks bounds the validations oneOf disambiguation runs per
+	// synthesis, and maxOneOfSchema the schema size it runs for (each
+	// check compiles the whole document); past either the first
+	// alternative is taken.
+	maxOneOfChecks = 64
+	maxOneOfSchema = 256 << 10
+)
+
+// synthesize is SynthesizeContext without the cache. cost is the estimated
+// size of the arguments.
+func synthesize(ctx context.Context, schema json.RawMessage) (args map[string]any, notes []string, cost int, err error) {
 	var root map[string]any
 	if len(schema) == 0 || json.Unmarshal(schema, &root) != nil {
-		return map[string]any{}
+		return map[string]any{}, nil, 0, nil
 	}
-	s := synth{root: root}
-	if v, ok := s.value(root, "", 0).(map[string]any); ok {
-		return v
+	s := &synth{root: root, ctx: ctx, budget: MaxSynthBytes, schemaLen: len(schema)}
+	v, ok := s.value(root, "", 0).(map[string]any)
+	if s.cancelled {
+		return nil, nil, 0, ctx.Err()
 	}
-	return map[string]any{}
+	if !ok {
+		v = map[string]any{}
+	}
+	return v, s.notes, MaxSynthBytes - s.budget, nil
 }
 
-type synth struct{ root map[string]any }
+// synth is one synthesis: the schema document, the request's context, what
+// is left of the size budget and the notes so far.
+type synth struct {
+	root      map[string]any
+	ctx       context.Context
+	budget    int // estimated bytes still allowed (MaxSynthBytes at the start)
+	steps     int
+	cancelled bool
+	oneOfs    int
+	schemaLen int
+	notes     []string
+}
+
+// note records a departure from the schema once.
+func (s *synth) note(format string, args ...any) {
+	n := fmt.Sprintf(format, args...)
+	if !slices.Contains(s.notes, n) && len(s.notes) < 16 {
+		s.notes = append(s.notes, n)
+	}
+}
+
+// spend charges n bytes to the budget and reports whether any is left.
+func (s *synth) spend(n int) bool {
+	s.budget -= n
+	if s.budget < 0 {
+		s.note("the arguments reached toolwire's synthesis budget (%d bytes): arrays and objects beyond it were cut short", MaxSynthBytes)
+		return false
+	}
+	return true
+}
+
+// stopped reports whether synthesis must end: the request's context is
+// done (checked every few hundred steps).
+func (s *synth) stopped() bool {
+	if s.cancelled {
+		return true
+	}
+	s.steps++
+	if s.steps&255 == 0 && s.ctx.Err() != nil {
+		s.cancelled = true
+	}
+	return s.cancelled
+}
 
 const maxDepth = 12
 
-func (s synth) value(sch map[string]any, name string, depth int) any {
-	if depth > maxDepth {
+func (s *synth) value(sch map[string]any, name string, depth int) any {
+	if depth > maxDepth || s.stopped() {
 		return nil
 	}
+	s.spend(8)
 	if ref, ok := sch["$ref"].(string); ok {
 		if target := s.resolve(ref); target != nil {
 			return s.value(target, name, depth+1)
@@ -106,7 +186,7 @@ func (s synth) value(sch map[string]any, name string, depth int) any {
 	case "null":
 		return nil
 	case "string":
-		return str(sch, name)
+		return s.str(sch, name)
 	}
 	if _, ok := sch["properties"]; ok {
 		return s.object(sch, depth)
@@ -114,13 +194,13 @@ func (s synth) value(sch map[string]any, name string, depth int) any {
 	if _, ok := sch["items"]; ok {
 		return s.array(sch, name, depth)
 	}
-	return str(sch, name)
+	return s.str(sch, name)
 }
 
 // oneOf returns the first alternative's value that matches no other
 // alternative (an integer 1 matches both {integer} and {number}, so the
 // number alternative's 1.5 is taken instead).
-func (s synth) oneOf(sch map[string]any, alts []any, name string, depth int) any {
+func (s *synth) oneOf(sch map[string]any, alts []any, name string, depth int) any {
 	var first any
 	firstSet := false
 	for pass := 0; pass < 2; pass++ {
@@ -135,6 +215,11 @@ func (s synth) oneOf(sch map[string]any, alts []any, name string, depth int) any
 			if !firstSet {
 				first, firstSet = v, true
 			}
+			if s.oneOfs >= maxOneOfChecks || s.schemaLen > maxOneOfSchema {
+				s.note("oneOf beyond toolwire's synthesis bounds (%d checks, a %d-byte schema): the first alternative was taken", maxOneOfChecks, maxOneOfSchema)
+				return first
+			}
+			s.oneOfs++
 			if s.matchesOnly(alts, i, v) {
 				return v
 			}
@@ -147,7 +232,7 @@ func (s synth) oneOf(sch map[string]any, alts []any, name string, depth int) any
 // alternative. The alternatives are compiled inside a copy of the root
 // document so their local $refs resolve; anything that does not compile
 // counts as a match, so the first candidate wins.
-func (s synth) matchesOnly(alts []any, i int, v any) bool {
+func (s *synth) matchesOnly(alts []any, i int, v any) bool {
 	doc := maps.Clone(s.root)
 	doc["$toolwire_alternatives"] = alts
 	raw, err := json.Marshal(doc)
@@ -180,7 +265,7 @@ func (s synth) matchesOnly(alts []any, i int, v any) bool {
 	return true
 }
 
-func (s synth) resolve(ref string) map[string]any {
+func (s *synth) resolve(ref string) map[string]any {
 	if !strings.HasPrefix(ref, "#") {
 		return nil
 	}
@@ -258,7 +343,7 @@ func typeOf(sch map[string]any) string {
 	return ""
 }
 
-func (s synth) object(sch map[string]any, depth int) map[string]any {
+func (s *synth) object(sch map[string]any, depth int) map[string]any {
 	out := map[string]any{}
 	props, _ := sch["properties"].(map[string]any)
 	req, _ := sch["required"].([]any)
@@ -276,24 +361,33 @@ func (s synth) object(sch map[string]any, depth int) map[string]any {
 	// Fill up to minProperties with declared optional properties, then
 	// (when allowed) with extra ones.
 	minP := intOf(sch["minProperties"], 0)
-	for _, name := range sortedKeys(props) {
-		if len(out) >= minP {
-			break
-		}
-		if _, done := out[name]; !done {
-			ps, _ := props[name].(map[string]any)
-			out[name] = s.value(ps, name, depth+1)
+	if minP > MaxSynthItems {
+		s.note("minProperties %d is above toolwire's synthesis bound: the object has at most %d properties", minP, MaxSynthItems)
+		minP = MaxSynthItems
+	}
+	if minP > len(out) {
+		for _, name := range sortedKeys(props) {
+			if len(out) >= minP || s.budget < 0 || s.stopped() {
+				break
+			}
+			if _, done := out[name]; !done {
+				ps, _ := props[name].(map[string]any)
+				out[name] = s.value(ps, name, depth+1)
+			}
 		}
 	}
-	if ap, ok := sch["additionalProperties"]; !ok || ap != false {
+	if ap, ok := sch["additionalProperties"]; (!ok || ap != false) && len(out) < minP {
 		extra, _ := ap.(map[string]any)
-		for i := 1; len(out) < minP; i++ {
-			k := fmt.Sprintf("extra_%d", i)
-			if extra != nil {
-				out[k] = s.value(extra, k, depth+1)
-			} else {
-				out[k] = "value"
-			}
+		// Every extra property has the same value: build it once.
+		var v any = "value"
+		cost := len(`"value"`)
+		if extra != nil {
+			before := s.budget
+			v = s.value(extra, "extra", depth+1)
+			cost = max(before-s.budget, 8)
+		}
+		for i := 1; len(out) < minP && s.spend(cost+16) && !s.stopped(); i++ {
+			out["extra_"+strconv.Itoa(i)] = cloneJSON(v)
 		}
 	}
 	// dependentRequired: a present property brings its dependents.
@@ -316,12 +410,17 @@ func (s synth) object(sch map[string]any, depth int) map[string]any {
 	return out
 }
 
-func (s synth) array(sch map[string]any, name string, depth int) []any {
+func (s *synth) array(sch map[string]any, name string, depth int) []any {
 	n := intOf(sch["minItems"], 1)
 	if max := intOf(sch["maxItems"], -1); max >= 0 && n > max {
 		n = max
 	}
-	out := make([]any, 0, n)
+	if n > MaxSynthItems {
+		s.note("minItems %d is above toolwire's synthesis bound: the array has at most %d items", n, MaxSynthItems)
+		n = MaxSynthItems
+	}
+	n = max(n, 0)
+	out := make([]any, 0, min(n, 64))
 	if prefix, ok := sch["prefixItems"].([]any); ok {
 		for _, p := range prefix {
 			if len(out) >= n {
@@ -342,24 +441,46 @@ func (s synth) array(sch map[string]any, name string, depth int) []any {
 		out = append(out, s.value(c, name, depth+1))
 	}
 	unique, _ := sch["uniqueItems"].(bool)
-	for i := len(out); len(out) < n; i++ {
+	if len(out) >= n {
+		return out
+	}
+	// Synthesis is deterministic, so every item starts from one value,
+	// built once: the array costs its length, not its length times the
+	// item's schema.
+	var v any
+	cost := 16
+	if item != nil {
+		before := s.budget
+		v = s.value(item, name, depth+1)
+		cost = max(before-s.budget, 8)
+	}
+	var re *regexp.Regexp
+	if p, ok := item["pattern"].(string); ok && unique {
+		re, _ = regexp.Compile(p)
+	}
+	for i, built := len(out), false; len(out) < n; i, built = i+1, true {
+		// The first copy was paid for while it was built.
+		if built && !s.spend(cost) || s.stopped() {
+			break
+		}
 		if item == nil {
-			out = append(out, fmt.Sprintf("item%d", i+1))
+			out = append(out, "item"+strconv.Itoa(i+1))
 			continue
 		}
-		v := s.value(item, name, depth+1)
+		x := cloneJSON(v)
 		if unique && i > 0 {
-			v = variant(item, v, i)
+			x = variant(item, x, i, re)
 		}
-		out = append(out, v)
+		out = append(out, x)
 	}
 	return out
 }
 
 // variant makes the i-th item of a uniqueItems array differ from the
 // first while staying valid: the i-th enum member, the other boolean, the
-// next multiple, or a numbered string.
-func variant(item map[string]any, v any, i int) any {
+// next multiple, or a numbered string. re is the item's compiled pattern,
+// if any.
+func variant(item map[string]any, v any, i int, re *regexp.Regexp) any {
 	if e, ok := item["enum"].([]any); ok && len(e) > 0 {
 		return e[i%len(e)]
 	}
@@ -403,8 +524,8 @@ func variant(item map[string]any, v any, i int) any {
 			}
 			cand = string(r)
 		}
-		if p, ok := item["pattern"].(string); ok {
-			if re, err := regexp.Compile(p); err != nil || !re.MatchString(cand) {
+		if _, ok := item["pattern"].(string); ok {
+			if re == nil || !re.MatchString(cand) {
 				return x
 			}
 		}
@@ -551,8 +672,19 @@ var formatSamples = map[string]string{
 	"semver":                "1.0.0",
 }
 
-func str(sch map[string]any, name string) string {
+func (s *synth) str(sch map[string]any, name string) string {
 	minL, maxL := intOf(sch["minLength"], 0), intOf(sch["maxLength"], -1)
+	if minL > MaxSynthString {
+		s.note("minLength %d is above toolwire's synthesis bound: the string has %d characters", minL, MaxSynthString)
+		minL = MaxSynthString
+	}
+	v := str(sch, name, minL, maxL)
+	s.spend(len(v))
+	return v
+}
+
+// str builds a string for a string schema, minL and maxL already bounded.
+func str(sch map[string]any, name string, minL, maxL int) string {
 	fits := func(v string) bool {
 		n := utf8.RuneCountInString(v)
 		return n >= minL && (maxL < 0 || n <= maxL)
@@ -568,8 +700,8 @@ func str(sch map[string]any, name string) string {
 		}
 	}
 	v := sampleFor(name)
-	for utf8.RuneCountInString(v) < minL {
-		v += "x"
+	if n := utf8.RuneCountInString(v); n < minL {
+		v += strings.Repeat("x", minL-n)
 	}
 	if maxL >= 0 && utf8.RuneCountInString(v) > maxL {
 		v = string([]rune(v)[:maxL])
@@ -615,24 +747,83 @@ func fromPattern(pattern string, minL, maxL int) (string, bool) {
 		return "", false
 	}
 	re = re.Simplify()
-	for stretch := 0; stretch <= max(minL, 1)+1; stretch++ {
-		var b strings.Builder
-		genRegexp(&b, re, stretch)
-		v := b.String()
-		n := utf8.RuneCountInString(v)
+	// No candidate needs more bytes than this: past it, generation stops.
+	limit := 4*max(minL, 1) + 64
+	if maxL >= 0 {
+		limit = min(limit, 4*maxL+4)
+	}
+	gen := func(stretch int) (string, int) {
+		g := regexGen{limit: limit, steps: 8*limit + 1024}
+		g.gen(re, stretch)
+		v := g.b.String()
+		return v, utf8.RuneCountInString(v)
+	}
+	try := func(stretch int) (v string, ok, tooLong bool) {
+		v, n := gen(stretch)
 		if maxL >= 0 && n > maxL {
+			return "", false, true
+		}
+		return v, n >= minL && check.MatchString(v), false
+	}
+	last := max(minL, 1) + 1
+	if last <= 64 {
+		for stretch := 0; stretch <= last; stretch++ {
+			v, ok, tooLong := try(stretch)
+			if tooLong {
+				return "", false
+			}
+			if ok {
+				return v, true
+			}
+		}
+		return "", false
+	}
+	// A long minLength: the length grows with stretch, so find the least
+	// stretch long enough by doubling and bisecting (a handful of
+	// generations, not one per character), then try it and the next two.
+	lo, hi := 0, 1
+	for {
+		if _, n := gen(hi); n >= minL || hi >= last {
+			break
+		}
+		lo, hi = hi, min(2*hi, last)
+	}
+	for lo+1 < hi {
+		mid := (lo + hi) / 2
+		if _, n := gen(mid); n >= minL {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	for stretch := hi; stretch <= min(hi+2, last); stretch++ {
+		v, ok, tooLong := try(stretch)
+		if tooLong {
 			return "", false
 		}
-		if n >= minL && check.MatchString(v) {
+		if ok {
 			return v, true
 		}
 	}
 	return "", false
 }
 
-// genRegexp appends a match of re; repetitions run stretch extra times
-// (bounded by their maximum) so a longer match can be asked for.
-func genRegexp(b *strings.Builder, re *syntax.Regexp, stretch int) {
+// regexGen writes a match of a regular expression, at most limit bytes and
+// steps operations, so nested repetitions cannot run away.
+type regexGen struct {
+	b     strings.Builder
+	limit int
+	steps int
+}
+
+// gen appends a match of re; repetitions run stretch extra times (bounded
+// by their maximum) so a longer match can be asked for.
+func (g *regexGen) gen(re *syntax.Regexp, stretch int) {
+	g.steps--
+	if g.steps < 0 || g.b.Len() >= g.limit {
+		return
+	}
+	b := &g.b
 	switch re.Op {
 	case syntax.OpLiteral:
 		for _, r := range re.Rune {
@@ -643,13 +834,13 @@ func genRegexp(b *strings.Builder, re *syntax.Regexp, stretch int) {
 	case syntax.OpAnyCharNotNL, syntax.OpAnyChar:
 		b.WriteRune('a')
 	case syntax.OpCapture:
-		genRegexp(b, re.Sub[0], stretch)
+		g.gen(re.Sub[0], stretch)
 	case syntax.OpConcat:
 		for _, s := range re.Sub {
-			genRegexp(b, s, stretch)
+			g.gen(s, stretch)
 		}
 	case syntax.OpAlternate:
-		genRegexp(b, re.Sub[0], stretch)
+		g.gen(re.Sub[0], stretch)
 	case syntax.OpStar, syntax.OpPlus, syntax.OpQuest, syntax.OpRepeat:
 		lo, hi := 0, -1
 		switch re.Op {
@@ -664,8 +855,8 @@ func genRegexp(b *strings.Builder, re *syntax.Regexp, stretch int) {
 		if hi >= 0 && n > hi {
 			n = hi
 		}
-		for i := 0; i < n; i++ {
-			genRegexp(b, re.Sub[0], stretch)
+		for i := 0; i < n && g.steps > 0 && b.Len() < g.limit; i++ {
+			g.gen(re.Sub[0], stretch)
 		}
 	}
 	// Anchors, word boundaries and empty matches add nothing.

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"encoding/json"
 	"sync"
 )
@@ -9,26 +10,43 @@ import (
 // the same tools on every request, and parsing and walking a schema costs
 // more than copying the arguments it yields. Synthesize is deterministic,
 // so a cached result is the one a fresh call would make.
-var synthCache = &synthMemo{m: map[string]map[string]any{}}
+var synthCache = &synthMemo{m: map[string]synthResult{}}
 
 // maxCachedSynth bounds the cache; when full it is cleared, not evicted
-// one by one (it refills in one request per tool).
-const maxCachedSynth = 4096
+// one by one (it refills in one request per tool). Arguments heavier than
+// maxCachedSynthBytes are not kept at all: tool schemas with large bounds
+// are rare, and 4096 of them would be gigabytes.
+const (
+	maxCachedSynth      = 4096
+	maxCachedSynthBytes = 16 << 10
+)
+
+type synthResult struct {
+	args  map[string]any
+	notes []string
+}
 
 type synthMemo struct {
 	mu sync.Mutex
-	m  map[string]map[string]any
+	m  map[string]synthResult
 }
 
 // get returns a deep copy of the cached arguments for schema, computing
 // them on a miss. The cached map is never handed out: callers (encoders)
 // may change what they get.
-func (c *synthMemo) get(schema json.RawMessage) map[string]any {
+func (c *synthMemo) get(ctx context.Context, schema json.RawMessage) (map[string]any, []string, error) {
 	c.mu.Lock()
 	v, ok := c.m[string(schema)]
 	c.mu.Unlock()
 	if !ok {
-		v = synthesize(schema)
+		args, notes, cost, err := synthesize(ctx, schema)
+		if err != nil {
+			return nil, nil, err
+		}
+		v = synthResult{args: args, notes: notes}
+		if cost > maxCachedSynthBytes {
+			return args, notes, nil // built for this caller alone
+		}
 		c.mu.Lock()
 		if len(c.m) >= maxCachedSynth {
 			clear(c.m)
@@ -36,7 +54,7 @@ func (c *synthMemo) get(schema json.RawMessage) map[string]any {
 		c.m[string(schema)] = v
 		c.mu.Unlock()
 	}
-	return cloneJSON(v).(map[string]any)
+	return cloneJSON(v.args).(map[string]any), append([]string(nil), v.notes...), nil
 }
 
 // cloneJSON deep-copies decoded JSON, keeping nil maps and slices nil so

@@ -1,11 +1,16 @@
 package rap
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/toolwire/toolwire/mockprovider/session"
 	"github.com/toolwire/toolwire/mockprovider/wire"
 )
 
@@ -51,13 +56,25 @@ func SessionKey(r *http.Request) string {
 
 func (rt *Runtime) handleInvoke(w http.ResponseWriter, r *http.Request) {
 	var req InvokeRequest
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20))
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 1<<20))
+	if err == nil && !utf8.Valid(body) {
+		err = errors.New("the body is not valid UTF-8")
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
+	if err == nil {
+		err = dec.Decode(&req)
+	}
+	if err != nil {
 		wire.WriteJSON(w, http.StatusBadRequest, map[string]any{"error": `want {"tool_url", "operation", "arguments", "call_id"?, "group_id"?, "id"?, "user_id"?, "thread_ancestors"?, "expect_error"?, "deadline_ms"?}: ` + err.Error()})
 		return
 	}
 	req.Session = SessionKey(r)
+	if len(req.Session) > session.MaxKeyLength {
+		wire.WriteJSON(w, http.StatusBadRequest, map[string]any{"error": "session key longer than " + strconv.Itoa(session.MaxKeyLength) + " bytes"})
+		return
+	}
+	req.restricted = true
 	if rt.opts.BaseURL == "" {
 		scheme := "http"
 		if r.TLS != nil {

@@ -52,11 +52,14 @@ func (rt *Runtime) handleCallback(w http.ResponseWriter, r *http.Request) {
 	release()
 
 	entry := session.Entry{Dialect: conv.RAP, Method: r.Method, Path: CallbackPrefix + "<secret>", Status: status, Violations: vs, Conversation: conversation}
-	if json.Valid(body) {
+	if utf8.Valid(body) && json.Valid(body) {
 		entry.Request = redact(body, c.secret)
 	}
 	entry.Response, _ = json.Marshal(resp)
+	// Journal first, then wake Invoke: its summary entry must come after
+	// the callback that settled the call.
 	c.sess.Record(entry)
+	c.settleIfDue()
 	wire.WriteJSON(w, status, resp)
 }
 
@@ -88,6 +91,12 @@ func (c *call) process(contentType string, body []byte) (int, map[string]any, []
 
 	if mt, _, err := mime.ParseMediaType(contentType); err != nil || mt != "application/json" {
 		add(RuleCallbackJSON, "", "callback Content-Type is %q; it must be application/json", contentType)
+	}
+	if !utf8.Valid(body) {
+		// JSON is UTF-8 (RFC 8259 §8.1); invalid bytes would reach the
+		// conversation and the journal API's answers.
+		add(RuleCallbackJSON, "", "callback body is not valid UTF-8")
+		return reject(http.StatusBadRequest, "body is not valid UTF-8")
 	}
 	var m msgFields
 	if err := json.Unmarshal(body, &m); err != nil || m == nil {
@@ -168,7 +177,7 @@ func (c *call) process(contentType string, body []byte) (int, map[string]any, []
 		c.deliverEventLocked(&e)
 		if e.Final {
 			c.subActive = false
-			c.settle()
+			c.settleDue = true
 		}
 		return finish(http.StatusOK, map[string]any{"ok": true})
 	case "oauth":
@@ -238,7 +247,7 @@ func (c *call) onResult(m msgFields, body []byte, add addFunc,
 	if r.Subscription {
 		c.subActive = true
 	} else {
-		c.settle()
+		c.settleDue = true
 	}
 	return finish(http.StatusOK, map[string]any{"ok": true})
 }
@@ -387,10 +396,16 @@ func (rt *Runtime) answerChoice(c *call, u UserChoice) {
 	rt.bg.Add(1)
 	go func() {
 		defer rt.bg.Done()
-		status, err := rt.post(context.Background(), u.ResponseURL, body)
-		e := session.Entry{Dialect: conv.RAP, Method: http.MethodPost, Path: pathOf(u.ResponseURL), Request: body, Status: status}
+		e := session.Entry{Dialect: conv.RAP, Method: http.MethodPost, Path: pathOf(u.ResponseURL), Request: body}
+		if c.req.restricted && rt.opts.Targets.checkSameOrigin(c.req.ToolURL, u.ResponseURL) != nil {
+			e.Response, _ = json.Marshal(map[string]any{"error": "response_url is not on the tool's origin; not answered (allow its host with --rap-allow)"})
+			c.sess.Record(e)
+			return
+		}
+		status, err := rt.post(context.Background(), c.client, u.ResponseURL, body)
+		e.Status = status
 		if err != nil {
-			e.Response, _ = json.Marshal(map[string]any{"error": err.Error()})
+			e.Response, _ = json.Marshal(map[string]any{"error": c.errorText(err)})
 		}
 		c.sess.Record(e)
 	}()

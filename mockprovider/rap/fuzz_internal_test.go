@@ -3,6 +3,7 @@ package rap
 import (
 	"encoding/json"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/toolwire/toolwire/mockprovider/session"
 )
@@ -23,6 +24,7 @@ func FuzzCallback(f *testing.F) {
 		f.Add("application/json", []byte(seed))
 	}
 	f.Add("text/plain", []byte(`{"type":"tool_result"}`))
+	f.Add("application/json", []byte("{\"type\":\"tool_result\",\"group_id\":\"thread_1\",\"id\":\"call_1\",\"text\":\"caf\xe9\"}"))
 	known := map[string]bool{}
 	for _, r := range Rules() {
 		known[r.ID] = true
@@ -45,6 +47,14 @@ func FuzzCallback(f *testing.F) {
 			if !known[v.Rule] {
 				t.Fatalf("violation with unknown rule %q: %+v", v.Rule, v)
 			}
+		}
+		// Invalid UTF-8 is refused, and nothing the call keeps (what the
+		// journal and the admin API show) carries invalid bytes.
+		if !utf8.Valid(body) && status != 400 {
+			t.Fatalf("status %d for invalid UTF-8 %q", status, body)
+		}
+		if b, err := json.Marshal(c.snapshot()); err != nil || !utf8.Valid(b) {
+			t.Fatalf("outcome does not encode as UTF-8 JSON: %v", err)
 		}
 	})
 }

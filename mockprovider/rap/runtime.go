@@ -53,6 +53,12 @@ type Options struct {
 	MaxCalls int
 	// Logger receives discarded and rejected callbacks (default: discard).
 	Logger *slog.Logger
+	// Targets is what POST /_toolwire/rap/invoke may reach besides
+	// loopback (nil: loopback only; see ParseAllow). Invoke called from Go
+	// reaches whatever its caller names.
+	Targets *Targets
+	// DiscoveryTimeout bounds fetching a toolset (default 10s).
+	DiscoveryTimeout time.Duration
 }
 
 // Retry is exponential backoff for invocations (rap-protocol.md §10).
@@ -102,6 +108,10 @@ type InvokeRequest struct {
 	Session string `json:"-"`
 	// CallbackBase overrides Options.BaseURL for this call.
 	CallbackBase string `json:"-"`
+	// restricted: the request came through the admin API, so its targets
+	// are held to Options.Targets and its errors say nothing of the
+	// network behind them.
+	restricted bool
 }
 
 // Outcome is what an invocation produced: the delivered result, events,
@@ -183,6 +193,9 @@ type Runtime struct {
 	rejected atomic.Int64
 	bg       sync.WaitGroup
 
+	// guarded is the client for restricted invocations (see Targets).
+	guarded *http.Client
+
 	// onSerial, when set (tests), runs inside a thread's serial section.
 	onSerial func(groupID string)
 }
@@ -194,8 +207,15 @@ func New(store *session.Store, opts Options) *Runtime {
 	if opts.Revision == "" {
 		opts.Revision = RevisionJune2026
 	}
+	configured := opts.Client
 	if opts.Client == nil {
-		opts.Client = &http.Client{}
+		opts.Client = &http.Client{CheckRedirect: noRedirects}
+	}
+	if opts.Targets == nil {
+		opts.Targets = &Targets{hosts: map[string]bool{}}
+	}
+	if opts.DiscoveryTimeout <= 0 {
+		opts.DiscoveryTimeout = 10 * time.Second
 	}
 	if opts.Deadline <= 0 {
 		opts.Deadline = 30 * time.Second
@@ -218,7 +238,8 @@ func New(store *session.Store, opts Options) *Runtime {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Runtime{store: store, opts: opts, bySecret: map[string]*call{}, byPair: map[pair]*call{}, groups: map[string]*group{}}
+	return &Runtime{store: store, opts: opts, guarded: opts.Targets.guardedClient(configured),
+		bySecret: map[string]*call{}, byPair: map[pair]*call{}, groups: map[string]*group{}}
 }
 
 // Revision is the protocol revision the runtime enforces.
@@ -270,6 +291,7 @@ type call struct {
 	inv      Invocation
 	group    *group
 	deadline time.Duration
+	client   *http.Client // the runtime's, or its guarded one (restricted)
 
 	mu        sync.Mutex
 	state     callState
@@ -279,6 +301,9 @@ type call struct {
 	seq       int // callbacks received on this URL
 	settled   chan struct{}
 	isSettled bool
+	// settleDue: a callback settled the call; settleIfDue wakes Invoke
+	// once that callback is journaled.
+	settleDue bool
 }
 
 func (c *call) violate(v rules.Violation) { c.out.Violations = append(c.out.Violations, v) }
@@ -289,6 +314,16 @@ func (c *call) settle() {
 		c.isSettled = true
 		close(c.settled)
 	}
+}
+
+// settleIfDue settles the call if a callback has marked it due.
+func (c *call) settleIfDue() {
+	c.mu.Lock()
+	if c.settleDue {
+		c.settleDue = false
+		c.settle()
+	}
+	c.mu.Unlock()
 }
 
 func (c *call) snapshot() *Outcome {
@@ -497,17 +532,34 @@ func (rt *Runtime) Invoke(ctx context.Context, req InvokeRequest) (*Outcome, err
 	if u, err := url.Parse(req.ToolURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, &RequestError{Msg: fmt.Sprintf("tool_url %q is not an http(s) URL", req.ToolURL)}
 	}
+	client := rt.opts.Client
+	if req.restricted {
+		client = rt.guarded
+		if rt.opts.Targets.checkURL(req.ToolURL) != nil {
+			return nil, &RequestError{Msg: "tool_url is not an allowed target: the admin API invokes loopback tools only (allow others with --rap-allow)"}
+		}
+	}
 	if len(bytes.TrimSpace(req.Arguments)) == 0 || string(bytes.TrimSpace(req.Arguments)) == "null" {
 		req.Arguments = json.RawMessage(`{}`)
 	}
 	sess := rt.store.Get(req.Session)
-	out := &Outcome{Session: req.Session, ToolURL: req.ToolURL, Operation: req.Operation, CallID: req.CallID, Violations: []rules.Violation{}}
+	out := &Outcome{Session: session.ID(req.Session), ToolURL: req.ToolURL, Operation: req.Operation, CallID: req.CallID, Violations: []rules.Violation{}}
 
-	ts, err := Discover(ctx, rt.opts.Client, req.ToolURL)
+	dctx, cancel := context.WithTimeout(ctx, rt.opts.DiscoveryTimeout)
+	ts, err := Discover(dctx, client, req.ToolURL)
+	cancel()
+	if err == nil && req.restricted && rt.opts.Targets.checkSameOrigin(req.ToolURL, ts.Endpoint) != nil {
+		err = &ToolsetError{URL: DiscoveryURL(req.ToolURL), Err: "the toolset's endpoint is not on the tool's origin (allow its host with --rap-allow)"}
+	}
 	if err != nil {
 		var te *ToolsetError
 		if errors.As(err, &te) {
 			out.Violations = append(out.Violations, te.Violations...)
+			if req.restricted && len(te.Violations) == 0 && !strings.HasPrefix(te.Err, "the toolset's endpoint") {
+				// How the fetch failed (refused, timed out, no such
+				// host) would map the network behind the mock.
+				err = &ToolsetError{URL: te.URL, Err: "the tool could not be reached"}
+			}
 		}
 		out.Status = StatusFailed
 		rt.journalSummary(sess, req, out, nil)
@@ -529,14 +581,14 @@ func (rt *Runtime) Invoke(ctx context.Context, req InvokeRequest) (*Outcome, err
 	if req.DeadlineMS > 0 {
 		deadline = time.Duration(req.DeadlineMS) * time.Millisecond
 	}
-	c := &call{rt: rt, sess: sess, secret: newSecret(), tool: tool, req: req, deadline: deadline, settled: make(chan struct{})}
+	c := &call{rt: rt, sess: sess, secret: newSecret(), tool: tool, req: req, deadline: deadline, client: client, settled: make(chan struct{})}
 	c.inv = Invocation{Operation: req.Operation, Arguments: compactJSON(req.Arguments), ID: req.ID, CallID: req.CallID,
 		GroupID: req.GroupID, ThreadAncestors: req.ThreadAncestors, UserID: req.UserID}
 	if err := rt.register(c); err != nil {
 		return nil, err
 	}
 	c.inv.CallbackURL = strings.TrimRight(base, "/") + CallbackPrefix + c.secret
-	c.out = Outcome{Session: req.Session, ToolURL: req.ToolURL, Endpoint: ts.Endpoint, Operation: req.Operation,
+	c.out = Outcome{Session: session.ID(req.Session), ToolURL: req.ToolURL, Endpoint: ts.Endpoint, Operation: req.Operation,
 		GroupID: c.inv.GroupID, ID: c.inv.ID, CallID: req.CallID, Violations: []rules.Violation{}}
 
 	var args map[string]any
@@ -590,7 +642,7 @@ func (rt *Runtime) dispatch(ctx context.Context, c *call, endpoint string) {
 			backoff = min(2*backoff, rt.opts.Retry.Max)
 		}
 		attempts++
-		status, lastErr = rt.post(ctx, endpoint, body)
+		status, lastErr = rt.post(ctx, c.client, endpoint, body)
 		if lastErr == nil && status < 500 {
 			break
 		}
@@ -606,10 +658,15 @@ func (rt *Runtime) dispatch(ctx context.Context, c *call, endpoint string) {
 		return
 	}
 	var msg, text string
-	if lastErr != nil {
+	switch {
+	case lastErr != nil && c.req.restricted:
+		// No network detail: the admin API must not be a port scanner.
+		msg = fmt.Sprintf("the invocation could not be delivered after %d attempt(s)", attempts)
+		text = fmt.Sprintf("RAP tool '%s' failed: the server at %s could not be reached. No result will arrive for this call.", c.inv.Operation, endpoint)
+	case lastErr != nil:
 		msg = fmt.Sprintf("the invocation could not be delivered after %d attempt(s): %v", attempts, lastErr)
 		text = fmt.Sprintf("RAP tool '%s' failed: the server at %s could not be reached (%v). No result will arrive for this call.", c.inv.Operation, endpoint, lastErr)
-	} else {
+	default:
 		msg = fmt.Sprintf("the tool answered the invocation with HTTP %d after %d attempt(s); it must answer 200 at once", status, attempts)
 		text = fmt.Sprintf("RAP tool '%s' failed: the server at %s responded with HTTP %d. No result will arrive for this call.", c.inv.Operation, endpoint, status)
 	}
@@ -630,7 +687,7 @@ func (rt *Runtime) dispatch(ctx context.Context, c *call, endpoint string) {
 	}
 }
 
-func (rt *Runtime) post(ctx context.Context, endpoint string, body []byte) (int, error) {
+func (rt *Runtime) post(ctx context.Context, client *http.Client, endpoint string, body []byte) (int, error) {
 	ctx, cancel := context.WithTimeout(ctx, rt.opts.AckTimeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
@@ -638,7 +695,7 @@ func (rt *Runtime) post(ctx context.Context, endpoint string, body []byte) (int,
 		return 0, err
 	}
 	req.Header.Set("Content-Type", "application/json")
-	resp, err := rt.opts.Client.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		return 0, err
 	}
@@ -699,13 +756,22 @@ func (rt *Runtime) Cancel(ctx context.Context, groupID, id string) error {
 
 	body, _ := json.Marshal(CancelRequest{ThreadID: groupID, ToolCallID: id})
 	u := strings.TrimRight(c.req.ToolURL, "/") + "/cancel_tool_call"
-	status, err := rt.post(ctx, u, body)
+	status, err := rt.post(ctx, c.client, u, body)
 	entry := session.Entry{Dialect: conv.RAP, Method: http.MethodPost, Path: pathOf(u), Request: body, Status: status}
 	if err != nil {
-		entry.Response, _ = json.Marshal(map[string]any{"error": err.Error()})
+		entry.Response, _ = json.Marshal(map[string]any{"error": c.errorText(err)})
 	}
 	c.sess.Record(entry)
 	return nil
+}
+
+// errorText is what the journal says of a failed POST: the error, or for a
+// restricted call (the admin API's) only that it failed.
+func (c *call) errorText(err error) string {
+	if c.req.restricted {
+		return "the tool could not be reached"
+	}
+	return err.Error()
 }
 
 // deliverLocked puts a result into the outcome and the conversation.

@@ -11,9 +11,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -40,6 +42,9 @@ type Exchange struct {
 	// ended each event ("\n\n", or "\r\n\r\n" for Gemini).
 	Events    []Event `yaml:"events,omitempty" json:"events,omitempty"`
 	Separator string  `yaml:"separator,omitempty" json:"separator,omitempty"`
+	// Incomplete marks an exchange cut short (the client left, the
+	// upstream failed, the server shut down): what arrived is kept.
+	Incomplete bool `yaml:"incomplete,omitempty" json:"incomplete,omitempty"`
 }
 
 // Event is one server-sent event as it came.
@@ -96,13 +101,15 @@ type Recorder struct {
 	Client    *http.Client
 	MaxBody   int64
 
-	mu    sync.Mutex
-	files map[string]*File
+	mu       sync.Mutex
+	files    map[string]*File
+	inflight sync.WaitGroup
 }
 
-// NewRecorder makes a recorder writing into dir.
+// NewRecorder makes a recorder writing into dir (created private: the
+// recordings are the caller's conversations).
 func NewRecorder(dir string, up Upstreams) (*Recorder, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
 	return &Recorder{Dir: dir, Upstreams: up, Client: &http.Client{Timeout: 10 * time.Minute}, MaxBody: 64 << 20, files: map[string]*File{}}, nil
@@ -114,7 +121,9 @@ var dropHeaders = map[string]bool{"Connection": true, "Keep-Alive": true, "Proxy
 // Forward sends the request upstream with the caller's own credentials,
 // copies the answer to w as it arrives, and records the exchange under the
 // session's recording.
-func (rc *Recorder) Forward(d conv.Dialect, sessionKey string, w http.ResponseWriter, r *http.Request, body []byte) (Exchange, error) {
+func (rc *Recorder) Forward(d conv.Dialect, sessionKey string, w http.ResponseWriter, r *http.Request, body []byte) (ex Exchange, err error) {
+	rc.inflight.Add(1)
+	defer rc.inflight.Done()
 	base, ok := rc.Upstreams[Family(d)]
 	if !ok {
 		return Exchange{}, fmt.Errorf("no upstream for %s (give --upstream %s=URL)", d, Family(d))
@@ -134,7 +143,7 @@ func (rc *Recorder) Forward(d conv.Dialect, sessionKey string, w http.ResponseWr
 		return Exchange{}, err
 	}
 	defer resp.Body.Close()
-	ex := Exchange{Dialect: d, Method: r.Method, Path: redactQuery(r.URL.RequestURI()), Request: Redact(string(body), sessionKey), Status: resp.StatusCode, Headers: keptHeaders(resp.Header)}
+	ex = Exchange{Dialect: d, Method: r.Method, Path: RedactURI(r.URL.RequestURI(), sessionKey), Request: Redact(string(body), sessionKey), Status: resp.StatusCode, Headers: keptHeaders(resp.Header)}
 	for k, v := range ex.Headers {
 		w.Header().Set(k, v)
 	}
@@ -152,9 +161,30 @@ func (rc *Recorder) Forward(d conv.Dialect, sessionKey string, w http.ResponseWr
 		ex.Body = Redact(string(b), sessionKey)
 	}
 	if err != nil {
+		// Cut short (the client or the server went away): keep what
+		// arrived, marked, rather than lose the exchange.
+		ex.Incomplete = true
+		if serr := rc.save(sessionKey, ex); serr != nil {
+			return ex, errors.Join(err, serr)
+		}
 		return ex, err
 	}
 	return ex, rc.save(sessionKey, ex)
+}
+
+// Wait waits until no exchange is being forwarded, or the timeout passes;
+// it reports whether all finished. On shutdown the server closes its
+// connections, which cuts in-flight exchanges short, then waits here so
+// each is written (marked incomplete) before the process exits.
+func (rc *Recorder) Wait(timeout time.Duration) bool {
+	done := make(chan struct{})
+	go func() { rc.inflight.Wait(); close(done) }()
+	select {
+	case <-done:
+		return true
+	case <-time.After(timeout):
+		return false
+	}
 }
 
 // copyEvents streams upstream bytes to the client and splits them into
@@ -241,8 +271,19 @@ func (rc *Recorder) save(sessionKey string, ex Exchange) error {
 	if err != nil {
 		return err
 	}
+	// Owner-only: a recording holds whole conversations. A fresh
+	// temporary file, so a stale one's mode is not inherited.
 	tmp := filepath.Join(rc.Dir, name+".yaml.tmp")
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+	_ = os.Remove(tmp)
+	out, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := out.Write(b); err != nil {
+		out.Close()
+		return err
+	}
+	if err := out.Close(); err != nil {
 		return err
 	}
 	return os.Rename(tmp, filepath.Join(rc.Dir, name+".yaml"))
@@ -253,17 +294,26 @@ var (
 	// No \b before a key: in raw JSON a key often follows an escape
 	// ("\nsk-…"). Over-redacting a look-alike is harmless; leaking a key is not.
 	secretValRE  = regexp.MustCompile(`(sk-(?:ant-|proj-)?[A-Za-z0-9_\-]{16,}|AIza[0-9A-Za-z_\-]{30,}|ya29\.[0-9A-Za-z_\-]+)`)
-	queryKeyRE   = regexp.MustCompile(`([?&])key=[^&]*`)
 	redactedText = "REDACTED"
+	// jsonStringRE is one JSON string literal.
+	jsonStringRE = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
 )
+
+// secretParams are query parameter names (decoded, lower case) whose
+// values are credentials.
+var secretParams = map[string]bool{"key": true, "api_key": true, "apikey": true, "api-key": true, "x-goog-api-key": true,
+	"access_token": true, "token": true, "auth": true, "authorization": true, "secret": true, "password": true}
+
+// shortKey is the length under which a session key is replaced only where
+// it stands alone (not inside a longer word): a key that short would
+// otherwise take letters out of every body.
+const shortKey = 8
 
 // Redact removes credentials from a body: the caller's own key wherever it
 // appears, JSON fields named like secrets, and strings shaped like provider
 // keys.
 func Redact(s, sessionKey string) string {
-	if sessionKey != "" && len(sessionKey) >= 4 {
-		s = strings.ReplaceAll(s, sessionKey, redactedText)
-	}
+	s = redactKey(s, sessionKey)
 	s = secretKeyRE.ReplaceAllStringFunc(s, func(m string) string {
 		k, _, _ := strings.Cut(m, ":")
 		return k + `: "` + redactedText + `"`
@@ -271,10 +321,103 @@ func Redact(s, sessionKey string) string {
 	return secretValRE.ReplaceAllString(s, redactedText)
 }
 
-func redactQuery(uri string) string {
-	out := queryKeyRE.ReplaceAllString(uri, "${1}key="+redactedText)
-	return out
+// redactKey replaces the session key in every form it may take in a body:
+// as is, URL-encoded (query or path), and JSON-escaped in any way an
+// upstream may echo it ("\/", "\u00XX" …), found by decoding every JSON
+// string literal that has an escape.
+func redactKey(s, key string) string {
+	if key == "" {
+		return s
+	}
+	jsonForm, _ := json.Marshal(key)
+	var noHTML bytes.Buffer
+	enc := json.NewEncoder(&noHTML)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(key)
+	plainJSON := strings.TrimSuffix(noHTML.String(), "\n")
+	plainJSON = plainJSON[1 : len(plainJSON)-1]
+	forms := []string{key, url.QueryEscape(key), url.PathEscape(key), string(jsonForm[1 : len(jsonForm)-1]),
+		plainJSON, strings.ReplaceAll(plainJSON, "/", `\/`)}
+	for _, f := range forms {
+		s = replaceKey(s, f)
+	}
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	return jsonStringRE.ReplaceAllStringFunc(s, func(lit string) string {
+		if !strings.Contains(lit, `\`) {
+			return lit
+		}
+		var v string
+		if json.Unmarshal([]byte(lit), &v) != nil {
+			return lit
+		}
+		if r := replaceKey(v, key); r != v {
+			b, _ := json.Marshal(r)
+			return string(b)
+		}
+		return lit
+	})
 }
+
+// replaceKey replaces every occurrence of key in s; a key shorter than
+// shortKey only where no letter or digit touches it.
+func replaceKey(s, key string) string {
+	if key == "" {
+		return s
+	}
+	if len(key) >= shortKey {
+		return strings.ReplaceAll(s, key, redactedText)
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(s, key)
+		if i < 0 {
+			break
+		}
+		end := i + len(key)
+		if (i == 0 || !isWordByte(s[i-1])) && (end == len(s) || !isWordByte(s[end])) {
+			b.WriteString(s[:i])
+			b.WriteString(redactedText)
+		} else {
+			b.WriteString(s[:end])
+		}
+		s = s[end:]
+	}
+	if b.Len() == 0 {
+		return s
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// RedactURI removes credentials from a request URI: every query parameter
+// whose decoded name is a credential's (so "?%6Bey=…" too), and the session
+// key wherever else it appears, in any of its encoded forms.
+func RedactURI(uri, sessionKey string) string {
+	path, query, hasQuery := strings.Cut(uri, "?")
+	if hasQuery {
+		pairs := strings.Split(query, "&")
+		for i, p := range pairs {
+			rawName, _, _ := strings.Cut(p, "=")
+			name, err := url.QueryUnescape(rawName)
+			if err != nil {
+				name = rawName
+			}
+			if secretParams[strings.ToLower(strings.TrimSpace(name))] {
+				pairs[i] = rawName + "=" + redactedText
+			}
+		}
+		uri = path + "?" + strings.Join(pairs, "&")
+	}
+	return redactKey(uri, sessionKey)
+}
+
+func redactQuery(uri string) string { return RedactURI(uri, "") }
 
 // Replayer answers requests from recordings.
 type Replayer struct {

@@ -1,9 +1,17 @@
 package record
 
 import (
+	"bufio"
+	"io"
+	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/toolwire/toolwire/mockprovider/conv"
 )
 
 func TestRedactRemovesSecrets(t *testing.T) {
@@ -69,5 +77,87 @@ func TestFindMatchesCanonicallyAndNamesTheClosest(t *testing.T) {
 	miss, closest := rp.Find("anthropic", "POST", "/v1/messages", `{"model":"m","messages":[{"role":"user","content":"bye"}]}`)
 	if miss != nil || !strings.Contains(closest, "closest recording: POST /v1/messages") {
 		t.Fatalf("got %+v, %q", miss, closest)
+	}
+}
+
+// Keys reach a recording in forms the literal match missed: an encoded
+// parameter name, a short key, a key the upstream echoes JSON-escaped.
+func TestRedactEveryFormOfTheKey(t *testing.T) {
+	for _, tc := range []struct{ uri, key, leak string }{
+		{"/v1beta/models/m:generateContent?%6Bey=SECRETSECRET", "", "SECRETSECRET"},
+		{"/v1beta/models/m:generateContent?alt=sse&KEY=AIzaLEAK", "", "AIzaLEAK"},
+		{"/v1beta/models/m:generateContent?api%5Fkey=leak-1234", "", "leak-1234"},
+		{"/x?q=my%2Fkey%2B1", "my/key+1", "my%2Fkey%2B1"},
+	} {
+		if got := RedactURI(tc.uri, tc.key); strings.Contains(got, tc.leak) {
+			t.Errorf("RedactURI(%q) = %q", tc.uri, got)
+		}
+	}
+	for _, tc := range []struct{ body, key, leak string }{
+		{`{"error":{"message":"Incorrect API key provided: ab1. You can find your API key"}}`, "ab1", "ab1."},
+		{`{"error":"bad key k\/ey+\u00e9long"}`, "k/ey+élong", `k\/ey+\u00e9long`},
+		{`{"echo":"\u0073\u006b-short"}`, "sk-short", `\u0073\u006b-short`},
+		{`{"echo":"x<y&z-secret"}`, "x<y&z-secret", "x<y&z-secret"},
+	} {
+		if got := Redact(tc.body, tc.key); strings.Contains(got, tc.leak) || !strings.Contains(got, "REDACTED") {
+			t.Errorf("Redact(%q, %q) = %q", tc.body, tc.key, got)
+		}
+	}
+	// A short key is replaced only where it stands alone.
+	if got := Redact(`{"text":"a table of ab1 values"}`, "ab1"); got != `{"text":"a table of REDACTED values"}` {
+		t.Errorf("short key: %q", got)
+	}
+}
+
+// Recordings are private files, and an exchange cut short (the server
+// closing its connections on shutdown) is still written, marked.
+func TestRecordingsArePrivateAndKeptWhenCutShort(t *testing.T) {
+	release := make(chan struct{})
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		_, _ = io.WriteString(w, "data: {\"first\":true}\n\n")
+		w.(http.Flusher).Flush()
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer upstream.Close()
+	defer close(release)
+	dir := filepath.Join(t.TempDir(), "rec")
+	rc, err := NewRecorder(dir, Upstreams{"anthropic": upstream.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = rc.Forward(conv.Anthropic, "sk-ant-cut-short-key", w, r, []byte(`{"stream":true}`))
+	}))
+	resp, err := http.Post(front.URL+"/v1/messages", "application/json", strings.NewReader(`{"stream":true}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	line, _ := bufio.NewReader(resp.Body).ReadString('\n')
+	if !strings.Contains(line, "first") {
+		t.Fatalf("first event: %q", line)
+	}
+	front.CloseClientConnections() // what the server does when its drain time is up
+	if !rc.Wait(5 * time.Second) {
+		t.Fatal("the in-flight exchange did not end")
+	}
+	resp.Body.Close()
+	front.Close()
+	info, err := os.Stat(filepath.Join(dir, FileName("sk-ant-cut-short-key")+".yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Mode().Perm() != 0o600 {
+		t.Errorf("recording mode %v, want 0600", info.Mode().Perm())
+	}
+	if d, _ := os.Stat(dir); d.Mode().Perm() != 0o700 {
+		t.Errorf("directory mode %v, want 0700", d.Mode().Perm())
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, FileName("sk-ant-cut-short-key")+".yaml"))
+	if !strings.Contains(string(b), "incomplete: true") || !strings.Contains(string(b), "first") {
+		t.Errorf("cut-short exchange not kept:\n%s", b)
 	}
 }

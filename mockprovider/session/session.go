@@ -6,12 +6,17 @@
 package session
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/rules"
@@ -56,6 +61,9 @@ type Entry struct {
 	Answered     string             `json:"answered_rule,omitempty"` // rule whose error was sent
 	Fault        string             `json:"fault,omitempty"`
 	Truncated    bool               `json:"truncated,omitempty"`
+	// Notes say where the mock departed from what the request asked, e.g.
+	// a schema bound above what argument synthesis builds.
+	Notes []string `json:"notes,omitempty"`
 
 	// A kept entry holds its conversation and events flat, as bytes: a
 	// journal of pointer graphs is what the garbage collector would spend
@@ -132,7 +140,11 @@ func readChunk(b []byte) (chunk, rest []byte, ok bool) {
 
 // cost estimates what a kept entry holds in memory.
 func (e *Entry) cost() int64 {
-	return int64(len(e.Request) + len(e.Response) + len(e.flatConv) + len(e.flatEvents) + 512)
+	n := len(e.Request) + len(e.Response) + len(e.flatConv) + len(e.flatEvents) + 512
+	for _, note := range e.Notes {
+		n += len(note) + 16
+	}
+	return int64(n)
 }
 
 // Event is one server-sent event of a streamed answer.
@@ -161,9 +173,37 @@ func (r *StoredResponse) cost() int64 {
 	return n
 }
 
+// Per-session caps on what a client can make a session keep outside its
+// journal: the key itself, named counters, queued faults.
+const (
+	// MaxKeyLength is the longest API key that names a session; the server
+	// answers a longer one with the provider's invalid-key error.
+	MaxKeyLength = 1024
+	// MaxCounters bounds a session's named counters (header-fault counts,
+	// scripted-fault retries); beyond it they are all forgotten at once.
+	MaxCounters = 256
+	// MaxCounterName bounds a counter's name; a longer one is kept as its hash.
+	MaxCounterName = 128
+	// MaxQueuedFaults bounds the faults queued through the admin API.
+	MaxQueuedFaults = 64
+)
+
+// ErrTooManyFaults is AddFault's answer once MaxQueuedFaults are queued.
+var ErrTooManyFaults = errors.New("too many queued faults for this session")
+
+// ID names a session without revealing its key: the first 16 hex digits of
+// the key's SHA-256. The admin API lists sessions by it and accepts it
+// wherever it accepts a key.
+func ID(key string) string {
+	sum := sha256.Sum256([]byte(key))
+	return "s-" + hex.EncodeToString(sum[:8])
+}
+
 // Session is one API key's state.
 type Session struct {
 	Key string
+	// ID is the key's hash (see ID): what the admin API shows.
+	ID  string
 	IDs *wire.IDs
 
 	store     *Store
@@ -182,6 +222,37 @@ type Session struct {
 	reasoning map[string]string // fc_ item id → rs_ id the mock emitted before it
 	faults    []*Fault
 	counters  map[string]int
+	// state is what the session keeps outside its journal (key, counters,
+	// queued faults, scenario name), charged to the store's budget.
+	state int64
+}
+
+// sessionBaseCost is what an empty session costs beyond its key: the
+// struct, its id generator and map headers.
+const sessionBaseCost = 1024
+
+// counterCost and faultCost are what one counter or queued fault keeps.
+const (
+	counterCost = 64
+	faultCost   = 96
+)
+
+// chargeStateLocked adds bytes of kept state to the session and the
+// store's budget; the store trims once the lock is released (see account).
+func (s *Session) chargeStateLocked(bytes int64) {
+	s.state += bytes
+	if s.store != nil {
+		s.store.stateBytes.Add(bytes)
+	}
+}
+
+// releaseStateLocked gives every byte of kept state back (the session is
+// dropped).
+func (s *Session) releaseStateLocked() {
+	if s.store != nil {
+		s.store.stateBytes.Add(-s.state)
+	}
+	s.state = 0
 }
 
 // Fault is a pending injected failure (see the faults documentation).
@@ -252,8 +323,17 @@ func (s *Session) Scenario() string {
 // SetScenario picks a scenario for the session.
 func (s *Session) SetScenario(name string) {
 	s.mu.Lock()
+	s.chargeStateLocked(int64(len(name) - len(s.scenario)))
 	s.scenario = name
 	s.mu.Unlock()
+	s.settleBudget()
+}
+
+// settleBudget trims the store back under budget after state was charged.
+func (s *Session) settleBudget() {
+	if s.store != nil {
+		s.store.trim(s)
+	}
 }
 
 // Record appends a journal entry, trimming bodies and old entries, and
@@ -265,8 +345,11 @@ func (s *Session) Record(e Entry) int {
 	if e.Time.IsZero() {
 		e.Time = time.Now().UTC()
 	}
-	e.Request, e.Truncated = clip(e.Request, s.limits.JournalBodyMax, e.Truncated)
-	e.Response, e.Truncated = clip(e.Response, s.limits.JournalBodyMax, e.Truncated)
+	e.Request, e.Truncated = clip(validUTF8(e.Request), s.limits.JournalBodyMax, e.Truncated)
+	e.Response, e.Truncated = clip(validUTF8(e.Response), s.limits.JournalBodyMax, e.Truncated)
+	for i := range e.Events {
+		e.Events[i].Data = validUTF8(e.Events[i].Data)
+	}
 	if n := len(e.Events); n > 0 {
 		budget := s.limits.JournalBodyMax
 		for i := range e.Events {
@@ -353,6 +436,17 @@ func (s *Session) releaseLocked() {
 	for _, id := range append([]string(nil), s.respOrder...) {
 		s.deleteResponseLocked(id)
 	}
+}
+
+// validUTF8 replaces invalid UTF-8 in a kept body with U+FFFD: the
+// journal API must answer valid JSON, and JSON is UTF-8. Callers journal
+// only syntactically valid JSON, where such bytes can only sit inside
+// strings, so the result stays valid JSON.
+func validUTF8(raw json.RawMessage) json.RawMessage {
+	if utf8.Valid(raw) {
+		return raw
+	}
+	return bytes.ToValidUTF8(raw, []byte("\uFFFD"))
 }
 
 // clip keeps raw JSON under max bytes; a clipped body is kept as a JSON
@@ -463,11 +557,19 @@ func (s *Session) IssuedReasoning(fcID string) string {
 	return s.reasoning[fcID]
 }
 
-// AddFault queues a fault for this session's next requests.
-func (s *Session) AddFault(f Fault) {
+// AddFault queues a fault for this session's next requests; beyond
+// MaxQueuedFaults it refuses with ErrTooManyFaults.
+func (s *Session) AddFault(f Fault) error {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	if len(s.faults) >= MaxQueuedFaults {
+		s.mu.Unlock()
+		return ErrTooManyFaults
+	}
 	s.faults = append(s.faults, &f)
+	s.chargeStateLocked(faultCost)
+	s.mu.Unlock()
+	s.settleBudget()
+	return nil
 }
 
 // TakeFault returns the first pending fault, counting it down.
@@ -484,6 +586,7 @@ func (s *Session) TakeFault() *Fault {
 		out := *f
 		if f.Remaining == 0 {
 			s.faults = append(s.faults[:i], s.faults[i+1:]...)
+			s.chargeStateLocked(-faultCost)
 		}
 		return &out
 	}
@@ -491,15 +594,44 @@ func (s *Session) TakeFault() *Fault {
 }
 
 // Count bumps and returns a named counter (e.g. how many requests a
-// header-driven fault has already failed).
+// header-driven fault has already failed). A session keeps at most
+// MaxCounters; a new name beyond that forgets them all (old counts start
+// again from zero), and a name longer than MaxCounterName is kept as its
+// hash, so a client minting names cannot grow the session.
 func (s *Session) Count(name string) int {
+	if len(name) > MaxCounterName {
+		sum := sha256.Sum256([]byte(name))
+		name = name[:MaxCounterName-34] + "#" + hex.EncodeToString(sum[:16])
+	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.counters == nil {
 		s.counters = map[string]int{}
 	}
-	s.counters[name]++
-	return s.counters[name]
+	n, ok := s.counters[name]
+	added := false
+	if !ok {
+		if len(s.counters) >= MaxCounters {
+			s.chargeStateLocked(-s.countersCostLocked())
+			clear(s.counters)
+		}
+		s.chargeStateLocked(int64(counterCost + len(name)))
+		added = true
+	}
+	n++
+	s.counters[name] = n
+	s.mu.Unlock()
+	if added {
+		s.settleBudget()
+	}
+	return n
+}
+
+func (s *Session) countersCostLocked() int64 {
+	var n int64
+	for k := range s.counters {
+		n += int64(counterCost + len(k))
+	}
+	return n
 }
 
 // Reset clears everything but the key.
@@ -507,14 +639,16 @@ func (s *Session) Reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.releaseLocked()
+	s.chargeStateLocked(-(s.countersCostLocked() + int64(len(s.faults))*faultCost + int64(len(s.scenario))))
 	s.scenario, s.dropped, s.seq = "", 0, 0
 	s.reasoning, s.faults, s.counters = nil, nil, nil
 	s.IDs.Reset()
 }
 
-// Info is the admin view of a session.
+// Info is the admin view of a session. It names the session by its ID,
+// never its key: the admin API is readable by whoever reaches it.
 type Info struct {
-	Key      string    `json:"key"`
+	ID       string    `json:"id"`
 	Scenario string    `json:"scenario,omitempty"`
 	Requests int       `json:"requests"`
 	Dropped  int       `json:"dropped_entries,omitempty"`
@@ -525,7 +659,7 @@ type Info struct {
 func (s *Session) Info() Info {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return Info{Key: s.Key, Scenario: s.scenario, Requests: s.seq, Dropped: s.dropped, Created: s.created, LastSeen: s.lastSeen}
+	return Info{ID: s.ID, Scenario: s.scenario, Requests: s.seq, Dropped: s.dropped, Created: s.created, LastSeen: s.lastSeen}
 }
 
 // Store holds the sessions.
@@ -533,6 +667,7 @@ type Store struct {
 	mu       sync.Mutex
 	limits   Limits
 	sessions map[string]*Session
+	byID     map[string]*Session
 	now      func() time.Time
 	evicted  int
 	swept    time.Time
@@ -541,9 +676,12 @@ type Store struct {
 	// sessions, so the oldest anywhere goes first.
 	journalBytes atomic.Int64
 	journalCount atomic.Int64
-	jmu          sync.Mutex
-	jqueue       []journalRef
-	jhead        int
+	// stateBytes is what sessions keep outside their journals (keys,
+	// counters, queued faults); it counts against the same budget.
+	stateBytes atomic.Int64
+	jmu        sync.Mutex
+	jqueue     []journalRef
+	jhead      int
 }
 
 // journalRef names one budgeted item: a journal entry (seq) or a stored
@@ -563,12 +701,7 @@ func (st *Store) charge(ref journalRef) {
 	st.jmu.Lock()
 	defer st.jmu.Unlock()
 	st.jqueue = append(st.jqueue, ref)
-	for budget := st.limits.JournalBudget; budget > 0 && st.journalBytes.Load() > budget && st.jhead < len(st.jqueue); {
-		ref := st.jqueue[st.jhead]
-		st.jqueue[st.jhead] = journalRef{}
-		st.jhead++
-		ref.s.forget(ref)
-	}
+	st.dropOldestItemsLocked()
 	// Refs of entries already gone (trimmed by the per-session cap, reset,
 	// evicted) are only popped when over budget; compact them away before
 	// the queue outgrows the entries it tracks.
@@ -583,15 +716,55 @@ func (st *Store) charge(ref journalRef) {
 	}
 }
 
+// dropOldestItemsLocked forgets the oldest journal entries and stored
+// responses of any session while the store is over budget.
+func (st *Store) dropOldestItemsLocked() {
+	for budget := st.limits.JournalBudget; budget > 0 && st.heldBytes() > budget && st.jhead < len(st.jqueue); {
+		ref := st.jqueue[st.jhead]
+		st.jqueue[st.jhead] = journalRef{}
+		st.jhead++
+		ref.s.forget(ref)
+	}
+}
+
+// trim brings the store back under budget after a session's kept state
+// grew: the oldest journal items of any session go first, then, when only
+// sessions' own state is left, the least recently used sessions other than
+// keep.
+func (st *Store) trim(keep *Session) {
+	budget := st.limits.JournalBudget
+	if budget <= 0 || st.heldBytes() <= budget {
+		return
+	}
+	st.jmu.Lock()
+	st.dropOldestItemsLocked()
+	st.jmu.Unlock()
+	for st.heldBytes() > budget {
+		st.mu.Lock()
+		evicted := st.evictOldestLocked(keep)
+		st.mu.Unlock()
+		if !evicted {
+			return
+		}
+	}
+}
+
 // liveEntries is how many journal entries all sessions keep.
 func (st *Store) liveEntries() int { return int(st.journalCount.Load()) }
 
 // JournalBytes is what all journals hold, as charged to the budget.
 func (st *Store) JournalBytes() int64 { return st.journalBytes.Load() }
 
+// StateBytes is what sessions keep outside their journals, as charged to
+// the budget.
+func (st *Store) StateBytes() int64 { return st.stateBytes.Load() }
+
+// heldBytes is everything charged to the budget.
+func (st *Store) heldBytes() int64 { return st.journalBytes.Load() + st.stateBytes.Load() }
+
 // NewStore makes a store with the given limits.
 func NewStore(l Limits) *Store {
-	return &Store{limits: l, sessions: map[string]*Session{}, now: time.Now}
+	return &Store{limits: l, sessions: map[string]*Session{}, byID: map[string]*Session{}, now: time.Now}
 }
 
 // Get returns the session for a key, creating it (and making room) if new.
@@ -602,12 +775,21 @@ func (st *Store) Get(key string) *Session {
 	if !ok {
 		st.expireLocked(now)
 		if max := st.limits.MaxSessions; max > 0 && len(st.sessions) >= max {
-			st.evictOldestLocked()
+			st.evictOldestLocked(nil)
 		}
-		s = &Session{Key: key, IDs: wire.NewIDs(key), store: st, limits: st.limits, created: now, lastSeen: now}
+		s = &Session{Key: key, ID: ID(key), IDs: wire.NewIDs(key), store: st, limits: st.limits, created: now, lastSeen: now}
 		st.sessions[key] = s
+		st.byID[s.ID] = s
+		// The key is held twice (map key and Session.Key) and hashed into
+		// the id generator.
+		s.mu.Lock()
+		s.chargeStateLocked(sessionBaseCost + 2*int64(len(key)))
+		s.mu.Unlock()
 	}
 	st.mu.Unlock()
+	if !ok {
+		st.trim(s)
+	}
 	s.touch(now)
 	return s
 }
@@ -620,20 +802,39 @@ func (st *Store) Lookup(key string) (*Session, bool) {
 	return s, ok
 }
 
-// Delete forgets a session.
-func (st *Store) Delete(key string) {
+// LookupKeyOrID finds an existing session by its key or by its ID (the
+// admin API shows IDs only).
+func (st *Store) LookupKeyOrID(keyOrID string) (*Session, bool) {
 	st.mu.Lock()
-	if s, ok := st.sessions[key]; ok {
-		st.dropLocked(key, s)
+	defer st.mu.Unlock()
+	if s, ok := st.sessions[keyOrID]; ok {
+		return s, true
+	}
+	s, ok := st.byID[keyOrID]
+	return s, ok
+}
+
+// Delete forgets a session, named by its key or its ID.
+func (st *Store) Delete(keyOrID string) {
+	st.mu.Lock()
+	s, ok := st.sessions[keyOrID]
+	if !ok {
+		s, ok = st.byID[keyOrID]
+	}
+	if ok {
+		st.dropLocked(s.Key, s)
 	}
 	st.mu.Unlock()
 }
 
-// dropLocked removes a session and gives its journal back to the budget.
+// dropLocked removes a session and gives its journal and kept state back
+// to the budget.
 func (st *Store) dropLocked(key string, s *Session) {
 	delete(st.sessions, key)
+	delete(st.byID, s.ID)
 	s.mu.Lock()
 	s.releaseLocked()
+	s.releaseStateLocked()
 	s.mu.Unlock()
 }
 
@@ -686,10 +887,15 @@ func (st *Store) expireLocked(now time.Time) {
 	}
 }
 
-func (st *Store) evictOldestLocked() {
+// evictOldestLocked drops the least recently used session other than
+// keep; it reports whether one was dropped.
+func (st *Store) evictOldestLocked(keep *Session) bool {
 	var oldestKey string
 	var oldest time.Time
 	for k, s := range st.sessions {
+		if s == keep {
+			continue
+		}
 		s.mu.Lock()
 		seen := s.lastSeen
 		s.mu.Unlock()
@@ -697,8 +903,10 @@ func (st *Store) evictOldestLocked() {
 			oldestKey, oldest = k, seen
 		}
 	}
-	if oldestKey != "" {
-		st.dropLocked(oldestKey, st.sessions[oldestKey])
-		st.evicted++
+	if oldestKey == "" {
+		return false
 	}
+	st.dropLocked(oldestKey, st.sessions[oldestKey])
+	st.evicted++
+	return true
 }

@@ -110,7 +110,9 @@ func TestResetClearsState(t *testing.T) {
 }
 
 func TestJournalBudgetDropsTheOldestAcrossSessions(t *testing.T) {
-	st := NewStore(Limits{JournalEntries: 1000, JournalBodyMax: 1 << 20, JournalBudget: 20_000})
+	// 30 sessions' own state (key and bookkeeping) counts too.
+	state := int64(30 * (sessionBaseCost + 2*3))
+	st := NewStore(Limits{JournalEntries: 1000, JournalBodyMax: 1 << 20, JournalBudget: 20_000 + state})
 	body := json.RawMessage(`"` + strings.Repeat("x", 1000) + `"`)
 	for i := 0; i < 300; i++ {
 		st.Get(fmt.Sprintf("s%d", i%30)).Record(Entry{Request: body})
@@ -237,5 +239,47 @@ func TestJournalGivesBackConversationAndEventsAsRecorded(t *testing.T) {
 	again, _ := s.Journal()
 	if again[0].Conversation.Model != "gemini-3-pro" {
 		t.Fatal("a reader's change reached the journal")
+	}
+}
+
+// What a session keeps outside its journal is capped and charged to the
+// budget: minted counter names, queued faults, long keys.
+func TestSessionStateIsCappedAndCharged(t *testing.T) {
+	st := NewStore(Limits{JournalBudget: 1 << 20})
+	s := st.Get("k")
+	for i := range 10 * MaxCounters {
+		s.Count(fmt.Sprintf("header-fault:%d:%s", i, strings.Repeat("x", 10_000)))
+	}
+	if len(s.counters) > MaxCounters {
+		t.Errorf("%d counters kept", len(s.counters))
+	}
+	if got := st.StateBytes(); got > int64(sessionBaseCost+MaxCounters*(counterCost+MaxCounterName)+2) {
+		t.Errorf("state %d bytes after minting counters", got)
+	}
+	for range MaxQueuedFaults {
+		if err := s.AddFault(Fault{Kind: "latency", Remaining: 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.AddFault(Fault{Kind: "latency", Remaining: 1}); err != ErrTooManyFaults {
+		t.Errorf("fault beyond the cap: %v", err)
+	}
+	s.Reset()
+	if got := st.StateBytes(); got != sessionBaseCost+2 {
+		t.Errorf("reset kept %d bytes of state", got)
+	}
+	st.Delete(s.ID)
+	if got := st.StateBytes(); got != 0 || st.Len() != 0 {
+		t.Errorf("delete by id kept %d bytes, %d sessions", got, st.Len())
+	}
+
+	// Sessions named by big keys are evicted, least recently used first,
+	// once their state alone is over budget.
+	st = NewStore(Limits{JournalBudget: 100 << 10})
+	for i := range 50 {
+		st.Get(fmt.Sprintf("%d-%s", i, strings.Repeat("k", 8<<10)))
+	}
+	if got := st.StateBytes(); got > 100<<10 || st.Len() == 0 || st.Len() >= 50 {
+		t.Errorf("%d sessions hold %d bytes, budget %d", st.Len(), got, 100<<10)
 	}
 }
