@@ -5,39 +5,56 @@ package drivers_test
 import (
 	"context"
 	"os/exec"
+	"path/filepath"
 	"testing"
 
+	"github.com/toolwire/toolwire/examples/drivers"
 	"github.com/toolwire/toolwire/reports"
 	"github.com/toolwire/toolwire/suite"
 )
 
-// The minimal drivers do not stream and send no images or documents.
-var declared = []string{"core", "errors", "large", "multi-turn", "parallel", "reasoning", "robustness", "signatures", "strict", "structured", "tool-choice", "unicode"}
-
 func TestMinimalDrivers(t *testing.T) {
-	for _, d := range []struct{ interpreter, line string }{
-		{"python3", "python3 driver.py"},
-		{"node", "node driver.mjs"},
+	for _, d := range []struct {
+		name string
+		// line gives the driver command, building the driver if it must.
+		line  func(t *testing.T) string
+		needs string
+	}{
+		{"python", func(*testing.T) string { return "python3 driver.py" }, "python3"},
+		{"node", func(*testing.T) string { return "node driver.mjs" }, "node"},
+		{"go", buildGoDriver, "go"},
 	} {
-		t.Run(d.interpreter, func(t *testing.T) {
-			if _, err := exec.LookPath(d.interpreter); err != nil {
-				t.Skipf("%s not installed", d.interpreter)
+		t.Run(d.name, func(t *testing.T) {
+			if _, err := exec.LookPath(d.needs); err != nil {
+				t.Skipf("%s not installed", d.needs)
 			}
-			h, err := suite.New(suite.Config{Driver: suite.Command{Line: d.line}, Features: declared, Parallel: 4})
+			line := d.line(t)
+			h, err := suite.New(suite.Config{Driver: suite.Command{Line: line}, Features: drivers.MinimalFeatures, Parallel: 4})
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer h.Close()
 			run := h.RunAll(context.Background())
 			c := run.Counts()
+			t.Logf("%s: %+v", line, c)
 			if c.Passed == 0 || run.Verdict() != reports.VerdictConformant {
 				for _, r := range run.Results {
 					if r.Outcome == reports.Fail || r.Outcome == reports.Error {
 						t.Errorf("%s %s/%s: %s", r.Rule, r.Scenario, r.Dialect, r.Message)
 					}
 				}
-				t.Fatalf("%s: verdict %v, counts %+v", d.line, run.Verdict(), c)
+				t.Fatalf("%s: verdict %v, counts %+v", line, run.Verdict(), c)
 			}
 		})
 	}
+}
+
+// buildGoDriver builds go/driver.go on its own, as a user who copied it
+// out would, and returns the binary's path.
+func buildGoDriver(t *testing.T) string {
+	bin := filepath.Join(t.TempDir(), "driver")
+	if out, err := exec.Command("go", "build", "-o", bin, "./go/driver.go").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
 }
