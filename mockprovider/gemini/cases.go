@@ -201,6 +201,61 @@ func RuleCases() []dialect.RuleCase {
 				inline("image/png", "product_photo.png"), inline("image/png", "thumbnail.png"))),
 			WantStatus: bad, WantMessage: fmt.Sprintf(msgRefTwiceFormat, "product_photo.png", 2, 0),
 		},
+		{
+			Rule: ruleValidJSON, Name: "truncated body", Path: path25,
+			Bad:        json.RawMessage(`{"contents":[{"parts":[{"text":"hi"}]}`),
+			Good:       body("", userAsk),
+			WantStatus: bad, WantMessage: "Invalid JSON payload received. Unexpected end of string.",
+		},
+		{
+			Rule: ruleKnownFields, Name: "unknown top-level member (an OpenAI parameter)", Path: path25,
+			Bad:        compact(`{"contents":[` + userAsk + `],"temperature":0.2}`),
+			Good:       compact(`{"contents":[` + userAsk + `],"generationConfig":{"temperature":0.2}}`),
+			WantStatus: bad, WantMessage: `Invalid JSON payload received. Unknown name "temperature": Cannot find field.`,
+		},
+		{
+			Rule: ruleKnownFields, Name: "unknown member in a content", Path: path25,
+			Bad:        compact(`{"contents":[{"role":"user","content":"hi"}]}`),
+			Good:       compact(`{"contents":[{"role":"user","parts":[{"text":"hi"}]}]}`),
+			WantStatus: bad, WantMessage: `Invalid JSON payload received. Unknown name "content" at 'contents[0]': Cannot find field.`,
+		},
+		{
+			Rule: ruleSchemaSubset, Name: "JSON Schema's additionalProperties under parameters", Path: path25,
+			Bad:        body(strings.Replace(weatherFn, `"required":["city"]`, `"required":["city"],"additionalProperties":false`, 1), userAsk),
+			Good:       body(weatherFn, userAsk),
+			WantStatus: bad, WantMessage: `Invalid JSON payload received. Unknown name "additionalProperties" at 'tools[0].function_declarations[0].parameters': Cannot find field.`,
+		},
+		{
+			Rule: ruleSchemaSubset, Name: "const in a property schema", Path: path25,
+			Bad:        body(strings.Replace(weatherFn, `"city":{"type":"STRING"}`, `"city":{"type":"STRING","const":"Paris"}`, 1), userAsk),
+			Good:       body(strings.Replace(weatherFn, `"city":{"type":"STRING"}`, `"city":{"type":"STRING","enum":["Paris"]}`, 1), userAsk),
+			WantStatus: bad, WantMessage: `Invalid JSON payload received. Unknown name "const" at 'tools[0].function_declarations[0].parameters.properties[0].value': Cannot find field.`,
+		},
+		{
+			Rule: ruleFieldTypes, Name: "temperature as a string", Path: path25,
+			Bad:        compact(`{"contents":[` + userAsk + `],"generationConfig":{"temperature":"x"}}`),
+			Good:       compact(`{"contents":[` + userAsk + `],"generationConfig":{"temperature":0.5}}`),
+			WantStatus: bad, WantMessage: `Invalid JSON payload received. Invalid value at 'generation_config.temperature' (TYPE_FLOAT), "x"`,
+		},
+		{
+			Rule: ruleFieldTypes, Name: "schema type as a list (JSON Schema's nullable form)", Path: path25,
+			Bad:        body(strings.Replace(weatherFn, `"city":{"type":"STRING"}`, `"city":{"type":["string","null"]}`, 1), userAsk),
+			Good:       body(strings.Replace(weatherFn, `"city":{"type":"STRING"}`, `"city":{"type":"STRING","nullable":true}`, 1), userAsk),
+			WantStatus: bad, WantMessage: `Invalid JSON payload received. Unknown name "type" at 'tools[0].function_declarations[0].parameters.properties[0].value': Proto field is not repeating, cannot start list.`,
+		},
+		{
+			Rule: "gemini.parameters-one-schema", Name: "parameters and parametersJsonSchema both set", Path: path25,
+			Bad: body(strings.Replace(weatherFn, `"parameters":`, `"parametersJsonSchema":{"type":"object","properties":{"city":{"type":"string"}},"additionalProperties":false},"parameters":`, 1), userAsk),
+			Good: body(strings.Replace(weatherFn, `"parameters":{"type":"OBJECT","properties":{"city":{"type":"STRING"}},"required":["city"]}`,
+				`"parametersJsonSchema":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"],"additionalProperties":false}`, 1), userAsk),
+			WantStatus: bad, WantMessage: fmt.Sprintf(msgOneSchemaFormat, 0, 0, "parameters", "parameters"),
+		},
+		{
+			Rule: "gemini.schema-required-defined", Name: "required names a property that is not declared", Path: path25,
+			Bad:        body(strings.Replace(weatherFn, `"required":["city"]`, `"required":["city","ref"]`, 1), userAsk),
+			Good:       body(weatherFn, userAsk),
+			WantStatus: bad, WantMessage: fmt.Sprintf(msgRequiredUndefinedFormat, "tools[0].function_declarations[0].parameters", 1),
+		},
 	}
 }
 

@@ -47,10 +47,6 @@ type OutCall struct {
 	ID   string         `json:"id,omitempty"`
 	Name string         `json:"name"`
 	Args map[string]any `json:"args"`
-
-	// encodedArgs is json.Marshal(Args), made once by encodeArgs: the
-	// usage count and the answer both need it.
-	encodedArgs []byte
 }
 
 // UsageMetadata counts tokens (estimated: a token per four bytes).
@@ -84,68 +80,13 @@ func (d *Dialect) Encode(x *dialect.Exchange, req any, c *conv.Conversation, rep
 		r = &Request{Model: c.Model}
 	}
 	texts, calls := d.replyParts(x, reply)
-	argsOK := encodeArgs(calls)
 	head := responseHead{model: r.Model, id: x.IDs().Next("", responseIDLength), prompt: promptTokens(r), calls: len(calls) > 0}
-	if !argsOK {
-		// Arguments encoding/json cannot encode (a NaN from a scenario):
-		// the reflective encoder fails the answer as it always has.
-		d.encodeReflect(x, r, c, head, texts, calls)
-		return
-	}
-	callsLen := encodedCallBytes(calls)
-	if !c.Stream {
-		ch := wholeAnswer(texts, calls, callsLen)
-		x.JSON(http.StatusOK, json.RawMessage(head.appendJSON(make([]byte, 0, head.sizeHint(ch)), ch)))
-		return
-	}
-	chunks := streamChunks(texts, calls, callsLen, x.Stream.FragmentSize)
-	if !r.SSE {
-		// Without alt=sse the API streams one JSON array of the chunks.
-		n := 2
-		for _, ch := range chunks {
-			n += head.sizeHint(ch) + 1
-		}
-		b := append(make([]byte, 0, n), '[')
-		for i, ch := range chunks {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = head.appendJSON(b, ch)
-		}
-		x.JSON(http.StatusOK, json.RawMessage(append(b, ']')))
-		return
-	}
-	s := x.SSE("\r\n\r\n")
-	for _, ch := range chunks {
-		if err := s.Event("", head.appendJSON(make([]byte, 0, head.sizeHint(ch)), ch)); err != nil {
-			return
-		}
-	}
-}
-
-// encodeReflect answers through encoding/json, from the same plan: the
-// fallback for arguments only encoding/json can judge, and the reference
-// the hand-written encoding is tested against.
-func (d *Dialect) encodeReflect(x *dialect.Exchange, r *Request, c *conv.Conversation, head responseHead, texts string, calls []OutPart) {
 	callsLen := callBytes(calls)
 	if !c.Stream {
 		x.JSON(http.StatusOK, head.message(wholeAnswer(texts, calls, callsLen)))
 		return
 	}
-	var msgs []GenerateContentResponse
-	for _, ch := range streamChunks(texts, calls, callsLen, x.Stream.FragmentSize) {
-		msgs = append(msgs, head.message(ch))
-	}
-	if !r.SSE {
-		x.JSON(http.StatusOK, msgs)
-		return
-	}
-	s := x.SSE("\r\n\r\n")
-	for _, m := range msgs {
-		if err := s.Event("", m); err != nil {
-			return
-		}
-	}
+	d.stream(x, r, head, streamChunks(texts, calls, callsLen, x.Stream.FragmentSize))
 }
 
 // chunk is one GenerateContentResponse to send: its parts (a text part
@@ -282,15 +223,7 @@ func callBytes(calls []OutPart) int {
 	return n
 }
 
-// promptTokens estimates the prompt from the length of the JSON encoding
-// of its contents, system instruction and tools (see promptLen); an
-// encoding that would fail counts as empty.
-func promptTokens(r *Request) int {
-	n, ok := promptLen(r)
-	if !ok {
-		return tokens(0)
-	}
-	return tokens(n)
-}
+// promptTokens estimates the prompt: a token per four bytes of the body.
+func promptTokens(r *Request) int { return tokens(r.BodyLen) }
 
 func tokens(n int) int { return (n + 3) / 4 }
