@@ -33,7 +33,11 @@ func (d *Dialect) Decode(x *dialect.Exchange, body []byte) (any, *conv.Conversat
 		return nil, nil, aerr
 	}
 	lenient := x.Env != nil && x.Env.Options.Lenient
-	req, aerr := decodeBody(body, lenient)
+	decode := decodeBody
+	if method == methodCount {
+		decode = decodeCountTokens
+	}
+	req, aerr := decode(body, lenient)
 	if aerr != nil {
 		return nil, nil, aerr
 	}
@@ -51,12 +55,12 @@ func parseAction(r *http.Request) (model, method string, _ *wire.APIError) {
 			Message: fmt.Sprintf("The requested URL %s was not found on this server.", r.URL.Path)}
 	}
 	switch method {
-	case methodGenerate, methodStream:
+	case methodGenerate, methodStream, methodCount:
 		return strings.TrimPrefix(model, "models/"), method, nil
 	}
 	// An unknown custom method is a missing route on Google's front end.
 	return "", "", &wire.APIError{Status: http.StatusNotFound, Type: statusNotFound,
-		Message: fmt.Sprintf("Method %q is not found for models/%s. Supported methods: generateContent, streamGenerateContent.", method, model)}
+		Message: fmt.Sprintf("Method %q is not found for models/%s. Supported methods: generateContent, streamGenerateContent, countTokens.", method, model)}
 }
 
 func cutLast(s, sep string) (before, after string, ok bool) {
@@ -75,26 +79,50 @@ const (
 	ruleSchemaSubset = "gemini.parameters-schema-subset"
 )
 
+// decoder reads one JSON message of a body and words its errors: root is
+// the message's wire type, prefix its proto path in the body
+// ("generate_content_request" inside a countTokens body).
+type decoder struct {
+	body   []byte
+	root   reflect.Type
+	prefix string
+}
+
 // decodeBody reads the body into a Request, answering a decoding error
 // the way Google's proto-JSON front end words it. In lenient mode unknown
 // members are kept in Request.Unknown for the known-fields rule to
 // journal.
 func decodeBody(body []byte, lenient bool) (*Request, *wire.APIError) {
-	if len(bytes.TrimSpace(body)) == 0 {
+	return decodeRequest(decoder{body: body, root: reflect.TypeFor[Request]()}, lenient)
+}
+
+func decodeRequest(d decoder, lenient bool) (*Request, *wire.APIError) {
+	if len(bytes.TrimSpace(d.body)) == 0 {
 		// An empty body is an empty message: the rules then report the
 		// missing contents, as the API does.
 		return &Request{}, nil
 	}
 	req := new(Request)
-	unknown, err := wirejson.Decode(body, req, wirejson.Options{Lenient: lenient})
+	unknown, err := d.decode(req, lenient)
 	if err != nil {
-		return nil, decodeError(body, err)
+		return nil, err
 	}
-	req.BodyLen = len(body)
-	for _, p := range unknown {
-		req.Unknown = append(req.Unknown, unknownName(body, p))
-	}
+	req.Unknown = unknown
+	req.BodyLen = len(d.body)
 	return req, nil
+}
+
+// decode fills v (of type d.root) from the body.
+func (d decoder) decode(v any, lenient bool) ([]unknownMember, *wire.APIError) {
+	paths, err := wirejson.Decode(d.body, v, wirejson.Options{Lenient: lenient})
+	if err != nil {
+		return nil, d.decodeError(err)
+	}
+	var unknown []unknownMember
+	for _, p := range paths {
+		unknown = append(unknown, d.unknownName(p))
+	}
+	return unknown, nil
 }
 
 // violationText is one line of an "Invalid JSON payload received." answer
@@ -104,7 +132,8 @@ type violationText struct {
 }
 
 // decodeError renders a decoding error.
-func decodeError(body []byte, e *wirejson.Error) *wire.APIError {
+func (d decoder) decodeError(e *wirejson.Error) *wire.APIError {
+	body := d.body
 	bad := func(rule string, vs ...violationText) *wire.APIError {
 		lines := make([]string, len(vs))
 		violations := make([]any, len(vs))
@@ -130,14 +159,14 @@ func decodeError(body []byte, e *wirejson.Error) *wire.APIError {
 		return plain(ruleValidJSON, "Encountered non UTF-8 code points.")
 	case wirejson.UnknownMember:
 		// The API names every unknown member at once, one line each.
-		paths := wirejson.UnknownMembers(body, new(Request))
+		paths := wirejson.UnknownMembers(body, reflect.New(d.root).Interface())
 		if len(paths) == 0 {
 			paths = [][]string{e.Path}
 		}
 		rule := ruleKnownFields
 		var vs []violationText
 		for i, p := range paths {
-			u := unknownName(body, p)
+			u := d.unknownName(p)
 			if i == 0 && u.inSchema {
 				rule = ruleSchemaSubset
 			}
@@ -149,9 +178,9 @@ func decodeError(body []byte, e *wirejson.Error) *wire.APIError {
 		// The body is JSON but not an object.
 		return bad(ruleFieldTypes, violationText{description: invalidJSONPrefix + ` Unknown name "": Root element must be a message.`})
 	}
-	at := protoPath(body, e.Path)
-	parentAt := protoPath(body, e.Parent())
-	field := typeAt(e.Path)
+	at := d.protoPath(e.Path)
+	parentAt := d.protoPath(e.Parent())
+	field := d.typeAt(e.Path)
 	value := valueText(body, e.Path)
 	got := byte(0)
 	if value != "" {
@@ -197,15 +226,16 @@ func (u unknownMember) Path() string {
 	return u.at + "." + u.name
 }
 
-func unknownName(body []byte, path []string) unknownMember {
+func (d decoder) unknownName(path []string) unknownMember {
+	body := d.body
 	parent := path[:len(path)-1]
-	u := unknownMember{name: path[len(path)-1], at: protoPath(body, parent)}
-	if t := typeAt(parent); t != nil && deref(t) == reflect.TypeFor[Schema]() {
+	u := unknownMember{name: path[len(path)-1], at: d.protoPath(parent)}
+	if t := d.typeAt(parent); t != nil && deref(t) == reflect.TypeFor[Schema]() {
 		u.inSchema = true
 	}
 	// A top-level unknown member holding an object is reported at itself
 	// (`Unknown name "extra_body" at 'extra_body'`, MinLL/SkyrimNet-GamePlugin #77).
-	if len(parent) == 0 && bytes.HasPrefix(bytes.TrimSpace(valueBytes(body, path)), []byte("{")) {
+	if len(parent) == 0 && d.prefix == "" && bytes.HasPrefix(bytes.TrimSpace(valueBytes(body, path)), []byte("{")) {
 		u.at = protoName(u.name)
 	}
 	return u
@@ -265,8 +295,8 @@ func fold(s string) string {
 }
 
 // typeAt is the wire type at path (nil inside free-form JSON).
-func typeAt(path []string) reflect.Type {
-	t := reflect.TypeFor[Request]()
+func (d decoder) typeAt(path []string) reflect.Type {
+	t := d.root
 	for _, tok := range path {
 		if t = step(t, tok); t == nil {
 			return nil
@@ -278,9 +308,11 @@ func typeAt(path []string) reflect.Type {
 // protoPath renders path as the API does: proto (snake_case) field names,
 // [i] for list elements, and a map entry as [i].value, i its position in
 // the body (tools[0].function_declarations[0].parameters.properties[1].value).
-func protoPath(body []byte, path []string) string {
+func (d decoder) protoPath(path []string) string {
+	body := d.body
 	var b strings.Builder
-	t := reflect.TypeFor[Request]()
+	b.WriteString(d.prefix)
+	t := d.root
 	for i, tok := range path {
 		kind := reflect.Invalid
 		if t != nil {

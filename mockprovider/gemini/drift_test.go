@@ -80,7 +80,7 @@ func TestWireKnowsEverySDKField(t *testing.T) {
 	seen := map[[2]reflect.Type]bool{}
 	drift(reflect.TypeFor[genai.Content](), reflect.TypeFor[Content](), "contents[]", seen, &missing)
 	drift(reflect.TypeFor[genai.GenerationConfig](), reflect.TypeFor[GenerationConfig](), "generationConfig", seen, &missing)
-	drift(reflect.TypeFor[genai.CountTokensConfig](), reflect.TypeFor[Request](), "countTokens", seen, &missing)
+	drift(reflect.TypeFor[genai.CountTokensConfig](), reflect.TypeFor[CountTokensRequest](), "countTokens", seen, &missing)
 
 	// GenerateContentConfig: each field lands on the request or in its
 	// generationConfig.
@@ -133,4 +133,5 @@ func TestEveryWireFieldTakesBothNames(t *testing.T) {
 		}
 	}
 	walk(reflect.TypeFor[Request]())
+	walk(reflect.TypeFor[CountTokensRequest]())
 }

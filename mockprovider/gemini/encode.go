@@ -79,6 +79,10 @@ func (d *Dialect) Encode(x *dialect.Exchange, req any, c *conv.Conversation, rep
 	if r == nil {
 		r = &Request{Model: c.Model}
 	}
+	if r.Method == methodCount {
+		encodeCount(x, r)
+		return
+	}
 	texts, calls := d.replyParts(x, reply)
 	head := responseHead{model: r.Model, id: x.IDs().Next("", responseIDLength), prompt: promptTokens(r), calls: len(calls) > 0}
 	callsLen := callBytes(calls)
