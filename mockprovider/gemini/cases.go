@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/toolwire/toolwire/mockprovider/dialect"
+	"github.com/toolwire/toolwire/mockprovider/wire"
 )
 
 // Paths the cases post to.
@@ -153,11 +154,11 @@ func RuleCases() []dialect.RuleCase {
 		{
 			Rule: "gemini.thought-signature", Name: "parallel batch interleaved FC1,FR1,FC2,FR2 on Gemini 3", Path: path3,
 			Bad: body(weatherFn, userAsk,
-				`{"role":"model","parts":[{"functionCall":{"name":"get_weather","args":{"city":"Paris"}},"thoughtSignature":"CiQBDDnWx8Q="}]}`,
+				`{"role":"model","parts":[{"functionCall":{"name":"get_weather","args":{"city":"Paris"}},"thoughtSignature":"`+bypassSignatures[1]+`"}]}`,
 				`{"role":"user","parts":[{"functionResponse":{"name":"get_weather","response":{"output":"sunny"}}}]}`,
 				`{"role":"model","parts":[{"functionCall":{"name":"get_weather","args":{"city":"Rome"}}}]}`,
 				`{"role":"user","parts":[{"functionResponse":{"name":"get_weather","response":{"output":"rainy"}}}]}`),
-			Good:       body(weatherFn, userAsk, twoCalls("get_weather", "get_weather", "CiQBDDnWx8Q="), twoResponses("get_weather", "get_weather")),
+			Good:       body(weatherFn, userAsk, twoCalls("get_weather", "get_weather", bypassSignatures[1]), twoResponses("get_weather", "get_weather")),
 			WantStatus: bad, WantMessage: fmt.Sprintf(msgSignatureFormat, "get_weather", 4),
 		},
 		{
@@ -256,6 +257,23 @@ func RuleCases() []dialect.RuleCase {
 			Good:       body(weatherFn, userAsk),
 			WantStatus: bad, WantMessage: fmt.Sprintf(msgRequiredUndefinedFormat, "tools[0].function_declarations[0].parameters", 1),
 		},
+		{
+			Rule: "gemini.thought-signature-issued", Name: "Gemini 3 call passed back with a signature the model did not issue", Path: path3,
+			Bad:        body(weatherFn, userAsk, callParis, sunnyReply),
+			Good:       body(weatherFn, userAsk, strings.Replace(callParis, "CiQBDDnWx8Q=", issuedParisSignature, 1), sunnyReply),
+			WantStatus: bad, WantMessage: MsgCorruptedSignature,
+		},
+		{
+			Rule: ruleFieldTypes, Name: "thought signature that is not base64", Path: path25,
+			Bad:        body(weatherFn, userAsk, strings.Replace(callParis, "CiQBDDnWx8Q=", "not base64!", 1), sunnyReply),
+			Good:       body(weatherFn, userAsk, callParis, sunnyReply),
+			WantStatus: bad, WantMessage: `Invalid JSON payload received. Invalid value at 'contents[1].parts[0].thought_signature' (TYPE_BYTES), "not base64!"`,
+		},
+		{
+			Rule: "gemini.function-response-order-ids", Name: "parallel responses out of call order, each naming its call's id", Path: path3,
+			Bad:  body(weatherFn, userAsk, idCalls(bypassSignatures[1], "c1", "c2"), idResponses("c2", "c1")),
+			Good: body(weatherFn, userAsk, idCalls(bypassSignatures[1], "c1", "c2"), idResponses("c1", "c2")),
+		},
 	}
 }
 
@@ -271,4 +289,20 @@ func twoCalls(a, b, sig string) string {
 
 func twoResponses(a, b string) string {
 	return `{"role":"user","parts":[{"functionResponse":{"name":"` + a + `","response":{"output":"first"}}},{"functionResponse":{"name":"` + b + `","response":{"output":"second"}}}]}`
+}
+
+// issuedParisSignature is a signature the mock issues for a get_weather
+// call (the HMAC over a fixed nonce).
+var issuedParisSignature = mintSignature(wire.NewIDs("rulecases"), "get_weather")
+
+// idCalls is a model turn calling get_weather twice with the given ids;
+// sig signs the first call.
+func idCalls(sig, a, b string) string {
+	return `{"role":"model","parts":[{"functionCall":{"id":"` + a + `","name":"get_weather","args":{"city":"Paris"}},"thoughtSignature":"` + sig +
+		`"},{"functionCall":{"id":"` + b + `","name":"get_weather","args":{"city":"Rome"}}}]}`
+}
+
+// idResponses answers idCalls' calls in the order of the ids given.
+func idResponses(a, b string) string {
+	return `{"role":"user","parts":[{"functionResponse":{"id":"` + a + `","name":"get_weather","response":{"output":"` + a + `"}}},{"functionResponse":{"id":"` + b + `","name":"get_weather","response":{"output":"` + b + `"}}}]}`
 }

@@ -65,6 +65,14 @@ func structValue(raw []byte) map[string]any {
 	return m
 }
 
+// signature is the part's thought signature as sent ("" when absent).
+func (p Part) signature() string {
+	if p.ThoughtSignature == nil {
+		return ""
+	}
+	return p.ThoughtSignature.Text
+}
+
 func toPart(p Part) (conv.Part, bool) {
 	switch {
 	case p.FunctionCall != nil:
@@ -72,7 +80,7 @@ func toPart(p Part) (conv.Part, bool) {
 		if args == nil {
 			args = map[string]any{}
 		}
-		return conv.Part{Kind: conv.KindCall, Call: &conv.Call{ID: p.FunctionCall.ID, Name: p.FunctionCall.Name, Arguments: args, ThoughtSignature: p.ThoughtSignature}}, true
+		return conv.Part{Kind: conv.KindCall, Call: &conv.Call{ID: p.FunctionCall.ID, Name: p.FunctionCall.Name, Arguments: args, ThoughtSignature: p.signature()}}, true
 	case p.FunctionResponse != nil:
 		fr := p.FunctionResponse
 		res := &conv.Result{CallID: fr.ID, Name: fr.Name}

@@ -439,7 +439,7 @@ func isMessage(t reflect.Type) bool {
 // do: TYPE_FLOAT, TYPE_STRING… for scalars, the type URL for messages and
 // enums.
 func protoTypeName(t reflect.Type, e *wirejson.Error) string {
-	if e.Kind == wirejson.Invalid && strings.HasPrefix(e.Message, protoPackage) {
+	if e.Kind == wirejson.Invalid && (strings.HasPrefix(e.Message, protoPackage) || strings.HasPrefix(e.Message, "TYPE_")) {
 		return e.Message
 	}
 	t = deref(t)

@@ -24,6 +24,7 @@ const (
 	MsgResponseAfterCall       = "Please ensure that function response turn comes immediately after a function call turn."
 	MsgCallAfterUser           = "Please ensure that function call turn comes immediately after a user turn or after a function response turn."
 	MsgCallTurnMixed           = "Please ensure that function call turn contains at least one function_call part which can not be mixed with function_response parts."
+	MsgCorruptedSignature      = "Corrupted thought signature."
 	MsgMultimodalNotSupp       = "Multimodal function responses are not supported for this model"
 	msgSignatureFormat         = "Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call `default_api:%s` , position %d. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details."
 	msgRequiredUndefinedFormat = "* GenerateContentRequest.%s.required[%d]: property is not defined\n"
@@ -34,6 +35,7 @@ const (
 // marked [I] in their rules' sources.
 const (
 	msgResponseOrder    = "Please ensure that the function response parts are in the same order as the function call parts of the function call turn."
+	msgResponseOrderIDs = "The function response parts are not in the order of the function call parts. Every response names its call's id, so they can be paired, but answering in call order is advised."
 	msgResponseIDFormat = "Please ensure that each function response part echoes the id of its function call part: function call `%s` has id '%s' but its function response has id '%s'."
 	msgInlineDataFormat = "Invalid function response part at 'contents[%d].parts[%d].function_response.parts[%d]': each multimodal function response part must contain inline_data."
 	msgMIMEFormat       = "Unsupported MIME type in function response part at 'contents[%d].parts[%d].function_response.parts[%d]': %s. Supported MIME types are image/png, image/jpeg, image/webp, application/pdf and text/plain."
@@ -132,12 +134,20 @@ func catalog() []rules.Rule {
 			srcRules+" rule 1 [V]", checkResponseCount),
 		rule("function-response-order", "The responses to a parallel batch come together, in call order, matched by name.",
 			"seed 000 §Important Gemini details (\"return results in the same order the calls were made\"); message [I]", checkResponseOrder),
+		{ID: "gemini.function-response-order-ids", Dialect: conv.Gemini, Level: rules.SHOULD,
+			Summary: "Responses that each name their call's id may come in another order than the calls; keeping the call order is still advised.",
+			Source:  "seed 000 §Important Gemini details (\"return results in the same order the calls were made\"); no public source shows the API rejecting a reordered batch whose responses carry the calls' ids [I]",
+			Check:   typed(checkResponseOrderByID)},
 		rule("function-response-id", "A functionResponse echoes the id of its functionCall when the call had one.",
 			srcShapes+" (\"Newer docs pass id=function_call.id\" [D]); message [I]", checkResponseID),
 		{ID: "gemini.thought-signature", Dialect: conv.Gemini, Level: rules.MUST,
 			Summary: "On Gemini 3 the first functionCall part of each step of the current turn carries its thoughtSignature (the two documented dummy values bypass validation).",
 			Source:  srcRules + " rule 3 [D][V]; seed 000 §Gemini 3 thought signatures; position = 1-based content index [I]",
 			Feature: "signatures", Option: "--thought-signatures", Check: typed(checkThoughtSignatures)},
+		{ID: "gemini.thought-signature-issued", Dialect: conv.Gemini, Level: rules.MUST,
+			Summary: "On Gemini 3 a functionCall's thoughtSignature in the current turn is the one the model issued for that call, passed back unchanged (or a documented dummy value).",
+			Source:  "https://github.com/anomalyco/opencode/issues/4832 and https://github.com/heyhuynhgiabuu/proxypal/issues/119 (\"Corrupted thought signature.\") [V]; the mock's signatures are an HMAC of the call, so it knows which it issued",
+			Feature: "signatures", Option: "--thought-signatures", Check: typed(checkSignaturesIssued)},
 		rule("multimodal-response-model", "functionResponse.parts (multimodal function responses) are accepted by Gemini 3 models only.",
 			srcRules+" rule 4 [V]; seed 003 §Supported MIME types", checkMultimodalModel),
 		rule("multimodal-response-inline-data", "On Gemini 3 each multimodal function response part contains inlineData.",
@@ -479,7 +489,7 @@ func checkResponseCount(r *Request, _ *rules.Env) []rules.Violation {
 func checkResponseOrder(r *Request, _ *rules.Env) []rules.Violation {
 	var out []rules.Violation
 	answeredPairs(r, func(i int, callParts, responseParts []Part) {
-		if !sameCount(callParts, responseParts) {
+		if !sameCount(callParts, responseParts) || matchedByID(callParts, responseParts) {
 			return
 		}
 		for z := pairsOf(callParts, responseParts); z.next(); {
@@ -492,10 +502,51 @@ func checkResponseOrder(r *Request, _ *rules.Env) []rules.Violation {
 	return out
 }
 
+// matchedByID reports a batch whose calls all carry ids and whose
+// responses name each of them once: the API can pair them in any order.
+func matchedByID(callParts, responseParts []Part) bool {
+	ids := map[string]int{}
+	for _, p := range callParts {
+		if p.FunctionCall != nil {
+			if p.FunctionCall.ID == "" {
+				return false
+			}
+			ids[p.FunctionCall.ID]++
+		}
+	}
+	for _, p := range responseParts {
+		if p.FunctionResponse != nil {
+			if ids[p.FunctionResponse.ID] == 0 {
+				return false
+			}
+			ids[p.FunctionResponse.ID]--
+		}
+	}
+	return true
+}
+
+// checkResponseOrderByID notes a batch answered out of call order whose
+// responses all name their calls' ids.
+func checkResponseOrderByID(r *Request, _ *rules.Env) []rules.Violation {
+	var out []rules.Violation
+	answeredPairs(r, func(i int, callParts, responseParts []Part) {
+		if !sameCount(callParts, responseParts) || !matchedByID(callParts, responseParts) {
+			return
+		}
+		for z := pairsOf(callParts, responseParts); z.next(); {
+			if fc, fr := z.pair(); fc.ID != fr.ID {
+				out = append(out, violation(i, fmt.Sprintf("contents[%d].parts[%d].functionResponse.id", i, z.response), msgResponseOrderIDs))
+				return
+			}
+		}
+	})
+	return out
+}
+
 func checkResponseID(r *Request, _ *rules.Env) []rules.Violation {
 	var out []rules.Violation
 	answeredPairs(r, func(i int, callParts, responseParts []Part) {
-		if !sameCount(callParts, responseParts) {
+		if !sameCount(callParts, responseParts) || matchedByID(callParts, responseParts) {
 			return
 		}
 		for z := pairsOf(callParts, responseParts); z.next(); {
@@ -553,10 +604,34 @@ func checkThoughtSignatures(r *Request, env *rules.Env) []rules.Violation {
 			}
 			// Only the first call of a step is signed; parallel siblings
 			// carry none.
-			if p.ThoughtSignature == "" {
+			if p.signature() == "" {
 				out = append(out, violation(i, fmt.Sprintf("contents[%d].parts[%d].thoughtSignature", i, j), fmt.Sprintf(msgSignatureFormat, p.FunctionCall.Name, i+1)))
 			}
 			break
+		}
+	}
+	return out
+}
+
+// checkSignaturesIssued: on Gemini 3, every signature on a functionCall
+// of the current turn verifies as the mock's own for that call (the
+// documented dummy values pass).
+func checkSignaturesIssued(r *Request, env *rules.Env) []rules.Violation {
+	if !enforceSignatures(r, env) {
+		return nil
+	}
+	var out []rules.Violation
+	for i := currentTurnStart(r); i < len(r.Contents); i++ {
+		c := r.Contents[i]
+		if c.Role != roleModel {
+			continue
+		}
+		for j, p := range c.Parts {
+			sig := p.ThoughtSignature
+			if p.FunctionCall == nil || sig == nil || sig.Text == "" || isBypassSignature(sig.Text) || issuedSignature(sig.Bytes, p.FunctionCall.Name) {
+				continue
+			}
+			out = append(out, violation(i, fmt.Sprintf("contents[%d].parts[%d].thoughtSignature", i, j), MsgCorruptedSignature))
 		}
 	}
 	return out

@@ -66,7 +66,7 @@ type Content struct {
 type Part struct {
 	Text                *string           `json:"text,case:ignore"`
 	Thought             bool              `json:"thought,case:ignore"`
-	ThoughtSignature    string            `json:"thoughtSignature,case:ignore"`
+	ThoughtSignature    *Signature        `json:"thoughtSignature,case:ignore"`
 	FunctionCall        *FunctionCall     `json:"functionCall,case:ignore"`
 	FunctionResponse    *FunctionResponse `json:"functionResponse,case:ignore"`
 	InlineData          *Blob             `json:"inlineData,case:ignore"`
