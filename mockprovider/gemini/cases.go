@@ -258,6 +258,18 @@ func RuleCases() []dialect.RuleCase {
 			WantStatus: bad, WantMessage: fmt.Sprintf(msgRequiredUndefinedFormat, "tools[0].function_declarations[0].parameters", 1),
 		},
 		{
+			Rule: "gemini.function-calling-config-needs-declarations", Name: "mode ANY without any function declared", Path: path25,
+			Bad:        compact(`{"contents":[` + userAsk + `],"toolConfig":{"functionCallingConfig":{"mode":"ANY"}}}`),
+			Good:       compact(`{"contents":[` + userAsk + `],"tools":[` + weatherFn + `],"toolConfig":{"functionCallingConfig":{"mode":"ANY"}}}`),
+			WantStatus: bad, WantMessage: MsgCallingConfigWithoutDeclarations,
+		},
+		{
+			Rule: "gemini.allowed-function-names-declared", Name: "allowedFunctionNames naming an undeclared function", Path: path25,
+			Bad:        compact(`{"contents":[` + userAsk + `],"tools":[` + weatherFn + `],"toolConfig":{"functionCallingConfig":{"mode":"ANY","allowedFunctionNames":["get_time"]}}}`),
+			Good:       compact(`{"contents":[` + userAsk + `],"tools":[` + weatherFn + `],"toolConfig":{"functionCallingConfig":{"mode":"ANY","allowedFunctionNames":["get_weather"]}}}`),
+			WantStatus: bad, WantMessage: fmt.Sprintf(msgAllowedUndeclaredFormat, "get_time"),
+		},
+		{
 			Rule: "gemini.thought-signature-issued", Name: "Gemini 3 call passed back with a signature the model did not issue", Path: path3,
 			Bad:        body(weatherFn, userAsk, callParis, sunnyReply),
 			Good:       body(weatherFn, userAsk, strings.Replace(callParis, "CiQBDDnWx8Q=", issuedParisSignature, 1), sunnyReply),

@@ -130,3 +130,38 @@ func TestSDKGemini3ReorderedResponsesWithIDs(t *testing.T) {
 		t.Fatalf("not journaled: %v", ts.Violations("reordered"))
 	}
 }
+
+// TestSDKFunctionCallingConfig: forced calling (mode ANY) naming a function
+// nobody declared, or any calling config without declarations, is a 400;
+// the same config over declared functions forces the call.
+func TestSDKFunctionCallingConfig(t *testing.T) {
+	ts := newServer(t, mockprovider.Options{})
+	c := newClient(t, ts, "calling-config", nil, nil)
+	ask := genai.Text("What is the weather in Paris?")
+	anyOf := func(names ...string) *genai.ToolConfig {
+		return &genai.ToolConfig{FunctionCallingConfig: &genai.FunctionCallingConfig{Mode: genai.FunctionCallingConfigModeAny, AllowedFunctionNames: names}}
+	}
+	for _, stream := range []bool{false, true} {
+		_, _, err := collect(t, c, stream, "gemini-2.5-flash", ask, &genai.GenerateContentConfig{Tools: []*genai.Tool{weatherTool()}, ToolConfig: anyOf("get_time")})
+		if ae := apiError(t, err); ae.Code != 400 || ae.Message != "Function calling config allowed_function_names contains 'get_time', which is not declared in function_declarations." {
+			t.Fatalf("stream=%v undeclared: %+v", stream, ae)
+		}
+		_, _, err = collect(t, c, stream, "gemini-2.5-flash", ask, &genai.GenerateContentConfig{ToolConfig: anyOf()})
+		if ae := apiError(t, err); ae.Code != 400 || ae.Message != "Function calling config is set without function_declarations." {
+			t.Fatalf("stream=%v no tools: %+v", stream, ae)
+		}
+		turn, _, err := collect(t, c, stream, "gemini-2.5-flash", ask, &genai.GenerateContentConfig{Tools: []*genai.Tool{weatherTool(), timeTool()}, ToolConfig: anyOf("get_weather")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		called := ""
+		for _, p := range turn.Parts {
+			if p.FunctionCall != nil {
+				called = p.FunctionCall.Name
+			}
+		}
+		if called != "get_weather" {
+			t.Fatalf("stream=%v: forced call %q", stream, called)
+		}
+	}
+}

@@ -17,32 +17,34 @@ import (
 
 // Verbatim texts of the Gemini API (provider-rules.md §4.3 unless noted).
 const (
-	MsgContentsMissing         = "* GenerateContentRequest.contents: contents is not specified\n"
-	MsgRoleClassic             = "Please use a valid role: user, model."
-	msgRoleV36Format           = "Role '%s' is not supported. Please use a valid role: SYSTEM, SYSTEM_1, USER, ASSISTANT, DEVELOPER, CONTEXT, USER_CONTEXT, MODEL, USER."
-	MsgResponseCount           = "Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn."
-	MsgResponseAfterCall       = "Please ensure that function response turn comes immediately after a function call turn."
-	MsgCallAfterUser           = "Please ensure that function call turn comes immediately after a user turn or after a function response turn."
-	MsgCallTurnMixed           = "Please ensure that function call turn contains at least one function_call part which can not be mixed with function_response parts."
-	MsgCorruptedSignature      = "Corrupted thought signature."
-	MsgMultimodalNotSupp       = "Multimodal function responses are not supported for this model"
-	msgSignatureFormat         = "Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call `default_api:%s` , position %d. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details."
-	msgRequiredUndefinedFormat = "* GenerateContentRequest.%s.required[%d]: property is not defined\n"
-	msgFunctionNameFormat      = "The GenerateContentRequest proto is invalid:\n  * tools[%d].function_declarations[%d].name: [FIELD_INVALID] Invalid function name. Must start with a letter or an underscore. Must be a-z, A-Z, 0-9, or contain underscores (_), dots (.), colons (:), or dashes (-), with a maximum length of 64."
+	MsgContentsMissing                  = "* GenerateContentRequest.contents: contents is not specified\n"
+	MsgRoleClassic                      = "Please use a valid role: user, model."
+	msgRoleV36Format                    = "Role '%s' is not supported. Please use a valid role: SYSTEM, SYSTEM_1, USER, ASSISTANT, DEVELOPER, CONTEXT, USER_CONTEXT, MODEL, USER."
+	MsgResponseCount                    = "Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn."
+	MsgResponseAfterCall                = "Please ensure that function response turn comes immediately after a function call turn."
+	MsgCallAfterUser                    = "Please ensure that function call turn comes immediately after a user turn or after a function response turn."
+	MsgCallTurnMixed                    = "Please ensure that function call turn contains at least one function_call part which can not be mixed with function_response parts."
+	MsgCallingConfigWithoutDeclarations = "Function calling config is set without function_declarations."
+	MsgCorruptedSignature               = "Corrupted thought signature."
+	MsgMultimodalNotSupp                = "Multimodal function responses are not supported for this model"
+	msgSignatureFormat                  = "Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call `default_api:%s` , position %d. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details."
+	msgRequiredUndefinedFormat          = "* GenerateContentRequest.%s.required[%d]: property is not defined\n"
+	msgFunctionNameFormat               = "The GenerateContentRequest proto is invalid:\n  * tools[%d].function_declarations[%d].name: [FIELD_INVALID] Invalid function name. Must start with a letter or an underscore. Must be a-z, A-Z, 0-9, or contain underscores (_), dots (.), colons (:), or dashes (-), with a maximum length of 64."
 )
 
 // Messages the reference could not find; worded in Google's style and
 // marked [I] in their rules' sources.
 const (
-	msgResponseOrder    = "Please ensure that the function response parts are in the same order as the function call parts of the function call turn."
-	msgResponseOrderIDs = "The function response parts are not in the order of the function call parts. Every response names its call's id, so they can be paired, but answering in call order is advised."
-	msgResponseIDFormat = "Please ensure that each function response part echoes the id of its function call part: function call `%s` has id '%s' but its function response has id '%s'."
-	msgInlineDataFormat = "Invalid function response part at 'contents[%d].parts[%d].function_response.parts[%d]': each multimodal function response part must contain inline_data."
-	msgMIMEFormat       = "Unsupported MIME type in function response part at 'contents[%d].parts[%d].function_response.parts[%d]': %s. Supported MIME types are image/png, image/jpeg, image/webp, application/pdf and text/plain."
-	msgDisplayDupFormat = "Duplicate display_name '%s' at 'contents[%d].parts[%d].function_response.parts'. Each multimodal part of a function response must have a unique display_name."
-	msgRefDangleFormat  = "Invalid reference {\"$ref\": \"%s\"} at 'contents[%d].parts[%d].function_response.response': no multimodal part of the function response has that display_name."
-	msgOneSchemaFormat  = "* GenerateContentRequest.tools[%d].function_declarations[%d]: %s and %s_json_schema cannot both be set.\n"
-	msgRefTwiceFormat   = "display_name '%s' is referenced more than once at 'contents[%d].parts[%d].function_response.response'. Each display_name can only be referenced once."
+	msgResponseOrder           = "Please ensure that the function response parts are in the same order as the function call parts of the function call turn."
+	msgAllowedUndeclaredFormat = "Function calling config allowed_function_names contains '%s', which is not declared in function_declarations."
+	msgResponseOrderIDs        = "The function response parts are not in the order of the function call parts. Every response names its call's id, so they can be paired, but answering in call order is advised."
+	msgResponseIDFormat        = "Please ensure that each function response part echoes the id of its function call part: function call `%s` has id '%s' but its function response has id '%s'."
+	msgInlineDataFormat        = "Invalid function response part at 'contents[%d].parts[%d].function_response.parts[%d]': each multimodal function response part must contain inline_data."
+	msgMIMEFormat              = "Unsupported MIME type in function response part at 'contents[%d].parts[%d].function_response.parts[%d]': %s. Supported MIME types are image/png, image/jpeg, image/webp, application/pdf and text/plain."
+	msgDisplayDupFormat        = "Duplicate display_name '%s' at 'contents[%d].parts[%d].function_response.parts'. Each multimodal part of a function response must have a unique display_name."
+	msgRefDangleFormat         = "Invalid reference {\"$ref\": \"%s\"} at 'contents[%d].parts[%d].function_response.response': no multimodal part of the function response has that display_name."
+	msgOneSchemaFormat         = "* GenerateContentRequest.tools[%d].function_declarations[%d]: %s and %s_json_schema cannot both be set.\n"
+	msgRefTwiceFormat          = "display_name '%s' is referenced more than once at 'contents[%d].parts[%d].function_response.response'. Each display_name can only be referenced once."
 )
 
 // Sources.
@@ -110,6 +112,10 @@ func catalog() []rules.Rule {
 			Summary: "Every field has its proto type: a message is an object, a repeated field a list, numbers fit their type (int32, float), enums name a value; no member twice.",
 			Source:  "list on a singular field: https://github.com/n8n-io/n8n/issues/15553 [V]; `Invalid value at 'FIELD' (TYPE), VALUE` wording from the Struct captures (vercel/ai #3589) [V], applied to scalars, enums and messages [I]; duplicate member [I]",
 			Check:   typed(decodedAlready)},
+		rule("function-calling-config-needs-declarations", "toolConfig.functionCallingConfig (any mode, allowedFunctionNames) is only set when a tool declares functions.",
+			"https://github.com/Chevey339/kelivo/issues/317 [V]", checkCallingConfigHasDeclarations),
+		rule("allowed-function-names-declared", "Every name in functionCallingConfig.allowedFunctionNames is a declared function.",
+			"https://ai.google.dev/api/caching#FunctionCallingConfig (\"allowedFunctionNames … function names that, when provided, limits the functions the model will call\") [D]; message [I]", checkAllowedNamesDeclared),
 		rule("parameters-one-schema", "A function declaration sets parameters or parametersJsonSchema (response or responseJsonSchema), never both.",
 			"https://ai.google.dev/api/caching#FunctionDeclaration (\"parametersJsonSchema … This field is mutually exclusive with parameters\") [D]; message [I]", checkOneSchema),
 		rule("schema-required-defined", "Every name in a Schema's required list is one of its properties.",
@@ -291,6 +297,48 @@ func checkFunctionNames(r *Request, _ *rules.Env) []rules.Violation {
 // field types): a request that reaches the checks has passed them, and a
 // breach never reaches them, not even with --lenient.
 func decodedAlready(*Request, *rules.Env) []rules.Violation { return nil }
+
+func callingConfig(r *Request) *FunctionCallingConfig {
+	if r.ToolConfig == nil {
+		return nil
+	}
+	return r.ToolConfig.FunctionCallingConfig
+}
+
+func checkCallingConfigHasDeclarations(r *Request, _ *rules.Env) []rules.Violation {
+	if callingConfig(r) == nil || declarationCount(r.Tools) > 0 {
+		return nil
+	}
+	return []rules.Violation{violation(orderProto, "toolConfig.functionCallingConfig", MsgCallingConfigWithoutDeclarations)}
+}
+
+func checkAllowedNamesDeclared(r *Request, _ *rules.Env) []rules.Violation {
+	fc := callingConfig(r)
+	if fc == nil || declarationCount(r.Tools) == 0 {
+		return nil
+	}
+	declared := map[string]bool{}
+	for _, t := range r.Tools {
+		for _, fd := range t.FunctionDeclarations {
+			declared[fd.Name] = true
+		}
+	}
+	for k, name := range fc.AllowedFunctionNames {
+		if !declared[name] {
+			return []rules.Violation{violation(orderProto, fmt.Sprintf("toolConfig.functionCallingConfig.allowedFunctionNames[%d]", k), fmt.Sprintf(msgAllowedUndeclaredFormat, name))}
+		}
+	}
+	return nil
+}
+
+// declarationCount is the number of function declarations of all tools.
+func declarationCount(tools []Tool) int {
+	n := 0
+	for _, t := range tools {
+		n += len(t.FunctionDeclarations)
+	}
+	return n
+}
 
 // checkUnknown reports the members a lenient decode skipped: those inside
 // a Schema (schema) or the others.

@@ -75,7 +75,7 @@ func strictCases() []strictCase {
 			`Invalid JSON payload received. Invalid value at 'contents[0].role' (TYPE_STRING), Starting an object on a scalar field`, "contents[0].role"},
 		{"contents as an object", `{"contents":◆}`, `{"parts":[{"text":"a"}]}`, `[{"parts":[{"text":"a"}]}]`, "gemini.field-types",
 			`Invalid JSON payload received. Invalid value at 'contents' (type.googleapis.com/google.ai.generativelanguage.v1beta.Content), {"parts":[{"text":"a"}]}`, "contents"},
-		{"function calling mode unknown", `{"contents":[` + userHi + `],"toolConfig":{"functionCallingConfig":{"mode":◆}}}`, `"ALWAYS"`, `"AUTO"`, "gemini.field-types",
+		{"function calling mode unknown", `{"contents":[` + userHi + `],"tools":[{"functionDeclarations":[{"name":"f"}]}],"toolConfig":{"functionCallingConfig":{"mode":◆}}}`, `"ALWAYS"`, `"AUTO"`, "gemini.field-types",
 			`Invalid JSON payload received. Invalid value at 'tool_config.function_calling_config.mode' (type.googleapis.com/google.ai.generativelanguage.v1beta.FunctionCallingConfig.Mode), "ALWAYS"`, "tool_config.function_calling_config.mode"},
 		{"googleSearch as a boolean", `{"contents":[` + userHi + `],"tools":[{"googleSearch":◆}]}`, `true`, `{}`, "gemini.field-types",
 			`Invalid JSON payload received. Invalid value at 'tools[0].google_search' (type.googleapis.com/google.protobuf.Struct), true`, "tools[0].google_search"},
