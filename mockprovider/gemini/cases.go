@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/toolwire/toolwire/mockprovider/dialect"
+	"github.com/toolwire/toolwire/mockprovider/wire"
 )
 
 // Paths the cases post to.
@@ -153,11 +154,11 @@ func RuleCases() []dialect.RuleCase {
 		{
 			Rule: "gemini.thought-signature", Name: "parallel batch interleaved FC1,FR1,FC2,FR2 on Gemini 3", Path: path3,
 			Bad: body(weatherFn, userAsk,
-				`{"role":"model","parts":[{"functionCall":{"name":"get_weather","args":{"city":"Paris"}},"thoughtSignature":"CiQBDDnWx8Q="}]}`,
+				`{"role":"model","parts":[{"functionCall":{"name":"get_weather","args":{"city":"Paris"}},"thoughtSignature":"`+bypassSignatures[1]+`"}]}`,
 				`{"role":"user","parts":[{"functionResponse":{"name":"get_weather","response":{"output":"sunny"}}}]}`,
 				`{"role":"model","parts":[{"functionCall":{"name":"get_weather","args":{"city":"Rome"}}}]}`,
 				`{"role":"user","parts":[{"functionResponse":{"name":"get_weather","response":{"output":"rainy"}}}]}`),
-			Good:       body(weatherFn, userAsk, twoCalls("get_weather", "get_weather", "CiQBDDnWx8Q="), twoResponses("get_weather", "get_weather")),
+			Good:       body(weatherFn, userAsk, twoCalls("get_weather", "get_weather", bypassSignatures[1]), twoResponses("get_weather", "get_weather")),
 			WantStatus: bad, WantMessage: fmt.Sprintf(msgSignatureFormat, "get_weather", 4),
 		},
 		{
@@ -201,6 +202,90 @@ func RuleCases() []dialect.RuleCase {
 				inline("image/png", "product_photo.png"), inline("image/png", "thumbnail.png"))),
 			WantStatus: bad, WantMessage: fmt.Sprintf(msgRefTwiceFormat, "product_photo.png", 2, 0),
 		},
+		{
+			Rule: ruleValidJSON, Name: "truncated body", Path: path25,
+			Bad:        json.RawMessage(`{"contents":[{"parts":[{"text":"hi"}]}`),
+			Good:       body("", userAsk),
+			WantStatus: bad, WantMessage: "Invalid JSON payload received. Unexpected end of string.",
+		},
+		{
+			Rule: ruleKnownFields, Name: "unknown top-level member (an OpenAI parameter)", Path: path25,
+			Bad:        compact(`{"contents":[` + userAsk + `],"temperature":0.2}`),
+			Good:       compact(`{"contents":[` + userAsk + `],"generationConfig":{"temperature":0.2}}`),
+			WantStatus: bad, WantMessage: `Invalid JSON payload received. Unknown name "temperature": Cannot find field.`,
+		},
+		{
+			Rule: ruleKnownFields, Name: "unknown member in a content", Path: path25,
+			Bad:        compact(`{"contents":[{"role":"user","content":"hi"}]}`),
+			Good:       compact(`{"contents":[{"role":"user","parts":[{"text":"hi"}]}]}`),
+			WantStatus: bad, WantMessage: `Invalid JSON payload received. Unknown name "content" at 'contents[0]': Cannot find field.`,
+		},
+		{
+			Rule: ruleSchemaSubset, Name: "JSON Schema's additionalProperties under parameters", Path: path25,
+			Bad:        body(strings.Replace(weatherFn, `"required":["city"]`, `"required":["city"],"additionalProperties":false`, 1), userAsk),
+			Good:       body(weatherFn, userAsk),
+			WantStatus: bad, WantMessage: `Invalid JSON payload received. Unknown name "additionalProperties" at 'tools[0].function_declarations[0].parameters': Cannot find field.`,
+		},
+		{
+			Rule: ruleSchemaSubset, Name: "const in a property schema", Path: path25,
+			Bad:        body(strings.Replace(weatherFn, `"city":{"type":"STRING"}`, `"city":{"type":"STRING","const":"Paris"}`, 1), userAsk),
+			Good:       body(strings.Replace(weatherFn, `"city":{"type":"STRING"}`, `"city":{"type":"STRING","enum":["Paris"]}`, 1), userAsk),
+			WantStatus: bad, WantMessage: `Invalid JSON payload received. Unknown name "const" at 'tools[0].function_declarations[0].parameters.properties[0].value': Cannot find field.`,
+		},
+		{
+			Rule: ruleFieldTypes, Name: "temperature as a string", Path: path25,
+			Bad:        compact(`{"contents":[` + userAsk + `],"generationConfig":{"temperature":"x"}}`),
+			Good:       compact(`{"contents":[` + userAsk + `],"generationConfig":{"temperature":0.5}}`),
+			WantStatus: bad, WantMessage: `Invalid JSON payload received. Invalid value at 'generation_config.temperature' (TYPE_FLOAT), "x"`,
+		},
+		{
+			Rule: ruleFieldTypes, Name: "schema type as a list (JSON Schema's nullable form)", Path: path25,
+			Bad:        body(strings.Replace(weatherFn, `"city":{"type":"STRING"}`, `"city":{"type":["string","null"]}`, 1), userAsk),
+			Good:       body(strings.Replace(weatherFn, `"city":{"type":"STRING"}`, `"city":{"type":"STRING","nullable":true}`, 1), userAsk),
+			WantStatus: bad, WantMessage: `Invalid JSON payload received. Unknown name "type" at 'tools[0].function_declarations[0].parameters.properties[0].value': Proto field is not repeating, cannot start list.`,
+		},
+		{
+			Rule: "gemini.parameters-one-schema", Name: "parameters and parametersJsonSchema both set", Path: path25,
+			Bad: body(strings.Replace(weatherFn, `"parameters":`, `"parametersJsonSchema":{"type":"object","properties":{"city":{"type":"string"}},"additionalProperties":false},"parameters":`, 1), userAsk),
+			Good: body(strings.Replace(weatherFn, `"parameters":{"type":"OBJECT","properties":{"city":{"type":"STRING"}},"required":["city"]}`,
+				`"parametersJsonSchema":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"],"additionalProperties":false}`, 1), userAsk),
+			WantStatus: bad, WantMessage: fmt.Sprintf(msgOneSchemaFormat, 0, 0, "parameters", "parameters"),
+		},
+		{
+			Rule: "gemini.schema-required-defined", Name: "required names a property that is not declared", Path: path25,
+			Bad:        body(strings.Replace(weatherFn, `"required":["city"]`, `"required":["city","ref"]`, 1), userAsk),
+			Good:       body(weatherFn, userAsk),
+			WantStatus: bad, WantMessage: fmt.Sprintf(msgRequiredUndefinedFormat, "tools[0].function_declarations[0].parameters", 1),
+		},
+		{
+			Rule: "gemini.function-calling-config-needs-declarations", Name: "mode ANY without any function declared", Path: path25,
+			Bad:        compact(`{"contents":[` + userAsk + `],"toolConfig":{"functionCallingConfig":{"mode":"ANY"}}}`),
+			Good:       compact(`{"contents":[` + userAsk + `],"tools":[` + weatherFn + `],"toolConfig":{"functionCallingConfig":{"mode":"ANY"}}}`),
+			WantStatus: bad, WantMessage: MsgCallingConfigWithoutDeclarations,
+		},
+		{
+			Rule: "gemini.allowed-function-names-declared", Name: "allowedFunctionNames naming an undeclared function", Path: path25,
+			Bad:        compact(`{"contents":[` + userAsk + `],"tools":[` + weatherFn + `],"toolConfig":{"functionCallingConfig":{"mode":"ANY","allowedFunctionNames":["get_time"]}}}`),
+			Good:       compact(`{"contents":[` + userAsk + `],"tools":[` + weatherFn + `],"toolConfig":{"functionCallingConfig":{"mode":"ANY","allowedFunctionNames":["get_weather"]}}}`),
+			WantStatus: bad, WantMessage: fmt.Sprintf(msgAllowedUndeclaredFormat, "get_time"),
+		},
+		{
+			Rule: "gemini.thought-signature-issued", Name: "Gemini 3 call passed back with a signature the model did not issue", Path: path3,
+			Bad:        body(weatherFn, userAsk, callParis, sunnyReply),
+			Good:       body(weatherFn, userAsk, strings.Replace(callParis, "CiQBDDnWx8Q=", issuedParisSignature, 1), sunnyReply),
+			WantStatus: bad, WantMessage: MsgCorruptedSignature,
+		},
+		{
+			Rule: ruleFieldTypes, Name: "thought signature that is not base64", Path: path25,
+			Bad:        body(weatherFn, userAsk, strings.Replace(callParis, "CiQBDDnWx8Q=", "not base64!", 1), sunnyReply),
+			Good:       body(weatherFn, userAsk, callParis, sunnyReply),
+			WantStatus: bad, WantMessage: `Invalid JSON payload received. Invalid value at 'contents[1].parts[0].thought_signature' (TYPE_BYTES), "not base64!"`,
+		},
+		{
+			Rule: "gemini.function-response-order-ids", Name: "parallel responses out of call order, each naming its call's id", Path: path3,
+			Bad:  body(weatherFn, userAsk, idCalls(bypassSignatures[1], "c1", "c2"), idResponses("c2", "c1")),
+			Good: body(weatherFn, userAsk, idCalls(bypassSignatures[1], "c1", "c2"), idResponses("c1", "c2")),
+		},
 	}
 }
 
@@ -216,4 +301,20 @@ func twoCalls(a, b, sig string) string {
 
 func twoResponses(a, b string) string {
 	return `{"role":"user","parts":[{"functionResponse":{"name":"` + a + `","response":{"output":"first"}}},{"functionResponse":{"name":"` + b + `","response":{"output":"second"}}}]}`
+}
+
+// issuedParisSignature is a signature the mock issues for a get_weather
+// call (the HMAC over a fixed nonce).
+var issuedParisSignature = mintSignature(wire.NewIDs("rulecases"), "get_weather")
+
+// idCalls is a model turn calling get_weather twice with the given ids;
+// sig signs the first call.
+func idCalls(sig, a, b string) string {
+	return `{"role":"model","parts":[{"functionCall":{"id":"` + a + `","name":"get_weather","args":{"city":"Paris"}},"thoughtSignature":"` + sig +
+		`"},{"functionCall":{"id":"` + b + `","name":"get_weather","args":{"city":"Rome"}}}]}`
+}
+
+// idResponses answers idCalls' calls in the order of the ids given.
+func idResponses(a, b string) string {
+	return `{"role":"user","parts":[{"functionResponse":{"id":"` + a + `","name":"get_weather","response":{"output":"` + a + `"}}},{"functionResponse":{"id":"` + b + `","name":"get_weather","response":{"output":"` + b + `"}}}]}`
 }

@@ -2,122 +2,22 @@ package gemini
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"reflect"
 	"strings"
-	"unicode"
+
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
-	"github.com/toolwire/toolwire/mockprovider/internal/jsonscan"
 	"github.com/toolwire/toolwire/mockprovider/wire"
+	"github.com/toolwire/toolwire/mockprovider/wirejson"
 )
 
-// Request is a decoded generateContent body plus what the path said. The
-// checks read it. Fields whose JSON type varies in the wild (args,
-// response) stay raw, so a string where an object belongs is detectable.
-type Request struct {
-	Contents          []Content       `json:"contents"`
-	SystemInstruction *Content        `json:"systemInstruction,omitempty"`
-	Tools             []Tool          `json:"tools,omitempty"`
-	ToolConfig        *ToolConfig     `json:"toolConfig,omitempty"`
-	GenerationConfig  json.RawMessage `json:"generationConfig,omitempty"`
-	SafetySettings    json.RawMessage `json:"safetySettings,omitempty"`
-	CachedContent     string          `json:"cachedContent,omitempty"`
-
-	// Model is the model named in the path (without "models/").
-	Model string `json:"-"`
-	// Method is "generateContent" or "streamGenerateContent".
-	Method string `json:"-"`
-	// SSE is set when a stream was asked for with ?alt=sse; without it the
-	// API streams one JSON array instead.
-	SSE bool `json:"-"`
-}
-
-// Content is one turn.
-type Content struct {
-	Role  string `json:"role,omitempty"`
-	Parts []Part `json:"parts"`
-}
-
-// Part is one piece of a turn; exactly one data field is expected set.
-type Part struct {
-	Text             *string           `json:"text,omitempty"`
-	Thought          bool              `json:"thought,omitempty"`
-	ThoughtSignature string            `json:"thoughtSignature,omitempty"`
-	FunctionCall     *FunctionCall     `json:"functionCall,omitempty"`
-	FunctionResponse *FunctionResponse `json:"functionResponse,omitempty"`
-	InlineData       *Blob             `json:"inlineData,omitempty"`
-	FileData         *FileData         `json:"fileData,omitempty"`
-}
-
-// FunctionCall is a call the model made, as sent back in history.
-type FunctionCall struct {
-	ID   string          `json:"id,omitempty"`
-	Name string          `json:"name"`
-	Args json.RawMessage `json:"args,omitempty"`
-}
-
-// FunctionResponse is a tool's answer.
-type FunctionResponse struct {
-	ID           string                 `json:"id,omitempty"`
-	Name         string                 `json:"name"`
-	Response     json.RawMessage        `json:"response,omitempty"`
-	Parts        []FunctionResponsePart `json:"parts,omitempty"`
-	WillContinue *bool                  `json:"willContinue,omitempty"`
-	Scheduling   string                 `json:"scheduling,omitempty"`
-}
-
-// FunctionResponsePart is a multimodal attachment of a function response
-// (Gemini 3, seed 003).
-type FunctionResponsePart struct {
-	InlineData *Blob     `json:"inlineData,omitempty"`
-	FileData   *FileData `json:"fileData,omitempty"`
-}
-
-// Blob is inline base64 media.
-type Blob struct {
-	MIMEType    string `json:"mimeType"`
-	Data        string `json:"data"`
-	DisplayName string `json:"displayName,omitempty"`
-}
-
-// FileData is media by URI.
-type FileData struct {
-	MIMEType    string `json:"mimeType,omitempty"`
-	FileURI     string `json:"fileUri"`
-	DisplayName string `json:"displayName,omitempty"`
-}
-
-// Tool groups function declarations (other tool kinds stay unread).
-type Tool struct {
-	FunctionDeclarations []FunctionDeclaration `json:"functionDeclarations,omitempty"`
-}
-
-// FunctionDeclaration declares one function; parameters is Google's
-// OpenAPI subset, parametersJsonSchema plain JSON Schema.
-type FunctionDeclaration struct {
-	Name                 string          `json:"name"`
-	Description          string          `json:"description,omitempty"`
-	Parameters           json.RawMessage `json:"parameters,omitempty"`
-	ParametersJSONSchema json.RawMessage `json:"parametersJsonSchema,omitempty"`
-}
-
-// ToolConfig constrains function calling.
-type ToolConfig struct {
-	FunctionCallingConfig *FunctionCallingConfig `json:"functionCallingConfig,omitempty"`
-}
-
-// FunctionCallingConfig is mode AUTO, ANY, NONE or VALIDATED.
-type FunctionCallingConfig struct {
-	Mode                 string   `json:"mode,omitempty"`
-	AllowedFunctionNames []string `json:"allowedFunctionNames,omitempty"`
-}
-
-// Methods the route serves.
+// Methods the routes serve.
 const (
 	methodGenerate = "generateContent"
 	methodStream   = "streamGenerateContent"
@@ -132,7 +32,12 @@ func (d *Dialect) Decode(x *dialect.Exchange, body []byte) (any, *conv.Conversat
 	if aerr != nil {
 		return nil, nil, aerr
 	}
-	req, aerr := decodeBody(body)
+	lenient := x.Env != nil && x.Env.Options.Lenient
+	decode := decodeBody
+	if method == methodCount {
+		decode = decodeCountTokens
+	}
+	req, aerr := decode(body, lenient)
 	if aerr != nil {
 		return nil, nil, aerr
 	}
@@ -150,12 +55,12 @@ func parseAction(r *http.Request) (model, method string, _ *wire.APIError) {
 			Message: fmt.Sprintf("The requested URL %s was not found on this server.", r.URL.Path)}
 	}
 	switch method {
-	case methodGenerate, methodStream:
+	case methodGenerate, methodStream, methodCount:
 		return strings.TrimPrefix(model, "models/"), method, nil
 	}
 	// An unknown custom method is a missing route on Google's front end.
 	return "", "", &wire.APIError{Status: http.StatusNotFound, Type: statusNotFound,
-		Message: fmt.Sprintf("Method %q is not found for models/%s. Supported methods: generateContent, streamGenerateContent.", method, model)}
+		Message: fmt.Sprintf("Method %q is not found for models/%s. Supported methods: generateContent, streamGenerateContent, countTokens.", method, model)}
 }
 
 func cutLast(s, sep string) (before, after string, ok bool) {
@@ -166,495 +71,406 @@ func cutLast(s, sep string) (before, after string, ok bool) {
 	return s[:i], s[i+len(sep):], true
 }
 
-// decodeBody parses the JSON body, answering the Google-style parse errors.
-func decodeBody(body []byte) (*Request, *wire.APIError) {
-	trimmed := bytes.TrimSpace(body)
-	if len(trimmed) == 0 {
+// Rule IDs of the decoding errors.
+const (
+	ruleKnownFields  = "gemini.known-fields"
+	ruleFieldTypes   = "gemini.field-types"
+	ruleValidJSON    = "gemini.valid-json"
+	ruleSchemaSubset = "gemini.parameters-schema-subset"
+)
+
+// decoder reads one JSON message of a body and words its errors: root is
+// the message's wire type, prefix its proto path in the body
+// ("generate_content_request" inside a countTokens body).
+type decoder struct {
+	body   []byte
+	root   reflect.Type
+	prefix string
+}
+
+// decodeBody reads the body into a Request, answering a decoding error
+// the way Google's proto-JSON front end words it. In lenient mode unknown
+// members are kept in Request.Unknown for the known-fields rule to
+// journal.
+func decodeBody(body []byte, lenient bool) (*Request, *wire.APIError) {
+	return decodeRequest(decoder{body: body, root: reflect.TypeFor[Request]()}, lenient)
+}
+
+func decodeRequest(d decoder, lenient bool) (*Request, *wire.APIError) {
+	if len(bytes.TrimSpace(d.body)) == 0 {
 		// An empty body is an empty message: the rules then report the
 		// missing contents, as the API does.
 		return &Request{}, nil
 	}
-	if trimmed[0] == '{' {
-		if req, ok := fastDecode(trimmed); ok {
-			return req, nil
-		}
+	req := new(Request)
+	unknown, err := d.decode(req, lenient)
+	if err != nil {
+		return nil, err
 	}
-	return decodeWithEncodingJSON(trimmed)
+	req.Unknown = unknown
+	req.BodyLen = len(d.body)
+	return req, nil
 }
 
-// decodeWithEncodingJSON is the reference decoder of a non-empty trimmed
-// body: every body fastDecode turns down, with the parse errors Google
-// words, and the snake_case renaming.
-func decodeWithEncodingJSON(trimmed []byte) (*Request, *wire.APIError) {
-	bad := func(msg string) *wire.APIError {
-		return &wire.APIError{Status: http.StatusBadRequest, Type: statusInvalidArgument, Message: invalidJSONPrefix + " " + msg}
+// decode fills v (of type d.root) from the body.
+func (d decoder) decode(v any, lenient bool) ([]unknownMember, *wire.APIError) {
+	paths, err := wirejson.Decode(d.body, v, wirejson.Options{Lenient: lenient})
+	if err != nil {
+		return nil, d.decodeError(err)
 	}
-	// The common body (an object without snake_case keys) is validated
-	// by json.Unmarshal alone: it reports a *json.SyntaxError exactly when
-	// json.Valid would fail, so the separate pass is only made when the
-	// body needs looking at before decoding.
-	plain := trimmed[0] == '{' && !hasSnakeKey(trimmed)
-	if !plain {
-		if !json.Valid(trimmed) {
-			return nil, bad(syntaxMessage(trimmed))
-		}
-		if trimmed[0] != '{' {
-			return nil, bad(`Unknown name "": Root element must be a message.`)
-		}
-		// Google's JSON parser takes proto field names (function_call) as well
-		// as their camelCase form; rename the former before decoding.
-		if normalized, ok := normalizeFieldNames(trimmed); ok {
-			trimmed = normalized
-		}
+	var unknown []unknownMember
+	for _, p := range paths {
+		unknown = append(unknown, d.unknownName(p))
 	}
-	var req Request
-	if err := json.Unmarshal(trimmed, &req); err != nil {
-		var se *json.SyntaxError
-		if plain && errors.As(err, &se) {
-			return nil, bad(syntaxMessage(trimmed))
+	return unknown, nil
+}
+
+// violationText is one line of an "Invalid JSON payload received." answer
+// and the field its BadRequest violation names ("" for the top level).
+type violationText struct {
+	field, description string
+}
+
+// decodeError renders a decoding error.
+func (d decoder) decodeError(e *wirejson.Error) *wire.APIError {
+	body := d.body
+	bad := func(rule string, vs ...violationText) *wire.APIError {
+		lines := make([]string, len(vs))
+		violations := make([]any, len(vs))
+		for i, v := range vs {
+			lines[i] = v.description
+			fv := map[string]any{"description": v.description}
+			if v.field != "" {
+				fv = map[string]any{"field": v.field, "description": v.description}
+			}
+			violations[i] = fv
 		}
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			return nil, bad(fmt.Sprintf("Invalid value at '%s' (%s), %s", protoPath(te.Field), protoType(te), valueAt(trimmed, te.Offset)))
-		}
-		return nil, bad("Unexpected token.")
+		return &wire.APIError{Status: http.StatusBadRequest, Type: statusInvalidArgument, RuleID: rule,
+			Message: strings.Join(lines, "\n"),
+			Details: []any{map[string]any{"@type": "type.googleapis.com/google.rpc.BadRequest", "fieldViolations": violations}}}
 	}
-	return &req, nil
+	plain := func(rule, msg string) *wire.APIError {
+		return &wire.APIError{Status: http.StatusBadRequest, Type: statusInvalidArgument, RuleID: rule, Message: invalidJSONPrefix + " " + msg}
+	}
+	switch e.Kind {
+	case wirejson.Syntax:
+		return plain(ruleValidJSON, syntaxMessage(body, e))
+	case wirejson.InvalidUTF8:
+		return plain(ruleValidJSON, "Encountered non UTF-8 code points.")
+	case wirejson.UnknownMember:
+		// The API names every unknown member at once, one line each.
+		paths := wirejson.UnknownMembers(body, reflect.New(d.root).Interface())
+		if len(paths) == 0 {
+			paths = [][]string{e.Path}
+		}
+		rule := ruleKnownFields
+		var vs []violationText
+		for i, p := range paths {
+			u := d.unknownName(p)
+			if i == 0 && u.inSchema {
+				rule = ruleSchemaSubset
+			}
+			vs = append(vs, violationText{field: u.at, description: u.message()})
+		}
+		return bad(rule, vs...)
+	}
+	if len(e.Path) == 0 {
+		// The body is JSON but not an object.
+		return bad(ruleFieldTypes, violationText{description: invalidJSONPrefix + ` Unknown name "": Root element must be a message.`})
+	}
+	at := d.protoPath(e.Path)
+	parentAt := d.protoPath(e.Parent())
+	field := d.typeAt(e.Path)
+	value := valueText(body, e.Path)
+	got := byte(0)
+	if value != "" {
+		got = value[0]
+	}
+	var msg string
+	switch {
+	case e.Kind == wirejson.DuplicateMember:
+		msg = fmt.Sprintf("Duplicate field %q at '%s'.", protoName(e.Name()), at)
+	case got == '[' && !isRepeated(field):
+		msg = unknownAt(e.Name(), parentAt) + ": Proto field is not repeating, cannot start list."
+	case got == '{' && !isMessage(field):
+		msg = fmt.Sprintf("Invalid value at '%s' (%s), Starting an object on a scalar field", at, protoTypeName(field, e))
+	default:
+		msg = fmt.Sprintf("Invalid value at '%s' (%s), %s", at, protoTypeName(field, e), value)
+	}
+	return bad(ruleFieldTypes, violationText{field: at, description: invalidJSONPrefix + " " + msg})
+}
+
+func unknownAt(name, parent string) string {
+	if parent == "" {
+		return fmt.Sprintf("Unknown name %q", name)
+	}
+	return fmt.Sprintf("Unknown name %q at '%s'", name, parent)
+}
+
+// unknownMember is an unknown member located the way the API reports it.
+type unknownMember struct {
+	name     string
+	at       string // the parent's proto path ("" at the top level)
+	inSchema bool   // inside a Schema message (parameters, responseSchema…)
+}
+
+func (u unknownMember) message() string {
+	return invalidJSONPrefix + " " + unknownAt(u.name, u.at) + ": Cannot find field."
+}
+
+// Path renders an unknown member for the journal.
+func (u unknownMember) Path() string {
+	if u.at == "" {
+		return u.name
+	}
+	return u.at + "." + u.name
+}
+
+func (d decoder) unknownName(path []string) unknownMember {
+	body := d.body
+	parent := path[:len(path)-1]
+	u := unknownMember{name: path[len(path)-1], at: d.protoPath(parent)}
+	if t := d.typeAt(parent); t != nil && deref(t) == reflect.TypeFor[Schema]() {
+		u.inSchema = true
+	}
+	// A top-level unknown member holding an object is reported at itself
+	// (`Unknown name "extra_body" at 'extra_body'`, MinLL/SkyrimNet-GamePlugin #77).
+	if len(parent) == 0 && d.prefix == "" && bytes.HasPrefix(bytes.TrimSpace(valueBytes(body, path)), []byte("{")) {
+		u.at = protoName(u.name)
+	}
+	return u
 }
 
 // syntaxMessage words a JSON syntax error the way Google's parser does: the
 // problem, then the line with a caret under the offending character.
-func syntaxMessage(b []byte) string {
-	var se *json.SyntaxError
-	err := json.Unmarshal(b, new(any))
-	if !errors.As(err, &se) {
-		if errors.Is(err, io.ErrUnexpectedEOF) || err != nil && strings.Contains(err.Error(), "unexpected end") {
-			return "Unexpected end of string."
-		}
-		return "Unexpected token."
-	}
-	if strings.Contains(se.Error(), "unexpected end") {
+func syntaxMessage(b []byte, e *wirejson.Error) string {
+	if errors.Is(e.Err, io.ErrUnexpectedEOF) || e.Offset >= int64(len(bytes.TrimRight(b, " \t\r\n"))) {
 		return "Unexpected end of string."
 	}
-	off := int(se.Offset) - 1
-	off = max(0, min(off, len(b)-1))
-	start := bytes.LastIndexByte(b[:off], '\n') + 1
-	start = max(start, off-40)
-	end := off + 1
+	off := int(max(0, min(e.Offset, int64(len(b)-1))))
+	start := max(bytes.LastIndexByte(b[:off], '\n')+1, off-40)
+	end := min(len(b), off+20)
 	if nl := bytes.IndexByte(b[off:], '\n'); nl >= 0 {
 		end = off + nl
-	} else {
-		end = min(len(b), off+20)
 	}
 	end = max(end, off+1)
 	line := strings.ToValidUTF8(string(b[start:end]), "?")
 	return "Unexpected token.\n" + line + "\n" + strings.Repeat(" ", len(string(b[start:off]))) + "^"
 }
 
-// protoPath turns Go's "contents.parts.functionCall.name" into the proto
-// field path Google reports ("contents.parts.function_call.name"); Go's
-// decoder does not keep indices, so none are given.
-func protoPath(goPath string) string {
-	if goPath == "" {
-		return ""
+// --- paths --------------------------------------------------------------
+
+// step follows one path token from a wire type: a struct field (matched
+// as the decoder does, ignoring case and '_'), a slice index or a map key.
+func step(t reflect.Type, tok string) reflect.Type {
+	t = deref(t)
+	switch t.Kind() {
+	case reflect.Struct:
+		want := fold(tok)
+		for i := range t.NumField() {
+			f := t.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if name != "" && name != "-" && fold(name) == want {
+				return f.Type
+			}
+		}
+	case reflect.Slice, reflect.Map:
+		if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
+			return nil // jsontext.Value: free-form JSON
+		}
+		return t.Elem()
 	}
-	segs := strings.Split(goPath, ".")
-	for i, s := range segs {
-		segs[i] = snake(s)
-	}
-	return strings.Join(segs, ".")
+	return nil
 }
 
-func snake(s string) string {
+func deref(t reflect.Type) reflect.Type {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t
+}
+
+func fold(s string) string {
+	return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(s))
+}
+
+// typeAt is the wire type at path (nil inside free-form JSON).
+func (d decoder) typeAt(path []string) reflect.Type {
+	t := d.root
+	for _, tok := range path {
+		if t = step(t, tok); t == nil {
+			return nil
+		}
+	}
+	return t
+}
+
+// protoPath renders path as the API does: proto (snake_case) field names,
+// [i] for list elements, and a map entry as [i].value, i its position in
+// the body (tools[0].function_declarations[0].parameters.properties[1].value).
+func (d decoder) protoPath(path []string) string {
+	body := d.body
 	var b strings.Builder
-	for i, r := range s {
-		if unicode.IsUpper(r) {
+	b.WriteString(d.prefix)
+	t := d.root
+	for i, tok := range path {
+		kind := reflect.Invalid
+		if t != nil {
+			kind = deref(t).Kind()
+		}
+		switch {
+		case kind == reflect.Map:
+			fmt.Fprintf(&b, "[%d].value", memberIndex(body, path[:i], tok))
+		case kind == reflect.Slice && isIndex(tok):
+			b.WriteString("[" + tok + "]")
+		default:
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			if t != nil {
+				tok = protoName(tok)
+			}
+			b.WriteString(tok)
+		}
+		if t != nil {
+			t = step(t, tok)
+		}
+	}
+	return b.String()
+}
+
+func isIndex(tok string) bool {
+	if tok == "" {
+		return false
+	}
+	for _, c := range tok {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// protoName is a field's proto name: functionDeclarations →
+// function_declarations.
+func protoName(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
 			if i > 0 {
 				b.WriteByte('_')
 			}
-			r = unicode.ToLower(r)
+			c += 'a' - 'A'
 		}
-		b.WriteRune(r)
+		b.WriteByte(c)
 	}
 	return b.String()
 }
 
-// protoType names the proto type Google prints for a field that got a JSON
-// value of the wrong kind.
-func protoType(te *json.UnmarshalTypeError) string {
-	if te.Type == nil {
-		return "TYPE_MESSAGE"
+// valueBytes is the JSON value at path in body (nil when absent).
+func valueBytes(body []byte, path []string) []byte {
+	v := jsontext.Value(body)
+	for _, tok := range path {
+		var ok bool
+		if v, _, ok = child(v, tok); !ok {
+			return nil
+		}
 	}
-	switch te.Type.Kind().String() {
-	case "string":
-		return "TYPE_STRING"
-	case "bool":
-		return "TYPE_BOOL"
-	case "int", "int32", "int64":
-		return "TYPE_INT32"
-	case "float32", "float64":
-		return "TYPE_FLOAT"
-	case "slice":
-		return "TYPE_MESSAGE"
-	}
-	name := te.Type.Name()
-	if name == "" && te.Type.Kind().String() == "ptr" {
-		name = te.Type.Elem().Name()
-	}
-	return "type.googleapis.com/google.ai.generativelanguage.v1beta." + name
+	return v
 }
 
-// valueAt returns the JSON value that ends at offset, for the message.
-func valueAt(b []byte, offset int64) string {
-	end := int(offset)
-	if end <= 0 || end > len(b) {
-		return ""
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	// Walk tokens until one ends at or past the offset: that is the value.
-	for {
-		start := dec.InputOffset()
-		tok, err := dec.Token()
-		if err != nil {
-			return ""
-		}
-		if dec.InputOffset() >= int64(end) {
-			switch tok.(type) {
-			case json.Delim:
-				return string(tok.(json.Delim))
-			}
-			v := bytes.TrimLeft(b[start:dec.InputOffset()], " \t\r\n,:")
-			if len(v) > 80 {
-				v = append(append([]byte(nil), v[:80]...), "..."...)
-			}
-			return string(v)
-		}
-	}
-}
-
-// toConversation maps the request onto the neutral model.
-func toConversation(req *Request) *conv.Conversation {
-	c := &conv.Conversation{Dialect: conv.Gemini, Model: req.Model, Stream: req.Method == methodStream, ToolChoice: conv.ToolChoice{Mode: conv.ToolChoiceAuto}}
-	if req.SystemInstruction != nil {
-		var texts []string
-		for _, p := range req.SystemInstruction.Parts {
-			if p.Text != nil {
-				texts = append(texts, *p.Text)
-			}
-		}
-		c.System = strings.Join(texts, "\n")
-	}
-	if n := declarationCount(req.Tools); n > 0 {
-		c.Tools = make([]conv.Tool, 0, n)
-	}
-	for _, t := range req.Tools {
-		for _, fd := range t.FunctionDeclarations {
-			params := fd.ParametersJSONSchema
-			if len(params) == 0 && len(fd.Parameters) > 0 {
-				params = lowerSchemaTypes(fd.Parameters)
-			}
-			c.Tools = append(c.Tools, conv.Tool{Name: fd.Name, Description: fd.Description, Parameters: params})
-		}
-	}
-	if req.ToolConfig != nil && req.ToolConfig.FunctionCallingConfig != nil {
-		fc := req.ToolConfig.FunctionCallingConfig
-		switch strings.ToUpper(fc.Mode) {
-		case "NONE":
-			c.ToolChoice.Mode = conv.ToolChoiceNone
-		case "ANY":
-			c.ToolChoice.Mode = conv.ToolChoiceRequired
-			if len(fc.AllowedFunctionNames) == 1 {
-				c.ToolChoice = conv.ToolChoice{Mode: conv.ToolChoiceFunction, Name: fc.AllowedFunctionNames[0]}
-			}
-		}
-	}
-	if len(req.Contents) > 0 {
-		c.Turns = make([]conv.Turn, 0, len(req.Contents))
-	}
-	// Every turn's parts are cut from one array sized for all of them,
-	// rather than one allocation per turn. Each turn's slice is capped at
-	// its own length, so an append to one turn cannot reach the next.
-	var all []conv.Part
-	if n := partCount(req.Contents); n > 0 {
-		all = make([]conv.Part, 0, n)
-	}
-	for _, content := range req.Contents {
-		turn := conv.Turn{Role: conv.User}
-		if content.Role == roleModel {
-			turn.Role = conv.Assistant
-		}
-		start := len(all)
-		for _, p := range content.Parts {
-			if cp, ok := toPart(p); ok {
-				all = append(all, cp)
-			}
-		}
-		if len(all) > start {
-			turn.Parts = all[start:len(all):len(all)]
-		}
-		c.Turns = append(c.Turns, turn)
-	}
-	return c
-}
-
-// declarationCount is the number of function declarations of all tools.
-func declarationCount(tools []Tool) int {
-	n := 0
-	for _, t := range tools {
-		n += len(t.FunctionDeclarations)
-	}
-	return n
-}
-
-// partCount is the number of parts of all contents.
-func partCount(contents []Content) int {
-	n := 0
-	for _, content := range contents {
-		n += len(content.Parts)
-	}
-	return n
-}
-
-func toPart(p Part) (conv.Part, bool) {
-	switch {
-	case p.FunctionCall != nil:
-		// Was json.Unmarshal(Args, &args) into a fresh empty map, its
-		// error ignored; ObjectFloat gives the same map without
-		// reflection (Args is a span of the decoded body, or empty).
-		args := jsonscan.ObjectFloat(p.FunctionCall.Args)
-		if args == nil {
-			args = map[string]any{}
-		}
-		return conv.Part{Kind: conv.KindCall, Call: &conv.Call{ID: p.FunctionCall.ID, Name: p.FunctionCall.Name, Arguments: args, ThoughtSignature: p.ThoughtSignature}}, true
-	case p.FunctionResponse != nil:
-		fr := p.FunctionResponse
-		res := &conv.Result{CallID: fr.ID, Name: fr.Name}
-		// Was `json.Unmarshal(Response, &obj) == nil && obj != nil`.
-		if obj, ok := jsonscan.StructFloat(fr.Response); ok {
-			res.Structured = obj
-			// Google's convention: an "error" key (and no "output") reports
-			// a failed call.
-			_, hasErr := obj["error"]
-			_, hasOut := obj["output"]
-			res.IsError = hasErr && !hasOut
-		}
-		for _, mp := range fr.Parts {
-			switch {
-			case mp.InlineData != nil:
-				res.Content = append(res.Content, media(mp.InlineData.MIMEType, mp.InlineData.Data, "", mp.InlineData.DisplayName))
-			case mp.FileData != nil:
-				res.Content = append(res.Content, media(mp.FileData.MIMEType, "", mp.FileData.FileURI, mp.FileData.DisplayName))
-			}
-		}
-		return conv.Part{Kind: conv.KindResult, Result: res}, true
-	case p.InlineData != nil:
-		m := media(p.InlineData.MIMEType, p.InlineData.Data, "", p.InlineData.DisplayName)
-		return conv.Part{Kind: conv.KindMedia, Media: &m}, true
-	case p.FileData != nil:
-		m := media(p.FileData.MIMEType, "", p.FileData.FileURI, p.FileData.DisplayName)
-		return conv.Part{Kind: conv.KindMedia, Media: &m}, true
-	case p.Text != nil && p.Thought:
-		return conv.Part{Kind: conv.KindReasoning, Reasoning: &conv.Reasoning{Summary: *p.Text}}, true
-	case p.Text != nil:
-		return conv.Part{Kind: conv.KindText, Text: *p.Text}, true
-	}
-	return conv.Part{}, false
-}
-
-func media(mime, data, url, name string) conv.Content {
-	t := conv.ContentDocument
-	if strings.HasPrefix(mime, "image/") {
-		t = conv.ContentImage
-	}
-	return conv.Content{Type: t, MIMEType: mime, Data: data, URL: url, DisplayName: name}
-}
-
-// lowerSchemaTypes rewrites Google's upper-case OpenAPI types ("OBJECT",
-// what go-genai sends) to JSON Schema's lower case, so argument synthesis
-// reads the schema.
-func lowerSchemaTypes(raw json.RawMessage) json.RawMessage {
-	if !hasUpperType(raw) {
-		return raw // already JSON Schema's lower case: skip the re-encode
-	}
-	var v any
-	if json.Unmarshal(raw, &v) != nil {
-		return raw
-	}
-	var walk func(any)
-	walk = func(n any) {
-		switch x := n.(type) {
-		case map[string]any:
-			for k, val := range x {
-				if k == "type" {
-					if s, ok := val.(string); ok {
-						x[k] = strings.ToLower(s)
-						continue
-					}
-				}
-				walk(val)
-			}
-		case []any:
-			for _, e := range x {
-				walk(e)
-			}
-		}
-	}
-	walk(v)
-	out, err := json.Marshal(v)
-	if err != nil {
-		return raw
-	}
-	return out
-}
-
-// messageFields says, per message kind, which fields hold messages of
-// which kind; fields not listed (args, response, parameters,
-// generationConfig) are free-form and keep their keys.
-var messageFields = map[string]map[string]string{
-	"request":          {"contents": "content", "systemInstruction": "content", "tools": "tool", "toolConfig": "toolConfig"},
-	"content":          {"parts": "part"},
-	"part":             {"functionCall": "functionCall", "functionResponse": "functionResponse", "inlineData": "blob", "fileData": "blob"},
-	"functionCall":     {},
-	"functionResponse": {"parts": "responsePart"},
-	"responsePart":     {"inlineData": "blob", "fileData": "blob"},
-	"blob":             {},
-	"tool":             {"functionDeclarations": "declaration"},
-	"declaration":      {},
-	"toolConfig":       {"functionCallingConfig": "callingConfig"},
-	"callingConfig":    {},
-}
-
-// hasSnakeKey reports whether b contains what the pattern
-// `"[A-Za-z0-9]*_[A-Za-z0-9_]*"\s*:` matches: a quoted run of letters,
-// digits and underscores with at least one underscore, then optional
-// whitespace and a colon. It is a hand-written scan because the regexp
-// ran over every request body and cost more than decoding it.
-func hasSnakeKey(b []byte) bool {
-	for i := 0; i < len(b); i++ {
-		if b[i] != '"' {
-			continue
-		}
-		j, underscore := i+1, false
-		for j < len(b) && isWordByte(b[j]) {
-			underscore = underscore || b[j] == '_'
-			j++
-		}
-		if !underscore || j >= len(b) || b[j] != '"' {
-			continue // the run's closing quote may open the next candidate
-		}
-		if k := skipRESpace(b, j+1); k < len(b) && b[k] == ':' {
-			return true
-		}
-	}
-	return false
-}
-
-// hasUpperType reports whether b contains what `"type"\s*:\s*"[A-Z]`
-// matches: a "type" key whose string value starts with an upper-case
-// letter.
-func hasUpperType(b []byte) bool {
-	const key = `"type"`
-	for i := 0; i+len(key) <= len(b); i++ {
-		if b[i] != '"' || string(b[i:i+len(key)]) != key {
-			continue
-		}
-		k := skipRESpace(b, i+len(key))
-		if k >= len(b) || b[k] != ':' {
-			continue
-		}
-		k = skipRESpace(b, k+1)
-		if k+1 < len(b) && b[k] == '"' && b[k+1] >= 'A' && b[k+1] <= 'Z' {
-			return true
-		}
-	}
-	return false
-}
-
-func isWordByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
-}
-
-// skipRESpace skips what the regexp class \s matches: [\t\n\f\r ].
-func skipRESpace(b []byte, i int) int {
-	for i < len(b) {
-		switch b[i] {
-		case '\t', '\n', '\f', '\r', ' ':
-			i++
-		default:
-			return i
-		}
-	}
+// memberIndex is the position of member name in the object at path.
+func memberIndex(body []byte, path []string, name string) int {
+	_, i, _ := child(jsontext.Value(valueBytes(body, path)), name)
 	return i
 }
 
-// normalizeFieldNames rewrites snake_case field names of the request's
-// messages to camelCase. It reports false when nothing changed.
-func normalizeFieldNames(b []byte) ([]byte, bool) {
-	// Only a key with an underscore can need renaming; tool names such as
-	// "get_weather" are values and must not send every request down the
-	// slow path.
-	if !hasSnakeKey(b) {
-		return nil, false
+// child finds an object member or array element of v, and its position.
+func child(v jsontext.Value, tok string) (jsontext.Value, int, bool) {
+	dec := jsontext.NewDecoder(bytes.NewReader(v))
+	open, err := dec.ReadToken()
+	if err != nil {
+		return nil, 0, false
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var root any
-	if dec.Decode(&root) != nil {
-		return nil, false
-	}
-	changed := false
-	var walk func(v any, kind string)
-	walk = func(v any, kind string) {
-		switch x := v.(type) {
-		case []any:
-			for _, e := range x {
-				walk(e, kind)
+	for i := 0; dec.PeekKind() != '}' && dec.PeekKind() != ']' && dec.PeekKind() != 0; i++ {
+		match := fmt.Sprint(i) == tok
+		if open.Kind() == '{' {
+			name, err := dec.ReadToken()
+			if err != nil {
+				return nil, 0, false
 			}
-		case map[string]any:
-			for _, k := range sortedKeys(x) {
-				ck := camel(k)
-				if ck != k {
-					if _, taken := x[ck]; !taken {
-						x[ck] = x[k]
-						delete(x, k)
-						changed = true
-					}
-				}
-			}
-			for field, child := range messageFields[kind] {
-				if val, ok := x[field]; ok {
-					walk(val, child)
-				}
-			}
+			match = name.String() == tok
+		}
+		val, err := dec.ReadValue()
+		if err != nil {
+			return nil, 0, false
+		}
+		if match {
+			return val, i, true
 		}
 	}
-	walk(root, "request")
-	if !changed {
-		return nil, false
-	}
-	out, err := json.Marshal(root)
-	if err != nil {
-		return nil, false
-	}
-	return out, true
+	return nil, 0, false
 }
 
-func camel(s string) string {
-	if !strings.Contains(s, "_") {
-		return s
+// valueText is the offending value as the message quotes it.
+func valueText(body []byte, path []string) string {
+	v := strings.TrimSpace(string(valueBytes(body, path)))
+	if len(v) > 200 {
+		v = v[:200] + "..."
 	}
-	var b strings.Builder
-	up := false
-	for _, r := range s {
-		if r == '_' {
-			up = true
-			continue
-		}
-		if up {
-			r = unicode.ToUpper(r)
-			up = false
-		}
-		b.WriteRune(r)
+	return v
+}
+
+func isRepeated(t reflect.Type) bool {
+	t = deref(t)
+	return t != nil && t.Kind() == reflect.Slice && t.Elem().Kind() != reflect.Uint8
+}
+
+func isMessage(t reflect.Type) bool {
+	t = deref(t)
+	if isRepeated(t) {
+		t = deref(t.Elem())
 	}
-	return b.String()
+	return t != nil && (t.Kind() == reflect.Struct || t.Kind() == reflect.Map || t == reflect.TypeFor[Object]())
+}
+
+// protoTypeName names the field's proto type as "Invalid value" messages
+// do: TYPE_FLOAT, TYPE_STRING… for scalars, the type URL for messages and
+// enums.
+func protoTypeName(t reflect.Type, e *wirejson.Error) string {
+	if e.Kind == wirejson.Invalid && (strings.HasPrefix(e.Message, protoPackage) || strings.HasPrefix(e.Message, "TYPE_")) {
+		return e.Message
+	}
+	t = deref(t)
+	if t != nil && t.Kind() == reflect.Slice && t.Elem().Kind() != reflect.Uint8 {
+		t = deref(t.Elem())
+	}
+	if t == nil {
+		return "TYPE_MESSAGE"
+	}
+	switch t {
+	case reflect.TypeFor[Object](), reflect.TypeFor[jsontext.Value]():
+		return protoPackage[:len("type.googleapis.com/")] + "google.protobuf.Struct"
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "TYPE_STRING"
+	case reflect.Bool:
+		return "TYPE_BOOL"
+	case reflect.Int32:
+		return "TYPE_INT32"
+	case reflect.Int64:
+		return "TYPE_INT64"
+	case reflect.Float32:
+		return "TYPE_FLOAT"
+	case reflect.Float64:
+		return "TYPE_DOUBLE"
+	case reflect.Struct:
+		if t == reflect.TypeFor[Request]() {
+			return protoPackage + "GenerateContentRequest"
+		}
+		return protoPackage + t.Name()
+	}
+	return "TYPE_MESSAGE"
 }

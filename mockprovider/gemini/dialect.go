@@ -1,5 +1,6 @@
 // Package gemini is the Google Gemini API dialect (generativelanguage
-// v1beta): generateContent and streamGenerateContent?alt=sse, the Google
+// v1beta, v1, v1alpha, and the same methods on Vertex AI):
+// generateContent and streamGenerateContent?alt=sse, the Google
 // error envelope, and the function-calling rules the real API enforces
 // (provider-rules.md §4, seeds 000 and 003).
 package gemini
@@ -29,10 +30,34 @@ func New() *Dialect { return &Dialect{} }
 // Name is the dialect name.
 func (d *Dialect) Name() conv.Dialect { return conv.Gemini }
 
-// Routes serves both generation methods through one pattern: the method
-// rides in the last path segment after the model ("MODEL:generateContent"),
-// which net/http patterns cannot split, so Decode parses it.
-func (d *Dialect) Routes() []string { return []string{"POST /v1beta/models/{action}"} }
+// Routes serves the generation methods under every prefix the official
+// SDKs use. The method rides in the last path segment after the model
+// ("MODEL:generateContent"), which net/http patterns cannot split, so
+// Decode parses it.
+//   - Gemini API: v1beta (go-genai, python-genai), v1 (the default of
+//     @google/genai 3.x) and v1alpha, key in x-goog-api-key or ?key=.
+//   - Vertex AI: /{v1,v1beta1}/projects/{p}/locations/{l}/publishers/
+//     google/models/…, bearer token; express mode (an API key, no project)
+//     drops the projects/… prefix.
+//
+// Only POST is routed, so GET /v1/models/{id} stays free for the dialects
+// that list models there.
+func (d *Dialect) Routes() []string {
+	var out []string
+	for _, v := range []string{"v1beta", "v1", "v1alpha"} {
+		out = append(out, "POST /"+v+"/models/{action}")
+	}
+	for _, v := range []string{"v1", "v1beta1"} {
+		out = append(out,
+			"POST /"+v+"/projects/{project}/locations/{location}/publishers/google/models/{action}",
+			"POST /"+v+"/publishers/google/models/{action}")
+	}
+	return out
+}
+
+// isVertexProject reports a Vertex AI path with a project, which takes
+// OAuth bearer tokens.
+func isVertexProject(r *http.Request) bool { return r.PathValue("project") != "" }
 
 // Google's canonical status names for the HTTP codes the mock answers.
 const (
@@ -48,6 +73,10 @@ const (
 // (provider-rules.md §4.1 [V]).
 const msgUnregistered = "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API."
 
+// msgUnauthenticated is Google Cloud's answer to a call without
+// credentials (Vertex AI).
+const msgUnauthenticated = "Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project."
+
 // Key reads the API key from x-goog-api-key (what the SDKs send) or the
 // ?key= query parameter (REST and curl). An OAuth bearer token names the
 // session too, so clients using access tokens are not locked out.
@@ -60,6 +89,9 @@ func (d *Dialect) Key(r *http.Request) (string, *wire.APIError) {
 	}
 	if tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok && strings.TrimSpace(tok) != "" {
 		return strings.TrimSpace(tok), nil
+	}
+	if isVertexProject(r) {
+		return "", &wire.APIError{Status: http.StatusUnauthorized, Type: "UNAUTHENTICATED", Message: msgUnauthenticated}
 	}
 	return "", &wire.APIError{Status: http.StatusForbidden, Type: statusPermissionDenied, Message: msgUnregistered}
 }

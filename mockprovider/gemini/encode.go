@@ -1,9 +1,9 @@
 package gemini
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"net/http"
+	"strings"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
@@ -47,10 +47,6 @@ type OutCall struct {
 	ID   string         `json:"id,omitempty"`
 	Name string         `json:"name"`
 	Args map[string]any `json:"args"`
-
-	// encodedArgs is json.Marshal(Args), made once by encodeArgs: the
-	// usage count and the answer both need it.
-	encodedArgs []byte
 }
 
 // UsageMetadata counts tokens (estimated: a token per four bytes).
@@ -59,6 +55,7 @@ type UsageMetadata struct {
 	CandidatesTokenCount int             `json:"candidatesTokenCount"`
 	TotalTokenCount      int             `json:"totalTokenCount"`
 	PromptTokensDetails  []ModalityCount `json:"promptTokensDetails"`
+	ThoughtsTokenCount   int             `json:"thoughtsTokenCount,omitempty"`
 }
 
 // ModalityCount is a per-modality token count.
@@ -83,69 +80,19 @@ func (d *Dialect) Encode(x *dialect.Exchange, req any, c *conv.Conversation, rep
 	if r == nil {
 		r = &Request{Model: c.Model}
 	}
-	texts, calls := d.replyParts(x, reply)
-	argsOK := encodeArgs(calls)
-	head := responseHead{model: r.Model, id: x.IDs().Next("", responseIDLength), prompt: promptTokens(r), calls: len(calls) > 0}
-	if !argsOK {
-		// Arguments encoding/json cannot encode (a NaN from a scenario):
-		// the reflective encoder fails the answer as it always has.
-		d.encodeReflect(x, r, c, head, texts, calls)
+	if r.Method == methodCount {
+		encodeCount(x, r)
 		return
 	}
-	callsLen := encodedCallBytes(calls)
-	if !c.Stream {
-		ch := wholeAnswer(texts, calls, callsLen)
-		x.JSON(http.StatusOK, json.RawMessage(head.appendJSON(make([]byte, 0, head.sizeHint(ch)), ch)))
-		return
-	}
-	chunks := streamChunks(texts, calls, callsLen, x.Stream.FragmentSize)
-	if !r.SSE {
-		// Without alt=sse the API streams one JSON array of the chunks.
-		n := 2
-		for _, ch := range chunks {
-			n += head.sizeHint(ch) + 1
-		}
-		b := append(make([]byte, 0, n), '[')
-		for i, ch := range chunks {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = head.appendJSON(b, ch)
-		}
-		x.JSON(http.StatusOK, json.RawMessage(append(b, ']')))
-		return
-	}
-	s := x.SSE("\r\n\r\n")
-	for _, ch := range chunks {
-		if err := s.Event("", head.appendJSON(make([]byte, 0, head.sizeHint(ch)), ch)); err != nil {
-			return
-		}
-	}
-}
-
-// encodeReflect answers through encoding/json, from the same plan: the
-// fallback for arguments only encoding/json can judge, and the reference
-// the hand-written encoding is tested against.
-func (d *Dialect) encodeReflect(x *dialect.Exchange, r *Request, c *conv.Conversation, head responseHead, texts string, calls []OutPart) {
+	texts, calls := d.replyParts(x, r.Model, reply)
+	prompt := promptTokens(r)
+	head := responseHead{model: r.Model, id: x.IDs().Next("", responseIDLength), prompt: prompt, thoughts: thoughtsTokens(r, prompt), calls: len(calls) > 0}
 	callsLen := callBytes(calls)
 	if !c.Stream {
 		x.JSON(http.StatusOK, head.message(wholeAnswer(texts, calls, callsLen)))
 		return
 	}
-	var msgs []GenerateContentResponse
-	for _, ch := range streamChunks(texts, calls, callsLen, x.Stream.FragmentSize) {
-		msgs = append(msgs, head.message(ch))
-	}
-	if !r.SSE {
-		x.JSON(http.StatusOK, msgs)
-		return
-	}
-	s := x.SSE("\r\n\r\n")
-	for _, m := range msgs {
-		if err := s.Event("", m); err != nil {
-			return
-		}
-	}
+	d.stream(x, r, head, streamChunks(texts, calls, callsLen, x.Stream.FragmentSize))
 }
 
 // chunk is one GenerateContentResponse to send: its parts (a text part
@@ -197,6 +144,7 @@ func streamChunks(texts string, calls []OutPart, callsLen int, fragmentSize int)
 type responseHead struct {
 	model, id string
 	prompt    int
+	thoughts  int  // thinking tokens, reported by thinking models
 	calls     bool // the turn made calls: the last chunk says so
 }
 
@@ -212,7 +160,7 @@ func (h responseHead) message(ch chunk) GenerateContentResponse {
 	out := tokens(ch.outBytes)
 	return GenerateContentResponse{
 		Candidates: []Candidate{cand},
-		UsageMetadata: UsageMetadata{PromptTokenCount: h.prompt, CandidatesTokenCount: out, TotalTokenCount: h.prompt + out,
+		UsageMetadata: UsageMetadata{PromptTokenCount: h.prompt, CandidatesTokenCount: out, ThoughtsTokenCount: h.thoughts, TotalTokenCount: h.prompt + out + h.thoughts,
 			PromptTokensDetails: []ModalityCount{{Modality: "TEXT", TokenCount: h.prompt}}},
 		ModelVersion: h.model,
 		ResponseID:   h.id,
@@ -221,7 +169,7 @@ func (h responseHead) message(ch chunk) GenerateContentResponse {
 
 // replyParts turns the neutral reply into the joined text and the call
 // parts (the first call carries the thought signature).
-func (d *Dialect) replyParts(x *dialect.Exchange, reply *model.Reply) (string, []OutPart) {
+func (d *Dialect) replyParts(x *dialect.Exchange, modelName string, reply *model.Reply) (string, []OutPart) {
 	text := ""
 	var calls []OutPart
 	for _, p := range reply.Turn.Parts {
@@ -233,7 +181,8 @@ func (d *Dialect) replyParts(x *dialect.Exchange, reply *model.Reply) (string, [
 			if call.Args == nil {
 				call.Args = map[string]any{}
 			}
-			if call.ID == "" && d.EmitCallIDs {
+			// Gemini 3 gives every call an id (the 2.5 models give none).
+			if call.ID == "" && (d.EmitCallIDs || model.IsGemini3(modelName)) {
 				call.ID = x.IDs().Next("", 8)
 			}
 			part := OutPart{FunctionCall: call}
@@ -242,7 +191,7 @@ func (d *Dialect) replyParts(x *dialect.Exchange, reply *model.Reply) (string, [
 				// (observed) on 2.5; a scripted signature wins, "-" omits it.
 				switch sig := p.Call.ThoughtSignature; sig {
 				case "":
-					part.ThoughtSignature = mintSignature(x.IDs())
+					part.ThoughtSignature = mintSignature(x.IDs(), call.Name)
 				case noSignature:
 				default:
 					part.ThoughtSignature = sig
@@ -252,23 +201,6 @@ func (d *Dialect) replyParts(x *dialect.Exchange, reply *model.Reply) (string, [
 		}
 	}
 	return text, calls
-}
-
-// mintSignature makes an opaque, valid-base64 signature (go-genai decodes
-// thoughtSignature as bytes) shaped like the real ones ("CiQB…").
-// The bytes are assembled and encoded in buffers on the stack: only the
-// returned string is allocated.
-func mintSignature(ids *wire.IDs) string {
-	payload := ids.Next("", signaturePayloadSize)
-	var raw [2 + signaturePayloadSize]byte
-	b := append(append(raw[:0], 0x0a, byte(len(payload))), payload...)
-	var out [64]byte
-	n := base64.StdEncoding.EncodedLen(len(b))
-	if n > len(out) {
-		return base64.StdEncoding.EncodeToString(b)
-	}
-	base64.StdEncoding.Encode(out[:n], b)
-	return string(out[:n])
 }
 
 func textPart(s string) OutPart { return OutPart{Text: &s} }
@@ -282,15 +214,30 @@ func callBytes(calls []OutPart) int {
 	return n
 }
 
-// promptTokens estimates the prompt from the length of the JSON encoding
-// of its contents, system instruction and tools (see promptLen); an
-// encoding that would fail counts as empty.
-func promptTokens(r *Request) int {
-	n, ok := promptLen(r)
-	if !ok {
-		return tokens(0)
-	}
-	return tokens(n)
-}
+// promptTokens estimates the prompt: a token per four bytes of the body.
+func promptTokens(r *Request) int { return tokens(r.BodyLen) }
 
 func tokens(n int) int { return (n + 3) / 4 }
+
+// thoughtsTokens is what a thinking model reports spending on thought:
+// Gemini 3 and 2.5 Pro/Flash think by default (2.5 Flash-Lite only when
+// given a budget), a budget of 0 turns it off on 2.5, and a positive
+// budget caps it. The amount itself is a deterministic function of the
+// prompt.
+func thoughtsTokens(r *Request, prompt int) int {
+	name := strings.ToLower(strings.TrimPrefix(r.Model, "models/"))
+	budget := int32(-1) // dynamic
+	if g := r.GenerationConfig; g != nil && g.ThinkingConfig != nil && g.ThinkingConfig.ThinkingBudget != nil {
+		budget = *g.ThinkingConfig.ThinkingBudget
+	}
+	thinking := model.IsGemini3(name) ||
+		strings.HasPrefix(name, "gemini-2.5") && (!strings.Contains(name, "lite") || budget > 0)
+	if !thinking || budget == 0 && !model.IsGemini3(name) {
+		return 0
+	}
+	n := 32 + prompt/8
+	if budget > 0 {
+		n = min(n, int(budget))
+	}
+	return n
+}

@@ -17,28 +17,34 @@ import (
 
 // Verbatim texts of the Gemini API (provider-rules.md §4.3 unless noted).
 const (
-	MsgContentsMissing    = "* GenerateContentRequest.contents: contents is not specified\n"
-	MsgRoleClassic        = "Please use a valid role: user, model."
-	msgRoleV36Format      = "Role '%s' is not supported. Please use a valid role: SYSTEM, SYSTEM_1, USER, ASSISTANT, DEVELOPER, CONTEXT, USER_CONTEXT, MODEL, USER."
-	MsgResponseCount      = "Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn."
-	MsgResponseAfterCall  = "Please ensure that function response turn comes immediately after a function call turn."
-	MsgCallAfterUser      = "Please ensure that function call turn comes immediately after a user turn or after a function response turn."
-	MsgCallTurnMixed      = "Please ensure that function call turn contains at least one function_call part which can not be mixed with function_response parts."
-	MsgMultimodalNotSupp  = "Multimodal function responses are not supported for this model"
-	msgSignatureFormat    = "Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call `default_api:%s` , position %d. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details."
-	msgFunctionNameFormat = "The GenerateContentRequest proto is invalid:\n  * tools[%d].function_declarations[%d].name: [FIELD_INVALID] Invalid function name. Must start with a letter or an underscore. Must be a-z, A-Z, 0-9, or contain underscores (_), dots (.), colons (:), or dashes (-), with a maximum length of 64."
+	MsgContentsMissing                  = "* GenerateContentRequest.contents: contents is not specified\n"
+	MsgRoleClassic                      = "Please use a valid role: user, model."
+	msgRoleV36Format                    = "Role '%s' is not supported. Please use a valid role: SYSTEM, SYSTEM_1, USER, ASSISTANT, DEVELOPER, CONTEXT, USER_CONTEXT, MODEL, USER."
+	MsgResponseCount                    = "Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn."
+	MsgResponseAfterCall                = "Please ensure that function response turn comes immediately after a function call turn."
+	MsgCallAfterUser                    = "Please ensure that function call turn comes immediately after a user turn or after a function response turn."
+	MsgCallTurnMixed                    = "Please ensure that function call turn contains at least one function_call part which can not be mixed with function_response parts."
+	MsgCallingConfigWithoutDeclarations = "Function calling config is set without function_declarations."
+	MsgCorruptedSignature               = "Corrupted thought signature."
+	MsgMultimodalNotSupp                = "Multimodal function responses are not supported for this model"
+	msgSignatureFormat                  = "Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call `default_api:%s` , position %d. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details."
+	msgRequiredUndefinedFormat          = "* GenerateContentRequest.%s.required[%d]: property is not defined\n"
+	msgFunctionNameFormat               = "The GenerateContentRequest proto is invalid:\n  * tools[%d].function_declarations[%d].name: [FIELD_INVALID] Invalid function name. Must start with a letter or an underscore. Must be a-z, A-Z, 0-9, or contain underscores (_), dots (.), colons (:), or dashes (-), with a maximum length of 64."
 )
 
 // Messages the reference could not find; worded in Google's style and
 // marked [I] in their rules' sources.
 const (
-	msgResponseOrder    = "Please ensure that the function response parts are in the same order as the function call parts of the function call turn."
-	msgResponseIDFormat = "Please ensure that each function response part echoes the id of its function call part: function call `%s` has id '%s' but its function response has id '%s'."
-	msgInlineDataFormat = "Invalid function response part at 'contents[%d].parts[%d].function_response.parts[%d]': each multimodal function response part must contain inline_data."
-	msgMIMEFormat       = "Unsupported MIME type in function response part at 'contents[%d].parts[%d].function_response.parts[%d]': %s. Supported MIME types are image/png, image/jpeg, image/webp, application/pdf and text/plain."
-	msgDisplayDupFormat = "Duplicate display_name '%s' at 'contents[%d].parts[%d].function_response.parts'. Each multimodal part of a function response must have a unique display_name."
-	msgRefDangleFormat  = "Invalid reference {\"$ref\": \"%s\"} at 'contents[%d].parts[%d].function_response.response': no multimodal part of the function response has that display_name."
-	msgRefTwiceFormat   = "display_name '%s' is referenced more than once at 'contents[%d].parts[%d].function_response.response'. Each display_name can only be referenced once."
+	msgResponseOrder           = "Please ensure that the function response parts are in the same order as the function call parts of the function call turn."
+	msgAllowedUndeclaredFormat = "Function calling config allowed_function_names contains '%s', which is not declared in function_declarations."
+	msgResponseOrderIDs        = "The function response parts are not in the order of the function call parts. Every response names its call's id, so they can be paired, but answering in call order is advised."
+	msgResponseIDFormat        = "Please ensure that each function response part echoes the id of its function call part: function call `%s` has id '%s' but its function response has id '%s'."
+	msgInlineDataFormat        = "Invalid function response part at 'contents[%d].parts[%d].function_response.parts[%d]': each multimodal function response part must contain inline_data."
+	msgMIMEFormat              = "Unsupported MIME type in function response part at 'contents[%d].parts[%d].function_response.parts[%d]': %s. Supported MIME types are image/png, image/jpeg, image/webp, application/pdf and text/plain."
+	msgDisplayDupFormat        = "Duplicate display_name '%s' at 'contents[%d].parts[%d].function_response.parts'. Each multimodal part of a function response must have a unique display_name."
+	msgRefDangleFormat         = "Invalid reference {\"$ref\": \"%s\"} at 'contents[%d].parts[%d].function_response.response': no multimodal part of the function response has that display_name."
+	msgOneSchemaFormat         = "* GenerateContentRequest.tools[%d].function_declarations[%d]: %s and %s_json_schema cannot both be set.\n"
+	msgRefTwiceFormat          = "display_name '%s' is referenced more than once at 'contents[%d].parts[%d].function_response.response'. Each display_name can only be referenced once."
 )
 
 // Sources.
@@ -90,6 +96,30 @@ func catalog() []rules.Rule {
 		return rules.Rule{ID: "gemini." + id, Dialect: conv.Gemini, Level: rules.MUST, Summary: summary, Source: source, Check: typed(check)}
 	}
 	rs := []rules.Rule{
+		{ID: ruleValidJSON, Dialect: conv.Gemini, Level: rules.MUST,
+			Summary: "The body is well-formed JSON in UTF-8.",
+			Source:  "https://github.com/protocolbuffers/protobuf/blob/v21.12/src/google/protobuf/util/internal/json_stream_parser.cc (the parser's \"Unexpected token.\" and \"Encountered non UTF-8 code points.\"); caret layout [I]",
+			Check:   typed(decodedAlready)},
+		{ID: ruleKnownFields, Dialect: conv.Gemini, Level: rules.MUST,
+			Summary: "Every member names a field of its message (camelCase or snake_case proto names); the API answers each unknown one with `Unknown name \"foo\" at 'contents[0].parts[0]': Cannot find field.` (at the top level without `at`), --lenient journals them instead.",
+			Source:  "https://github.com/promptfoo/promptfoo/issues/1393 (nested) and https://github.com/sourcegraph/cody/issues/4566 (top level, BadRequest detail without field) [V]",
+			Check:   typed(checkUnknown(false))},
+		{ID: ruleSchemaSubset, Dialect: conv.Gemini, Level: rules.MUST,
+			Summary: "functionDeclarations[].parameters (and response, responseSchema) is the OpenAPI-subset Schema message: JSON Schema keywords (additionalProperties, $schema, const, exclusiveMinimum, propertyNames…) are unknown names there; full JSON Schema goes in parametersJsonSchema.",
+			Source:  "https://github.com/openswarm-ai/openswarm/issues/24 and https://github.com/Laisky/one-api/issues/60 [V]",
+			Check:   typed(checkUnknown(true))},
+		{ID: ruleFieldTypes, Dialect: conv.Gemini, Level: rules.MUST,
+			Summary: "Every field has its proto type: a message is an object, a repeated field a list, numbers fit their type (int32, float), enums name a value; no member twice.",
+			Source:  "list on a singular field: https://github.com/n8n-io/n8n/issues/15553 [V]; `Invalid value at 'FIELD' (TYPE), VALUE` wording from the Struct captures (vercel/ai #3589) [V], applied to scalars, enums and messages [I]; duplicate member [I]",
+			Check:   typed(decodedAlready)},
+		rule("function-calling-config-needs-declarations", "toolConfig.functionCallingConfig (any mode, allowedFunctionNames) is only set when a tool declares functions.",
+			"https://github.com/Chevey339/kelivo/issues/317 [V]", checkCallingConfigHasDeclarations),
+		rule("allowed-function-names-declared", "Every name in functionCallingConfig.allowedFunctionNames is a declared function.",
+			"https://github.com/googleapis/go-genai/blob/v1.77.0/types.go (FunctionCallingConfig.AllowedFunctionNames: \"Function names should match [FunctionDeclaration.Name]\") [D]; message [I]", checkAllowedNamesDeclared),
+		rule("parameters-one-schema", "A function declaration sets parameters or parametersJsonSchema (response or responseJsonSchema), never both.",
+			"https://github.com/googleapis/go-genai/blob/v1.77.0/types.go (FunctionDeclaration.ParametersJsonSchema: \"This field is mutually exclusive with `parameters`\") [D]; message [I]", checkOneSchema),
+		rule("schema-required-defined", "Every name in a Schema's required list is one of its properties.",
+			"https://github.com/iBUHub/AIStudioToAPI/issues/154 [V]", checkRequiredDefined),
 		rule("function-response-object", "functionResponse.response is a JSON object (a google.protobuf.Struct), never a string or list.",
 			"seed 000 §Gemini (Common pitfalls: \"Pass a Python dict, not a JSON string\"); list message [V] vercel/ai #3589; string message [I] (Struct wording from a Live API capture)", checkResponseObject),
 		rule("function-call-args-object", "functionCall.args in history is a JSON object.",
@@ -110,12 +140,20 @@ func catalog() []rules.Rule {
 			srcRules+" rule 1 [V]", checkResponseCount),
 		rule("function-response-order", "The responses to a parallel batch come together, in call order, matched by name.",
 			"seed 000 §Important Gemini details (\"return results in the same order the calls were made\"); message [I]", checkResponseOrder),
+		{ID: "gemini.function-response-order-ids", Dialect: conv.Gemini, Level: rules.SHOULD,
+			Summary: "Responses that each name their call's id may come in another order than the calls; keeping the call order is still advised.",
+			Source:  "seed 000 §Important Gemini details (\"return results in the same order the calls were made\"); no public source shows the API rejecting a reordered batch whose responses carry the calls' ids [I]",
+			Check:   typed(checkResponseOrderByID)},
 		rule("function-response-id", "A functionResponse echoes the id of its functionCall when the call had one.",
 			srcShapes+" (\"Newer docs pass id=function_call.id\" [D]); message [I]", checkResponseID),
 		{ID: "gemini.thought-signature", Dialect: conv.Gemini, Level: rules.MUST,
 			Summary: "On Gemini 3 the first functionCall part of each step of the current turn carries its thoughtSignature (the two documented dummy values bypass validation).",
 			Source:  srcRules + " rule 3 [D][V]; seed 000 §Gemini 3 thought signatures; position = 1-based content index [I]",
 			Feature: "signatures", Option: "--thought-signatures", Check: typed(checkThoughtSignatures)},
+		{ID: "gemini.thought-signature-issued", Dialect: conv.Gemini, Level: rules.MUST,
+			Summary: "On Gemini 3 a functionCall's thoughtSignature in the current turn is the one the model issued for that call, passed back unchanged (or a documented dummy value).",
+			Source:  "https://github.com/anomalyco/opencode/issues/4832 and https://github.com/heyhuynhgiabuu/proxypal/issues/119 (\"Corrupted thought signature.\") [V]; the mock's signatures are an HMAC of the call, so it knows which it issued",
+			Feature: "signatures", Option: "--thought-signatures", Check: typed(checkSignaturesIssued)},
 		rule("multimodal-response-model", "functionResponse.parts (multimodal function responses) are accepted by Gemini 3 models only.",
 			srcRules+" rule 4 [V]; seed 003 §Supported MIME types", checkMultimodalModel),
 		rule("multimodal-response-inline-data", "On Gemini 3 each multimodal function response part contains inlineData.",
@@ -178,14 +216,14 @@ func modelOf(r *Request, env *rules.Env) string {
 // isStructValue reports whether a Struct field holds what the API takes:
 // nothing, null or an object. The checks ask it first so that the
 // violation's paths are only formatted for a request that breaks the rule.
-func isStructValue(raw json.RawMessage) bool {
+func isStructValue(raw []byte) bool {
 	t := bytes.TrimSpace(raw)
 	return len(t) == 0 || t[0] == '{' || bytes.Equal(t, []byte("null"))
 }
 
 // structValueError words the parse error Google gives when a Struct field
 // gets another JSON type ("" when raw is fine).
-func structValueError(raw json.RawMessage, parent, field string) string {
+func structValueError(raw []byte, parent, field string) string {
 	if isStructValue(raw) {
 		return ""
 	}
@@ -250,6 +288,112 @@ func checkFunctionNames(r *Request, _ *rules.Env) []rules.Violation {
 			if !validFunctionName(fd.Name) {
 				out = append(out, violation(orderProto, fmt.Sprintf("tools[%d].functionDeclarations[%d].name", i, j), fmt.Sprintf(msgFunctionNameFormat, i, j)))
 			}
+		}
+	}
+	return out
+}
+
+// decodedAlready is the check of the rules Decode enforces (valid JSON,
+// field types): a request that reaches the checks has passed them, and a
+// breach never reaches them, not even with --lenient.
+func decodedAlready(*Request, *rules.Env) []rules.Violation { return nil }
+
+func callingConfig(r *Request) *FunctionCallingConfig {
+	if r.ToolConfig == nil {
+		return nil
+	}
+	return r.ToolConfig.FunctionCallingConfig
+}
+
+func checkCallingConfigHasDeclarations(r *Request, _ *rules.Env) []rules.Violation {
+	if callingConfig(r) == nil || declarationCount(r.Tools) > 0 {
+		return nil
+	}
+	return []rules.Violation{violation(orderProto, "toolConfig.functionCallingConfig", MsgCallingConfigWithoutDeclarations)}
+}
+
+func checkAllowedNamesDeclared(r *Request, _ *rules.Env) []rules.Violation {
+	fc := callingConfig(r)
+	if fc == nil || declarationCount(r.Tools) == 0 {
+		return nil
+	}
+	declared := map[string]bool{}
+	for _, t := range r.Tools {
+		for _, fd := range t.FunctionDeclarations {
+			declared[fd.Name] = true
+		}
+	}
+	for k, name := range fc.AllowedFunctionNames {
+		if !declared[name] {
+			return []rules.Violation{violation(orderProto, fmt.Sprintf("toolConfig.functionCallingConfig.allowedFunctionNames[%d]", k), fmt.Sprintf(msgAllowedUndeclaredFormat, name))}
+		}
+	}
+	return nil
+}
+
+// declarationCount is the number of function declarations of all tools.
+func declarationCount(tools []Tool) int {
+	n := 0
+	for _, t := range tools {
+		n += len(t.FunctionDeclarations)
+	}
+	return n
+}
+
+// checkUnknown reports the members a lenient decode skipped: those inside
+// a Schema (schema) or the others.
+func checkUnknown(schema bool) func(*Request, *rules.Env) []rules.Violation {
+	return func(r *Request, _ *rules.Env) []rules.Violation {
+		var out []rules.Violation
+		for _, u := range r.Unknown {
+			if u.inSchema == schema {
+				out = append(out, violation(orderParse, u.Path(), u.message()))
+			}
+		}
+		return out
+	}
+}
+
+func checkOneSchema(r *Request, _ *rules.Env) []rules.Violation {
+	var out []rules.Violation
+	for i, t := range r.Tools {
+		for j, fd := range t.FunctionDeclarations {
+			both := func(a *Schema, b []byte, name string) {
+				if a != nil && len(b) > 0 {
+					out = append(out, violation(orderProto, fmt.Sprintf("tools[%d].functionDeclarations[%d].%sJsonSchema", i, j, name),
+						fmt.Sprintf(msgOneSchemaFormat, i, j, name, name)))
+				}
+			}
+			both(fd.Parameters, fd.ParametersJSONSchema, "parameters")
+			both(fd.Response, fd.ResponseJSONSchema, "response")
+		}
+	}
+	return out
+}
+
+func checkRequiredDefined(r *Request, _ *rules.Env) []rules.Violation {
+	var out []rules.Violation
+	var walk func(s *Schema, at string)
+	walk = func(s *Schema, at string) {
+		if s == nil {
+			return
+		}
+		for k, name := range s.Required {
+			if _, ok := s.Properties[name]; !ok {
+				out = append(out, violation(orderProto, at+fmt.Sprintf(".required[%d]", k), fmt.Sprintf(msgRequiredUndefinedFormat, at, k)))
+			}
+		}
+		for _, name := range sortedKeys(s.Properties) {
+			walk(s.Properties[name], at+".properties["+name+"]")
+		}
+		walk(s.Items, at+".items")
+		for k, a := range s.AnyOf {
+			walk(a, at+fmt.Sprintf(".any_of[%d]", k))
+		}
+	}
+	for i, t := range r.Tools {
+		for j, fd := range t.FunctionDeclarations {
+			walk(fd.Parameters, fmt.Sprintf("tools[%d].function_declarations[%d].parameters", i, j))
 		}
 	}
 	return out
@@ -393,7 +537,7 @@ func checkResponseCount(r *Request, _ *rules.Env) []rules.Violation {
 func checkResponseOrder(r *Request, _ *rules.Env) []rules.Violation {
 	var out []rules.Violation
 	answeredPairs(r, func(i int, callParts, responseParts []Part) {
-		if !sameCount(callParts, responseParts) {
+		if !sameCount(callParts, responseParts) || matchedByID(callParts, responseParts) {
 			return
 		}
 		for z := pairsOf(callParts, responseParts); z.next(); {
@@ -406,10 +550,51 @@ func checkResponseOrder(r *Request, _ *rules.Env) []rules.Violation {
 	return out
 }
 
+// matchedByID reports a batch whose calls all carry ids and whose
+// responses name each of them once: the API can pair them in any order.
+func matchedByID(callParts, responseParts []Part) bool {
+	ids := map[string]int{}
+	for _, p := range callParts {
+		if p.FunctionCall != nil {
+			if p.FunctionCall.ID == "" {
+				return false
+			}
+			ids[p.FunctionCall.ID]++
+		}
+	}
+	for _, p := range responseParts {
+		if p.FunctionResponse != nil {
+			if ids[p.FunctionResponse.ID] == 0 {
+				return false
+			}
+			ids[p.FunctionResponse.ID]--
+		}
+	}
+	return true
+}
+
+// checkResponseOrderByID notes a batch answered out of call order whose
+// responses all name their calls' ids.
+func checkResponseOrderByID(r *Request, _ *rules.Env) []rules.Violation {
+	var out []rules.Violation
+	answeredPairs(r, func(i int, callParts, responseParts []Part) {
+		if !sameCount(callParts, responseParts) || !matchedByID(callParts, responseParts) {
+			return
+		}
+		for z := pairsOf(callParts, responseParts); z.next(); {
+			if fc, fr := z.pair(); fc.ID != fr.ID {
+				out = append(out, violation(i, fmt.Sprintf("contents[%d].parts[%d].functionResponse.id", i, z.response), msgResponseOrderIDs))
+				return
+			}
+		}
+	})
+	return out
+}
+
 func checkResponseID(r *Request, _ *rules.Env) []rules.Violation {
 	var out []rules.Violation
 	answeredPairs(r, func(i int, callParts, responseParts []Part) {
-		if !sameCount(callParts, responseParts) {
+		if !sameCount(callParts, responseParts) || matchedByID(callParts, responseParts) {
 			return
 		}
 		for z := pairsOf(callParts, responseParts); z.next(); {
@@ -467,10 +652,34 @@ func checkThoughtSignatures(r *Request, env *rules.Env) []rules.Violation {
 			}
 			// Only the first call of a step is signed; parallel siblings
 			// carry none.
-			if p.ThoughtSignature == "" {
+			if p.signature() == "" {
 				out = append(out, violation(i, fmt.Sprintf("contents[%d].parts[%d].thoughtSignature", i, j), fmt.Sprintf(msgSignatureFormat, p.FunctionCall.Name, i+1)))
 			}
 			break
+		}
+	}
+	return out
+}
+
+// checkSignaturesIssued: on Gemini 3, every signature on a functionCall
+// of the current turn verifies as the mock's own for that call (the
+// documented dummy values pass).
+func checkSignaturesIssued(r *Request, env *rules.Env) []rules.Violation {
+	if !enforceSignatures(r, env) {
+		return nil
+	}
+	var out []rules.Violation
+	for i := currentTurnStart(r); i < len(r.Contents); i++ {
+		c := r.Contents[i]
+		if c.Role != roleModel {
+			continue
+		}
+		for j, p := range c.Parts {
+			sig := p.ThoughtSignature
+			if p.FunctionCall == nil || sig == nil || sig.Text == "" || isBypassSignature(sig.Text) || issuedSignature(sig.Bytes, p.FunctionCall.Name) {
+				continue
+			}
+			out = append(out, violation(i, fmt.Sprintf("contents[%d].parts[%d].thoughtSignature", i, j), MsgCorruptedSignature))
 		}
 	}
 	return out
@@ -565,7 +774,7 @@ func checkDisplayNamesUnique(r *Request, env *rules.Env) []rules.Violation {
 }
 
 // refs lists the {"$ref": NAME} values in a response, in document order.
-func refs(raw json.RawMessage) []string {
+func refs(raw []byte) []string {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var v any
@@ -593,7 +802,7 @@ func refs(raw json.RawMessage) []string {
 	return out
 }
 
-func sortedKeys(m map[string]any) []string { return slices.Sorted(maps.Keys(m)) }
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 func checkRefsResolve(r *Request, env *rules.Env) []rules.Violation {
 	return gemini3Multimodal(r, env, func(i, j int, fr *FunctionResponse) []rules.Violation {

@@ -232,6 +232,7 @@ func TestSDKGemini3MultimodalFunctionResponse(t *testing.T) {
 		fr := genai.NewPartFromFunctionResponseWithParts(fc.Name,
 			map[string]any{"product_id": fc.Args["product_id"], "image_ref": map[string]any{"$ref": "product_photo.png"}},
 			[]*genai.FunctionResponsePart{{InlineData: &genai.FunctionResponseBlob{MIMEType: "image/png", Data: []byte("\x89PNG\r\n\x1a\n"), DisplayName: "product_photo.png"}}})
+		fr.FunctionResponse.ID = fc.ID
 		full := append(append([]*genai.Content(nil), history...), resp.Candidates[0].Content, genai.NewContentFromParts([]*genai.Part{fr}, genai.RoleUser))
 		final, err := client.Models.GenerateContent(ctx, tc.model, full, cfg)
 		if !tc.ok {

@@ -1,140 +1,90 @@
-package gemini
+package gemini_test
 
 import (
+	"context"
 	"encoding/json"
-	"os"
-	"reflect"
+	"net/http"
 	"testing"
+
+	"cloud.google.com/go/auth"
+	"google.golang.org/genai"
+
+	"github.com/toolwire/toolwire/mockprovider"
 )
 
-// promptTokensReference is how the prompt was counted before promptLen:
-// the length of json.Marshal's encoding (0 when it fails).
-func promptTokensReference(r *Request) int {
-	b, _ := json.Marshal(struct {
-		C []Content `json:"c"`
-		S *Content  `json:"s"`
-		T []Tool    `json:"t"`
-	}{r.Contents, r.SystemInstruction, r.Tools})
-	return tokens(len(b))
-}
+// TestSDKCountTokens: countTokens answers the promptTokenCount
+// generateContent reports for the same request, deterministically, on the
+// Gemini API and on Vertex AI.
+func TestSDKCountTokens(t *testing.T) {
+	ts := newServer(t, mockprovider.Options{})
+	ctx := context.Background()
+	contents := genai.Text("What is the weather in Paris?")
 
-// promptLenReference is the exact byte count promptLen stands for.
-func promptLenReference(r *Request) (int, bool) {
-	b, err := json.Marshal(struct {
-		C []Content `json:"c"`
-		S *Content  `json:"s"`
-		T []Tool    `json:"t"`
-	}{r.Contents, r.SystemInstruction, r.Tools})
-	return len(b), err == nil
-}
-
-// TestPromptTokensMatchesMarshal pins the counted length to the length
-// of json.Marshal's encoding, which the usage numbers were built on.
-func TestPromptTokensMatchesMarshal(t *testing.T) {
-	for _, name := range []string{"gemini.call.json", "gemini.result.json"} {
-		body, err := os.ReadFile("../benchmarks/testdata/" + name)
+	c := newClient(t, ts, "count", nil, nil)
+	gen, err := c.Models.GenerateContent(ctx, "gemini-2.5-flash", contents, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		ct, err := c.Models.CountTokens(ctx, "gemini-2.5-flash", contents, nil)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("CountTokens: %v", err)
 		}
-		req, aerr := decodeBody(body)
-		if aerr != nil {
-			t.Fatalf("%s: %v", name, aerr.Message)
+		if ct.TotalTokens != gen.UsageMetadata.PromptTokenCount || ct.TotalTokens == 0 {
+			t.Fatalf("totalTokens %d, generateContent promptTokenCount %d", ct.TotalTokens, gen.UsageMetadata.PromptTokenCount)
 		}
-		for _, r := range []*Request{req, {}} {
-			if got, want := promptTokens(r), promptTokensReference(r); got != want {
-				t.Errorf("%s: promptTokens = %d, want %d", name, got, want)
-			}
-		}
+	}
+
+	vertex, err := genai.NewClient(ctx, &genai.ClientConfig{Backend: genai.BackendVertexAI, Project: "p", Location: "us-central1",
+		Credentials: auth.NewCredentials(&auth.CredentialsOptions{TokenProvider: staticToken("count-vertex")}),
+		HTTPOptions: genai.HTTPOptions{BaseURL: ts.GeminiBaseURL()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ct, err := vertex.Models.CountTokens(ctx, "gemini-2.5-flash", contents, &genai.CountTokensConfig{
+		SystemInstruction: genai.NewContentFromText("Be brief.", genai.RoleUser), Tools: []*genai.Tool{weatherTool()}})
+	if err != nil {
+		t.Fatalf("Vertex CountTokens: %v", err)
+	}
+	if ct.TotalTokens <= gen.UsageMetadata.PromptTokenCount {
+		t.Fatalf("Vertex count with tools %d not above %d", ct.TotalTokens, gen.UsageMetadata.PromptTokenCount)
 	}
 }
 
-// TestPromptLenEdgeCases covers what decoded bodies rarely hold: escapes
-// the encoder adds, invalid UTF-8, raw messages with spaces, HTML
-// characters and line separators, and a raw message that is not JSON.
-func TestPromptLenEdgeCases(t *testing.T) {
-	text := "a\"\\\b\f\n\r\t\x01\x7f<>&\u2028\u2029é\xff\xe2\x80"
-	yes, no := true, false
-	reqs := []*Request{
-		{},
-		{Contents: []Content{}, Tools: []Tool{}, SystemInstruction: &Content{}},
-		{Contents: []Content{{Role: text, Parts: []Part{{Text: &text, Thought: true, ThoughtSignature: text}, {}}}}},
-		{Contents: []Content{{Parts: []Part{
-			{FunctionCall: &FunctionCall{ID: "i", Name: text, Args: json.RawMessage(" { \"a\" : [ 1 , \"<x> & \u2028 \\\" \\u2029\" ] } ")}},
-			{FunctionResponse: &FunctionResponse{Name: "n", Response: json.RawMessage(`{"a":"\u003c"}`), WillContinue: &yes, Scheduling: "SILENT",
-				Parts: []FunctionResponsePart{{InlineData: &Blob{MIMEType: "image/png", Data: "AA==", DisplayName: "d"}}, {FileData: &FileData{FileURI: "u"}}, {}}}},
-			{FunctionResponse: &FunctionResponse{WillContinue: &no}},
-			{InlineData: &Blob{}}, {FileData: &FileData{MIMEType: "m", DisplayName: "x"}},
-		}}}},
-		{Tools: []Tool{{}, {FunctionDeclarations: []FunctionDeclaration{{Name: "f", Description: text, Parameters: json.RawMessage(`{"type":"OBJECT"}`), ParametersJSONSchema: json.RawMessage("\n{}\n")}}}}},
-		{Tools: []Tool{{FunctionDeclarations: []FunctionDeclaration{{Parameters: json.RawMessage(`{`)}}}}},
-		{Contents: []Content{{Parts: []Part{{FunctionCall: &FunctionCall{Args: json.RawMessage(`nul`)}}}}}},
+// TestCountTokensGenerateContentRequest: the wrapped form counts what
+// generateContent of the inner request reports, and is validated like it,
+// errors located under generate_content_request.
+func TestCountTokensGenerateContentRequest(t *testing.T) {
+	ts := newServer(t, mockprovider.Options{})
+	inner := `{"contents":[{"role":"user","parts":[{"text":"hi there"}]}],"generationConfig":{"temperature":0.1}}`
+	resp, b := postRaw(t, ts, "/v1beta/models/gemini-2.5-flash:generateContent", "count-raw", []byte(inner), nil)
+	var gen struct {
+		UsageMetadata struct{ PromptTokenCount int } `json:"usageMetadata"`
 	}
-	for i, r := range reqs {
-		gotN, gotOK := promptLen(r)
-		wantN, wantOK := promptLenReference(r)
-		if gotOK != wantOK || gotOK && gotN != wantN {
-			t.Errorf("request %d: promptLen = %d %v, json.Marshal = %d %v", i, gotN, gotOK, wantN, wantOK)
-		}
-		if got, want := promptTokens(r), promptTokensReference(r); got != want {
-			t.Errorf("request %d: promptTokens = %d, want %d", i, got, want)
-		}
+	if resp.StatusCode != http.StatusOK || json.Unmarshal(b, &gen) != nil {
+		t.Fatalf("%d %s", resp.StatusCode, b)
 	}
-}
-
-// FuzzPromptLen holds promptLen to json.Marshal on every decoded body.
-func FuzzPromptLen(f *testing.F) {
-	fuzzBodies(f)
-	f.Fuzz(func(t *testing.T, body []byte) {
-		req, aerr := decodeBody(body)
-		if aerr != nil {
-			return
-		}
-		gotN, gotOK := promptLen(req)
-		wantN, wantOK := promptLenReference(req)
-		if gotOK != wantOK || gotOK && gotN != wantN {
-			t.Fatalf("%q: promptLen = %d %v, json.Marshal = %d %v", body, gotN, gotOK, wantN, wantOK)
-		}
-	})
-}
-
-// fill sets every field of v, recursively: strings, true, one element per
-// slice, a small object per raw message. A request filled this way holds
-// every field promptLen must count, including any added later.
-func fill(v reflect.Value, depth int) {
-	switch v.Kind() {
-	case reflect.String:
-		v.SetString("x<")
-	case reflect.Bool:
-		v.SetBool(true)
-	case reflect.Pointer:
-		if depth < 8 {
-			v.Set(reflect.New(v.Type().Elem()))
-			fill(v.Elem(), depth+1)
-		}
-	case reflect.Slice:
-		if v.Type() == reflect.TypeOf(json.RawMessage(nil)) {
-			v.SetBytes([]byte(` {"k": [1, "<&>"]} `))
-			return
-		}
-		if depth < 8 {
-			v.Set(reflect.MakeSlice(v.Type(), 1, 1))
-			fill(v.Index(0), depth+1)
-		}
-	case reflect.Struct:
-		for i := range v.NumField() {
-			if v.Type().Field(i).IsExported() {
-				fill(v.Field(i), depth+1)
-			}
-		}
+	resp, b = postRaw(t, ts, "/v1beta/models/gemini-2.5-flash:countTokens", "count-raw", []byte(`{"generateContentRequest":`+inner+`}`), nil)
+	var ct struct {
+		TotalTokens         int              `json:"totalTokens"`
+		PromptTokensDetails []map[string]any `json:"promptTokensDetails"`
 	}
-}
+	if resp.StatusCode != http.StatusOK || json.Unmarshal(b, &ct) != nil || ct.TotalTokens != gen.UsageMetadata.PromptTokenCount || len(ct.PromptTokensDetails) != 1 {
+		t.Fatalf("%d %s (generateContent counted %d)", resp.StatusCode, b, gen.UsageMetadata.PromptTokenCount)
+	}
 
-func TestPromptLenCountsEveryField(t *testing.T) {
-	var r Request
-	fill(reflect.ValueOf(&r).Elem(), 0)
-	gotN, gotOK := promptLen(&r)
-	wantN, wantOK := promptLenReference(&r)
-	if gotOK != wantOK || gotN != wantN {
-		t.Fatalf("promptLen = %d %v, json.Marshal = %d %v", gotN, gotOK, wantN, wantOK)
+	bad := []struct{ body, message, rule string }{
+		{`{"generateContentRequest":{"contents":[{"role":"user","parts":[{"text":"hi"}],"foo":1}]}}`,
+			`Invalid JSON payload received. Unknown name "foo" at 'generate_content_request.contents[0]': Cannot find field.`, "gemini.known-fields"},
+		{`{"contents":[{"role":"user","parts":[{"text":1}]}]}`,
+			`Invalid JSON payload received. Invalid value at 'contents[0].parts[0].text' (TYPE_STRING), 1`, "gemini.field-types"},
+		{`{"contents":[]}`, "* GenerateContentRequest.contents: contents is not specified\n", "gemini.contents-required"},
+	}
+	for _, c := range bad {
+		resp, b := postRaw(t, ts, "/v1beta/models/gemini-2.5-flash:countTokens", "count-raw", []byte(c.body), nil)
+		ge := parseGoogleError(t, resp.StatusCode, b)
+		if resp.StatusCode != http.StatusBadRequest || ge.Error.Message != c.message || resp.Header.Get("X-Toolwire-Rule") != c.rule {
+			t.Fatalf("%s: %d %s %s", c.body, resp.StatusCode, resp.Header.Get("X-Toolwire-Rule"), b)
+		}
 	}
 }
