@@ -798,7 +798,7 @@ func (j *formatJudge) request(model string, outputs []json.RawMessage) ([]byte, 
 		case conv.Anthropic:
 			tools = append(tools, map[string]any{"name": call.name, "description": desc, "input_schema": schema})
 		case conv.Gemini:
-			tools = append(tools, map[string]any{"name": call.name, "description": desc, "parameters": schema})
+			tools = append(tools, map[string]any{"name": call.name, "description": desc, "parametersJsonSchema": schema})
 		}
 	}
 	decode := func(b json.RawMessage) any {

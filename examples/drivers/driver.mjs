@@ -95,7 +95,7 @@ async function runAnthropic() {
 async function runGemini() {
   const url = `${env.GOOGLE_GEMINI_BASE_URL}/v1beta/models/${task.model}:generateContent`, headers = { "x-goog-api-key": env.GEMINI_API_KEY };
   const contents = [{ role: "user", parts: [{ text: task.prompt }] }];
-  const tools = [{ functionDeclarations: decls().map(([name, description, parameters]) => ({ name, description, parameters })) }];
+  const tools = [{ functionDeclarations: decls().map(([name, description, parameters]) => ({ name, description, parametersJsonSchema: parameters })) }];
   for (let i = 0; i < maxTurns; i++) {
     const body = { contents, tools, ...(task.system ? { systemInstruction: { parts: [{ text: task.system }] } } : {}) };
     const content = (await post(url, body, headers)).candidates[0].content;

@@ -123,7 +123,7 @@ def run_anthropic():
 def run_gemini():
     base, key = os.environ["GOOGLE_GEMINI_BASE_URL"], os.environ["GEMINI_API_KEY"]
     contents = [{"role": "user", "parts": [{"text": TASK["prompt"]}]}]
-    tools = [{"functionDeclarations": [{"name": n, "description": d, "parameters": p} for n, d, p in tool_decls()]}]
+    tools = [{"functionDeclarations": [{"name": n, "description": d, "parametersJsonSchema": p} for n, d, p in tool_decls()]}]
     url = f"{base}/v1beta/models/{TASK['model']}:generateContent"
     for _ in range(TASK.get("max_turns", 8)):
         body = {"contents": contents, "tools": tools}

@@ -403,7 +403,7 @@ func runGemini() (string, error) {
 	type declaration struct {
 		Name        string          `json:"name"`
 		Description string          `json:"description"`
-		Parameters  json.RawMessage `json:"parameters"`
+		Parameters  json.RawMessage `json:"parametersJsonSchema"`
 	}
 	type functionResponse struct {
 		Name     string `json:"name"`
