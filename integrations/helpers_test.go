@@ -26,9 +26,18 @@ var (
 	buildLog  []byte
 )
 
-// toolwireBinary builds cmd/toolwire once per test process, statically
-// (the image needs a static binary; the others do not mind).
+// toolwireBinary is $TOOLWIRE_BIN when set, else the static build.
 func toolwireBinary(t testing.TB) string {
+	t.Helper()
+	if p := os.Getenv("TOOLWIRE_BIN"); p != "" {
+		return p
+	}
+	return staticToolwireBinary(t)
+}
+
+// staticToolwireBinary builds cmd/toolwire once per test process with the
+// flags `make image` uses: the image needs a static binary.
+func staticToolwireBinary(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "toolwire-integrations-")
