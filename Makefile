@@ -47,3 +47,17 @@ docs:
 
 clean:
 	rm -rf $(BIN) $(REPORTS)
+
+## image: the container image (FROM scratch, static binary, non-root, serve on 0.0.0.0:8080)
+## with the first engine found: podman, buildah or docker (ENGINE=docker to choose)
+IMAGE  ?= toolwire:dev
+ENGINE ?= $(firstword $(foreach e,podman buildah docker,$(if $(shell command -v $(e) 2>/dev/null),$(e))))
+.PHONY: image image-binary
+image-binary:
+	@echo "image: building the static toolwire binary (CGO_ENABLED=0) into bin/image/"
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags='-s -w' -o bin/image/toolwire ./cmd/toolwire
+
+image: image-binary
+	@test -n "$(ENGINE)" || { echo "image: no container engine (podman, buildah or docker) on PATH"; exit 1; }
+	@echo "image: building $(IMAGE) with $(ENGINE)"
+	$(if $(filter buildah,$(ENGINE)),buildah bud,$(ENGINE) build) -t $(IMAGE) -f Containerfile .

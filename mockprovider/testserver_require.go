@@ -1,0 +1,73 @@
+package mockprovider
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/toolwire/toolwire/mockprovider/rules"
+)
+
+// MustViolations returns the MUST violations journaled for a session, in
+// order. SHOULD violations are advice and are left out.
+func (ts *TestServer) MustViolations(key string) []rules.Violation {
+	var out []rules.Violation
+	for _, v := range ts.Violations(key) {
+		if v.Level == rules.MUST {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// RequireNoViolations fails the test when the session's journal holds any
+// MUST violation, naming the rule, JSON path and message of each: the
+// assertion a test wants after its client code has talked to the mock,
+// including in --lenient style runs where the mock answered normally.
+func (ts *TestServer) RequireNoViolations(t testing.TB, key string) {
+	t.Helper()
+	if msg := violationReport(key, ts.MustViolations(key)); msg != "" {
+		t.Errorf("%s", msg)
+	}
+}
+
+// RequireNoViolationsAtCleanup checks every session the test opened when
+// the test ends, so no client request can break a MUST rule unnoticed.
+// Call it right after NewTestServer; sessions are checked in key order.
+func (ts *TestServer) RequireNoViolationsAtCleanup(t testing.TB) {
+	t.Helper()
+	t.Cleanup(func() {
+		t.Helper()
+		for _, key := range ts.sessionKeys() {
+			ts.RequireNoViolations(t, key)
+		}
+	})
+}
+
+func (ts *TestServer) sessionKeys() []string {
+	infos := ts.Mock.Sessions().List()
+	keys := make([]string, 0, len(infos))
+	for _, in := range infos {
+		keys = append(keys, in.Key)
+	}
+	// List orders by recency; a failure message reads better stable.
+	slices.Sort(keys)
+	return keys
+}
+
+func violationReport(key string, vs []rules.Violation) string {
+	if len(vs) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "toolwire: session %q broke %d MUST rule(s):", key, len(vs))
+	for _, v := range vs {
+		path := v.Path
+		if path == "" {
+			path = "(request)"
+		}
+		fmt.Fprintf(&b, "\n  %s at %s: %s", v.Rule, path, v.Message)
+	}
+	return b.String()
+}
