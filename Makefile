@@ -61,3 +61,9 @@ image: image-binary
 	@test -n "$(ENGINE)" || { echo "image: no container engine (podman, buildah or docker) on PATH"; exit 1; }
 	@echo "image: building $(IMAGE) with $(ENGINE)"
 	$(if $(filter buildah,$(ENGINE)),buildah bud,$(ENGINE) build) -t $(IMAGE) -f Containerfile .
+
+## image-test: build the image and run it as a non-root server (skipped where no engine can run it)
+.PHONY: image-test
+image-test:
+	@echo "image-test: static build, image build and a run of it (minutes on a cold cache)"
+	TOOLWIRE_IMAGE_TEST=1 $(GO) test -count=1 -run TestContainerImage -v ./integrations/

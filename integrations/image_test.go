@@ -70,6 +70,11 @@ func TestContainerImageServesAsNonRoot(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs a container image")
 	}
+	// A static build of every package from a cold cache plus an image
+	// build takes minutes: opt-in, so make test stays short.
+	if os.Getenv("TOOLWIRE_IMAGE_TEST") != "1" {
+		t.Skip("builds a container image: run make image-test (TOOLWIRE_IMAGE_TEST=1)")
+	}
 	e := findEngine(t)
 	root := repoRoot(t)
 	bin := staticToolwireBinary(t)

@@ -2,6 +2,7 @@ package mockprovider
 
 import (
 	"encoding/json"
+	"github.com/toolwire/toolwire/mockprovider/journalpage"
 	"net/http"
 	"strconv"
 	"strings"
@@ -17,6 +18,8 @@ const AdminPrefix = "/_toolwire/"
 // routeAdmin serves the admin API: health, sessions, journals, reset,
 // scenario choice, queued faults, the rule catalog and the scenario list.
 func (s *Server) routeAdmin() {
+	// The journal page: what the mock saw, for a person.
+	s.mux.Handle("GET /_toolwire/{$}", journalpage.Handler(s.store, journalpage.WithCatalog(s.catalog)))
 	s.mux.HandleFunc("GET /_toolwire/health", func(w http.ResponseWriter, r *http.Request) {
 		wire.WriteJSON(w, http.StatusOK, map[string]any{"status": "ok", "version": Version, "sessions": s.store.Len()})
 	})

@@ -1,24 +1,23 @@
 package mockprovider
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"log/slog"
 	"net/http"
 	"strings"
 	"time"
 
+	"github.com/toolwire/toolwire/mockprovider/session"
 	"github.com/toolwire/toolwire/mockprovider/wire"
 )
 
-// SessionTag is how logs and pages name a session: a short hash of its
-// API key, so the key itself never reaches a log line.
+// SessionTag is how logs, the admin API and the journal page name a
+// session (session.ID): a hash of its API key, so the key itself never
+// reaches a log line.
 func SessionTag(key string) string {
 	if key == "" {
 		return ""
 	}
-	sum := sha256.Sum256([]byte(key))
-	return hex.EncodeToString(sum[:6])
+	return session.ID(key)
 }
 
 // statusRecorder remembers the status an answer was sent with.

@@ -36,7 +36,7 @@ func (ts *TestServer) GeminiBaseURL() string { return ts.URL }
 
 // Journal returns a session's journal (empty for an unknown key).
 func (ts *TestServer) Journal(key string) []session.Entry {
-	s, ok := ts.Mock.Sessions().Lookup(key)
+	s, ok := ts.Mock.Sessions().LookupKeyOrID(key)
 	if !ok {
 		return nil
 	}

@@ -34,7 +34,8 @@ func (ts *TestServer) RequireNoViolations(t testing.TB, key string) {
 
 // RequireNoViolationsAtCleanup checks every session the test opened when
 // the test ends, so no client request can break a MUST rule unnoticed.
-// Call it right after NewTestServer; sessions are checked in key order.
+// Call it right after NewTestServer; sessions are checked, and named, by
+// id (session.ID) in id order.
 func (ts *TestServer) RequireNoViolationsAtCleanup(t testing.TB) {
 	t.Helper()
 	t.Cleanup(func() {
@@ -49,7 +50,7 @@ func (ts *TestServer) sessionKeys() []string {
 	infos := ts.Mock.Sessions().List()
 	keys := make([]string, 0, len(infos))
 	for _, in := range infos {
-		keys = append(keys, in.Key)
+		keys = append(keys, in.ID)
 	}
 	// List orders by recency; a failure message reads better stable.
 	slices.Sort(keys)

@@ -102,8 +102,13 @@ func TestRequireNoViolationsAtCleanupChecksEverySession(t *testing.T) {
 		t.Fatal("checked before the test ended")
 	}
 	fake.runCleanups()
-	if len(fake.failures) != 2 || !strings.Contains(fake.failures[0], `"b-broken"`) || !strings.Contains(fake.failures[1], `"c-broken"`) {
-		t.Fatalf("want the two broken sessions in key order, got %q", fake.failures)
+	// Sessions are named by id (session.ID), never by key, in id order.
+	b, c := session.ID("b-broken"), session.ID("c-broken")
+	if b > c {
+		b, c = c, b
+	}
+	if len(fake.failures) != 2 || !strings.Contains(fake.failures[0], `"`+b+`"`) || !strings.Contains(fake.failures[1], `"`+c+`"`) {
+		t.Fatalf("want the two broken sessions in id order, got %q", fake.failures)
 	}
 
 	clean := mockprovider.NewTestServer(t, mockprovider.Options{})

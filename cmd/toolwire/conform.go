@@ -80,7 +80,7 @@ Exit status: 0 conformant, 1 conformance failures, 2 harness or configuration er
 	f.StringVar(&o.DriverURL, "driver-url", "", "driver server URL (the task is POSTed to it)")
 	f.StringVar(&o.FormatDriver, "format-driver", "", "format driver command (JSON lines: format_result, normalize_calls)")
 	f.StringVar(&o.ToolURL, "tool-url", "", "RAP tool URL to judge")
-	f.BoolVar(&o.Reference, "reference", false, "run the built-in reference driver (in process)")
+	f.BoolVar(&o.Reference, "reference", false, "run the reference driver (toolwire-refdriver next to this binary, or on PATH)")
 	f.StringVar(&o.ReferenceBreak, "reference-break", "", "make the reference driver commit one mistake (see toolwire-refdriver --list-breaks)")
 	f.StringVar(&dialects, "dialects", "", "dialects to test, comma-separated (default all: openai-chat,openai-responses,anthropic,gemini)")
 	f.StringVar(&features, "features", "", "features the implementation supports, comma-separated (default all; e.g. streaming,images,documents,reasoning,parallel,structured)")

@@ -6,9 +6,7 @@
 package journalpage
 
 import (
-	"crypto/sha256"
 	"embed"
-	"encoding/hex"
 	"html/template"
 	"net/http"
 	"strings"
@@ -59,12 +57,9 @@ type handler struct {
 	catalog *rules.Catalog
 }
 
-// KeyHash names a session on the page: the first 12 hex digits of the
-// SHA-256 of its API key, so the page never shows a key.
-func KeyHash(key string) string {
-	sum := sha256.Sum256([]byte(key))
-	return hex.EncodeToString(sum[:])[:12]
-}
+// KeyHash names a session on the page as the admin API and the request
+// log do (session.ID): a hash of its API key, so the page never shows a key.
+func KeyHash(key string) string { return session.ID(key) }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
@@ -148,8 +143,8 @@ type event struct {
 func (h *handler) sessions() []sessionRow {
 	var rows []sessionRow
 	for _, info := range h.store.List() {
-		row := sessionRow{Hash: KeyHash(info.Key), Scenario: info.Scenario, Requests: info.Requests, Dropped: info.Dropped, LastSeen: info.LastSeen, key: info.Key}
-		for _, e := range h.journal(info.Key) {
+		row := sessionRow{Hash: info.ID, Scenario: info.Scenario, Requests: info.Requests, Dropped: info.Dropped, LastSeen: info.LastSeen, key: info.ID}
+		for _, e := range h.journal(info.ID) {
 			for _, v := range e.Violations {
 				if v.Level == rules.MUST {
 					row.Must++
@@ -163,8 +158,8 @@ func (h *handler) sessions() []sessionRow {
 	return rows
 }
 
-func (h *handler) journal(key string) []session.Entry {
-	s, ok := h.store.Lookup(key)
+func (h *handler) journal(id string) []session.Entry {
+	s, ok := h.store.LookupKeyOrID(id)
 	if !ok {
 		return nil
 	}
