@@ -12,7 +12,6 @@ import (
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
-	"github.com/toolwire/toolwire/mockprovider/internal/jsonscan"
 	"github.com/toolwire/toolwire/mockprovider/model"
 	"github.com/toolwire/toolwire/mockprovider/openaiwire"
 	"github.com/toolwire/toolwire/mockprovider/rules"
@@ -50,8 +49,9 @@ func (d *Dialect) WriteError(w http.ResponseWriter, e *wire.APIError) { openaiwi
 func (d *Dialect) Fault(kind string) *wire.APIError { return openaiwire.Fault(kind) }
 
 // Decode parses the body into *Request and the neutral conversation.
-func (d *Dialect) Decode(_ *dialect.Exchange, body []byte) (any, *conv.Conversation, *wire.APIError) {
-	req, err := decodeRequest(body)
+func (d *Dialect) Decode(x *dialect.Exchange, body []byte) (any, *conv.Conversation, *wire.APIError) {
+	lenient := x != nil && x.Env != nil && x.Env.Options.Lenient
+	req, err := decodeRequest(body, lenient)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -262,14 +262,9 @@ func parseArguments(v any) map[string]any {
 		if strings.TrimSpace(a) == "" {
 			return map[string]any{}
 		}
-		// What json.Unmarshal into a nil map accepts, without its
-		// reflection: valid JSON holding an object whose numbers fit a
-		// float64 (FuzzConversationMatchesReference).
-		b := []byte(a)
-		if jsonscan.Valid(b) {
-			if obj, ok := jsonscan.StructFloat(b); ok {
-				return obj
-			}
+		var obj map[string]any
+		if json.Unmarshal([]byte(a), &obj) == nil && obj != nil {
+			return obj
 		}
 		return map[string]any{RawArgumentsKey: a}
 	}
@@ -365,5 +360,5 @@ func (d *Dialect) Encode(x *dialect.Exchange, req any, c *conv.Conversation, rep
 		streamOutput(x, r, out)
 		return
 	}
-	x.JSON(http.StatusOK, json.RawMessage(appendCompletion(make([]byte, 0, completionSize(out)), out)))
+	x.JSON(http.StatusOK, json.RawMessage(encodeCompletion(out)))
 }

@@ -23,6 +23,9 @@ const (
 	RuleStrictSchema        = "openai-chat.strict-schema"
 	RuleToolCallsAnswered   = "openai-chat.tool-calls-answered"
 	RuleToolMessageFollows  = "openai-chat.tool-message-follows-call"
+	RuleKnownFields         = "openai-chat.known-fields"
+	RuleFieldTypes          = "openai-chat.field-types"
+	RuleValidJSON           = "openai-chat.valid-json"
 	sourceRules             = "provider-rules.md §1.3"
 	toolParamOption         = "--openai-tool-param"
 	semanticTier            = 1 << 20
@@ -51,6 +54,12 @@ func catalog() []rules.Rule {
 		return rules.Rule{ID: id, Dialect: conv.OpenAIChat, Level: level, Summary: summary, Source: source, Check: check}
 	}
 	list := []rules.Rule{
+		r(RuleValidJSON, rules.MUST, "The body is one JSON object in valid UTF-8.",
+			"https://github.com/ChatGPTNextWeb/NextChat/issues/4064 (verbatim 400, param and code null); invalid UTF-8 answered the same [I]", judgedByDecoder),
+		r(RuleKnownFields, rules.MUST, "Every member is one the API defines for its place (the SDK's param types); a member of another role, part or tool type is unknown there too. In lenient mode unknown members are journaled instead of answered.",
+			"https://github.com/transitive-bullshit/agentic/issues/531 (verbatim: \"Unrecognized request argument supplied: …\" at the top level, \"Additional properties are not allowed ('…' was unexpected) - 'messages.0'\" nested); member lists from https://github.com/openai/openai-go/blob/v3.96.0/chatcompletion.go", checkKnownFields),
+		r(RuleFieldTypes, rules.MUST, "Every member has the JSON type the API defines (string or array content, string or object tool_choice, integers for counts), enum members take a listed value, numbers fit, and no object repeats a key.",
+			"https://github.com/openai/openai-go/blob/v3.96.0/chatcompletion.go (member types); invalid_type wording as the API's verbatim \"Invalid type for '…': expected a string, but got an object instead.\" (provider catalog, arguments-string); \"a number\" for decimals, the duplicate-key and out-of-range texts are inferred [I]", judgedByDecoder),
 		r(RuleModelRequired, rules.MUST, "A request names a model.",
 			"https://github.com/chain-ml/council/issues/45 (curl without model → 400 \"you must provide a model parameter\", param null)", checkModel),
 		r(RuleRequiredFields, rules.MUST, "Required fields are present: messages (non-empty), each message's role, content of user/system/developer/tool messages, tool_call_id, tool_calls[].id/type/function.name/arguments, content part types, tools[].type/function.name.",
@@ -103,6 +112,25 @@ func badRequest(order int, path, param, code, msg string) rules.Violation {
 
 func missing(order int, path string) rules.Violation {
 	return badRequest(order, path, path, missingCode, fmt.Sprintf("Missing required parameter: '%s'.", path))
+}
+
+// judgedByDecoder is the check of the rules a body breaks before it can
+// be read at all (decode.go answers them): a request that reaches the
+// checks has kept them.
+func judgedByDecoder(any, *rules.Env) []rules.Violation { return nil }
+
+// checkKnownFields journals the unknown members lenient decoding kept; a
+// strict decode answers the first one itself.
+func checkKnownFields(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil {
+		return nil
+	}
+	var out []rules.Violation
+	for _, u := range r.Unknown {
+		out = append(out, rules.Violation{Path: u.Path, Order: requestLevel, Status: http.StatusBadRequest, ErrType: openaiwire.InvalidRequest, Message: u.Message})
+	}
+	return out
 }
 
 func checkModel(req any, _ *rules.Env) []rules.Violation {
