@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
@@ -51,10 +52,12 @@ func (d *Dialect) Fault(kind string) *wire.APIError { return openaiwire.Fault(ki
 // Decode parses the body into *Request and the neutral conversation.
 func (d *Dialect) Decode(x *dialect.Exchange, body []byte) (any, *conv.Conversation, *wire.APIError) {
 	lenient := x != nil && x.Env != nil && x.Env.Options.Lenient
+	received := time.Now()
 	req, err := decodeRequest(body, lenient)
 	if err != nil {
 		return nil, nil, err
 	}
+	req.received = received
 	return req, toConversation(req), nil
 }
 
@@ -356,6 +359,10 @@ func (d *Dialect) Encode(x *dialect.Exchange, req any, c *conv.Conversation, rep
 		r = &Request{}
 	}
 	out := buildOutput(x, r, c, reply)
+	if r.received.IsZero() {
+		r.received = time.Now()
+	}
+	openaiwire.ResponseHeaders(x.W.Header(), r.received, out.Usage.TotalTokens)
 	if c.Stream {
 		streamOutput(x, r, out)
 		return

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Request is a Chat Completions request as the checks see it, read from
@@ -32,6 +33,8 @@ type Request struct {
 	// Unknown lists the members the API does not define, kept in lenient
 	// mode for the known-fields rule to journal.
 	Unknown []UnknownMember
+	// received is when decoding began: openai-processing-ms counts from it.
+	received time.Time
 }
 
 // Message is one entry of messages.
