@@ -19,8 +19,16 @@ import (
 	"github.com/toolwire/toolwire/mockprovider/wire"
 )
 
-// Route is the one endpoint this dialect serves.
+// Route is the endpoint this dialect serves on api.openai.com.
 const Route = "POST /v1/chat/completions"
+
+// Azure OpenAI serves the same API under a deployment (the deployment
+// names the model; ?api-version= is required) and, in its v1 API, under
+// /openai/v1 (api-version optional).
+const (
+	AzureDeploymentRoute = "POST /openai/deployments/{deployment}/chat/completions"
+	AzureV1Route         = "POST /openai/v1/chat/completions"
+)
 
 // RawArgumentsKey holds a replayed call's arguments when they are not a
 // JSON object (unparseable text, an array, a number): conv.Call.Arguments
@@ -39,8 +47,10 @@ func New() *Dialect { return &Dialect{rules: catalog()} }
 
 var _ dialect.Dialect = (*Dialect)(nil)
 
-func (d *Dialect) Name() conv.Dialect  { return conv.OpenAIChat }
-func (d *Dialect) Routes() []string    { return []string{Route} }
+func (d *Dialect) Name() conv.Dialect { return conv.OpenAIChat }
+func (d *Dialect) Routes() []string {
+	return []string{Route, AzureDeploymentRoute, AzureV1Route}
+}
 func (d *Dialect) Rules() []rules.Rule { return d.rules }
 
 func (d *Dialect) Key(r *http.Request) (string, *wire.APIError) { return openaiwire.Key(r) }
@@ -58,6 +68,15 @@ func (d *Dialect) Decode(x *dialect.Exchange, body []byte) (any, *conv.Conversat
 		return nil, nil, err
 	}
 	req.received = received
+	if x != nil && x.R != nil {
+		if dep := x.R.PathValue("deployment"); dep != "" {
+			// The deployment names the model; the body's model is optional.
+			req.Deployment = dep
+			if !req.HasModel {
+				req.Model, req.HasModel = dep, true
+			}
+		}
+	}
 	return req, toConversation(req), nil
 }
 

@@ -2,13 +2,16 @@ package openaichat_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/azure"
 	"github.com/openai/openai-go/v3/option"
 
 	"github.com/toolwire/toolwire/mockprovider"
@@ -90,4 +93,79 @@ func TestRateLimitFaultKeepsItsHeaders(t *testing.T) {
 		t.Errorf("x-ratelimit-remaining-requests %q", got)
 	}
 	checkOpenAIHeaders(t, "rate limit", a.Header)
+}
+
+// TestSDKAzure: openai-go's azure options (deployment path from the
+// body's model, ?api-version=, Api-Key header) and an Azure v1 base URL
+// with bearer auth both drive a tool loop, streamed and not.
+func TestSDKAzure(t *testing.T) {
+	ts := mockprovider.NewTestServer(t, mockprovider.Options{})
+	key := sessionKey(t)
+	var seen []*http.Request
+	record := option.WithMiddleware(func(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+		seen = append(seen, r)
+		return next(r)
+	})
+	deployment := openai.NewClient(azure.WithEndpoint(ts.URL, "2024-10-21"), azure.WithAPIKey(key), azure.WithUnsafeAllowHTTP(), record)
+	v1 := openai.NewClient(option.WithBaseURL(ts.URL+"/openai/v1/"), option.WithAPIKey(key), record)
+	for name, client := range map[string]openai.Client{"deployment": deployment, "v1": v1} {
+		t.Run(name, func(t *testing.T) {
+			seen = nil
+			final, _ := runLoop(t, client, weatherParams("Weather in Paris?"), weatherTool)
+			if final.Choices[0].FinishReason != "stop" {
+				t.Errorf("final: %s", final.RawJSON())
+			}
+			acc := accumulate(t, client, weatherParams("Weather in Rome?"))
+			if len(acc.Choices) == 0 || len(acc.Choices[0].Message.ToolCalls) != 1 {
+				t.Errorf("streamed: %+v", acc.Choices)
+			}
+			r := seen[0]
+			switch name {
+			case "deployment":
+				if r.URL.Path != "/openai/deployments/"+sdkModel+"/chat/completions" || r.URL.Query().Get("api-version") != "2024-10-21" ||
+					r.Header.Get("Api-Key") != key || r.Header.Get("Authorization") != "" {
+					t.Errorf("request %s %v", r.URL, r.Header)
+				}
+			case "v1":
+				if r.URL.Path != "/openai/v1/chat/completions" || r.Header.Get("Authorization") != "Bearer "+key {
+					t.Errorf("request %s %v", r.URL, r.Header)
+				}
+			}
+		})
+	}
+	if vs := ts.Violations(key); len(vs) != 0 {
+		t.Errorf("violations: %v", vs)
+	}
+	if n := len(ts.Journal(key)); n != 6 {
+		t.Errorf("journal has %d entries, want 6 (one session for both forms)", n)
+	}
+}
+
+// TestAzureDeploymentNamesTheModel: a raw request to a deployment may
+// leave model out; the deployment names it.
+func TestAzureDeploymentNamesTheModel(t *testing.T) {
+	ts := mockprovider.NewTestServer(t, mockprovider.Options{})
+	req, _ := http.NewRequest(http.MethodPost, ts.URL+"/openai/deployments/my-gpt/chat/completions?api-version=2024-10-21",
+		strings.NewReader(`{"messages":[{"role":"user","content":"hi"}]}`))
+	req.Header.Set("api-key", "azure-raw")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var c openai.ChatCompletion
+	if err := json.NewDecoder(resp.Body).Decode(&c); err != nil || resp.StatusCode != http.StatusOK || c.Model != "my-gpt" {
+		t.Fatalf("status %d model %q err %v", resp.StatusCode, c.Model, err)
+	}
+	// api-key counts only on Azure paths, as api.openai.com ignores it.
+	req, _ = http.NewRequest(http.MethodPost, ts.URL+"/v1/chat/completions", strings.NewReader(`{"model":"m","messages":[{"role":"user","content":"hi"}]}`))
+	req.Header.Set("api-key", "azure-raw")
+	resp2, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp2.Body.Close()
+	if resp2.StatusCode != http.StatusUnauthorized {
+		t.Errorf("api-key on /v1: status %d", resp2.StatusCode)
+	}
 }

@@ -33,6 +33,9 @@ type Request struct {
 	// Unknown lists the members the API does not define, kept in lenient
 	// mode for the known-fields rule to journal.
 	Unknown []UnknownMember
+	// Deployment is the Azure deployment of the path ("" on
+	// api.openai.com paths).
+	Deployment string
 	// received is when decoding began: openai-processing-ms counts from it.
 	received time.Time
 }

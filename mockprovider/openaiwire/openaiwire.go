@@ -32,8 +32,19 @@ const MissingKeyMessage = "You didn't provide an API key. You need to provide yo
 // InvalidJSONMessage is OpenAI's answer to a body that is not JSON.
 const InvalidJSONMessage = "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON. If you have trouble figuring out how to fix this, please contact us through our help center at help.openai.com.)"
 
-// Key reads the bearer token that names the session.
+// AzurePrefix starts the paths of Azure OpenAI (/openai/deployments/{d}/…
+// and /openai/v1/…), where the key may come in an api-key header instead
+// of bearer auth (openai-go's azure.WithAPIKey sends Api-Key).
+const AzurePrefix = "/openai/"
+
+// Key reads the bearer token that names the session (or, on an Azure
+// path, the api-key header).
 func Key(r *http.Request) (string, *wire.APIError) {
+	if strings.HasPrefix(r.URL.Path, AzurePrefix) {
+		if key := strings.TrimSpace(r.Header.Get("Api-Key")); key != "" {
+			return key, nil
+		}
+	}
 	auth := r.Header.Get("Authorization")
 	key, ok := strings.CutPrefix(auth, "Bearer ")
 	if !ok {
