@@ -75,6 +75,8 @@ func decodeRequest(body []byte, lenient bool) (*Request, *wire.APIError) {
 		req.IncludeUsage = w.StreamOptions.IncludeUsage != nil && *w.StreamOptions.IncludeUsage
 	}
 	req.MaxTokensSent = w.MaxTokens != nil
+	req.FunctionCallSent = w.FunctionCall.Mode != nil || w.FunctionCall.Name != nil
+	req.FunctionsSent = len(w.Functions) > 0
 	return req, nil
 }
 
@@ -192,6 +194,9 @@ func readTools(ws []chatTool, req *Request, lenient bool) ([]Tool, *wire.APIErro
 				t.Parameters = canonicalParameters(f.Parameters)
 			}
 			t.Strict = f.Strict != nil && *f.Strict
+		}
+		if c := w.Custom; c != nil && t.Type == "custom" {
+			t.Name, t.HasName = c.Name, true
 		}
 	}
 	return tools, nil

@@ -169,3 +169,60 @@ func TestAzureDeploymentNamesTheModel(t *testing.T) {
 		t.Errorf("api-key on /v1: status %d", resp2.StatusCode)
 	}
 }
+
+// sdkError runs one request through the SDK, streamed or not, and returns
+// the API error it ended with.
+func sdkError(t *testing.T, client openai.Client, params openai.ChatCompletionNewParams, streamed bool) *openai.Error {
+	t.Helper()
+	var err error
+	if streamed {
+		s := client.Chat.Completions.NewStreaming(context.Background(), params, option.WithMaxRetries(0))
+		for s.Next() {
+		}
+		err = s.Err()
+	} else {
+		_, err = client.Chat.Completions.New(context.Background(), params, option.WithMaxRetries(0))
+	}
+	var apiErr *openai.Error
+	if !errors.As(err, &apiErr) {
+		t.Fatalf("want an API error, got %v", err)
+	}
+	return apiErr
+}
+
+// TestSDKToolControlsNeedTools: tool_choice or parallel_tool_calls
+// without tools, and a forced function that is not declared, are the
+// API's 400s, streamed and not.
+func TestSDKToolControlsNeedTools(t *testing.T) {
+	ts := mockprovider.NewTestServer(t, mockprovider.Options{})
+	client := newClient(ts, sessionKey(t))
+	plain := func() openai.ChatCompletionNewParams {
+		return openai.ChatCompletionNewParams{Model: sdkModel, Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("hi")}}
+	}
+	noneChoice := plain()
+	noneChoice.ToolChoice = openai.ChatCompletionToolChoiceOptionUnionParam{OfAuto: openai.String("none")}
+	parallel := plain()
+	parallel.ParallelToolCalls = openai.Bool(false)
+	undeclared := weatherParams("Weather?")
+	undeclared.ToolChoice = openai.ToolChoiceOptionFunctionToolChoice(openai.ChatCompletionNamedToolChoiceFunctionParam{Name: "get_time"})
+	for _, c := range []struct {
+		name   string
+		params openai.ChatCompletionNewParams
+		param  string
+		msg    string
+	}{
+		{"tool_choice none", noneChoice, "tool_choice", "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified."},
+		{"parallel_tool_calls", parallel, "parallel_tool_calls", "Invalid value for 'parallel_tool_calls': 'parallel_tool_calls' is only allowed when 'tools' are specified."},
+		{"undeclared forced function", undeclared, "tool_choice", "Invalid value for 'tool_choice': the function 'get_time' is not among the 'tools' of this request."},
+	} {
+		for _, streamed := range []bool{false, true} {
+			e := sdkError(t, client, c.params, streamed)
+			if e.StatusCode != http.StatusBadRequest || e.Param != c.param || e.Message != c.msg || e.Type != "invalid_request_error" {
+				t.Errorf("%s (streamed %v): %d %s", c.name, streamed, e.StatusCode, e.RawJSON())
+			}
+		}
+	}
+	if _, err := client.Chat.Completions.New(context.Background(), plain()); err != nil {
+		t.Errorf("the same request without the controls: %v", describe(err))
+	}
+}

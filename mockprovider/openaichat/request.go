@@ -28,6 +28,9 @@ type Request struct {
 	StreamOptionsSent bool
 	// ToolChoiceSent is true when tool_choice was present (non-null).
 	ToolChoiceSent bool
+	// FunctionCallSent and FunctionsSent: the legacy function_call and
+	// functions members were present (non-null; functions non-empty).
+	FunctionCallSent, FunctionsSent bool
 	// MaxTokensSent is true when the legacy max_tokens was present.
 	MaxTokensSent bool
 	// Unknown lists the members the API does not define, kept in lenient

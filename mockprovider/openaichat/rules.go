@@ -12,26 +12,28 @@ import (
 
 // Rule IDs of this dialect.
 const (
-	RuleModelRequired       = "openai-chat.model-required"
-	RuleRequiredFields      = "openai-chat.required-fields"
-	RuleArgumentsString     = "openai-chat.arguments-string"
-	RuleToolCallsNonEmpty   = "openai-chat.tool-calls-non-empty"
-	RuleStreamOptions       = "openai-chat.stream-options-need-stream"
-	RuleImageOnlyInUser     = "openai-chat.image-only-in-user-messages"
-	RuleToolNamePattern     = "openai-chat.tool-name-pattern"
-	RuleToolSchemaValid     = "openai-chat.tool-schema-valid"
-	RuleStrictSchema        = "openai-chat.strict-schema"
-	RuleToolCallsAnswered   = "openai-chat.tool-calls-answered"
-	RuleToolMessageFollows  = "openai-chat.tool-message-follows-call"
-	RuleKnownFields         = "openai-chat.known-fields"
-	RuleFieldTypes          = "openai-chat.field-types"
-	RuleValidJSON           = "openai-chat.valid-json"
-	sourceRules             = "provider-rules.md §1.3"
-	toolParamOption         = "--openai-tool-param"
-	semanticTier            = 1 << 20
-	requestLevel            = -1
-	missingCode             = "missing_required_parameter"
-	toolCallsAnsweredPrefix = "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: "
+	RuleModelRequired         = "openai-chat.model-required"
+	RuleRequiredFields        = "openai-chat.required-fields"
+	RuleArgumentsString       = "openai-chat.arguments-string"
+	RuleToolCallsNonEmpty     = "openai-chat.tool-calls-non-empty"
+	RuleStreamOptions         = "openai-chat.stream-options-need-stream"
+	RuleImageOnlyInUser       = "openai-chat.image-only-in-user-messages"
+	RuleToolNamePattern       = "openai-chat.tool-name-pattern"
+	RuleToolSchemaValid       = "openai-chat.tool-schema-valid"
+	RuleStrictSchema          = "openai-chat.strict-schema"
+	RuleToolCallsAnswered     = "openai-chat.tool-calls-answered"
+	RuleToolMessageFollows    = "openai-chat.tool-message-follows-call"
+	RuleKnownFields           = "openai-chat.known-fields"
+	RuleFieldTypes            = "openai-chat.field-types"
+	RuleValidJSON             = "openai-chat.valid-json"
+	RuleToolControlsNeedTools = "openai-chat.tool-controls-need-tools"
+	RuleForcedToolDeclared    = "openai-chat.forced-tool-declared"
+	sourceRules               = "provider-rules.md §1.3"
+	toolParamOption           = "--openai-tool-param"
+	semanticTier              = 1 << 20
+	requestLevel              = -1
+	missingCode               = "missing_required_parameter"
+	toolCallsAnsweredPrefix   = "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: "
 )
 
 // ToolMessageOrphanMessage keeps the API's spelling "preceeding".
@@ -82,6 +84,10 @@ func catalog() []rules.Rule {
 			sourceRules+" rule 1 (sdcb/chats PR #132, router-for-me/CLIProxyAPI #2798)", checkToolCallsAnswered),
 		r(RuleToolMessageFollows, rules.MUST, "A tool message directly follows an assistant tool_calls message (or tool messages of its batch) and answers one of its ids.",
 			sourceRules+" rule 2 (miurla/morphic #136, sdcb/chats PR #132)", checkToolMessageFollows),
+		r(RuleToolControlsNeedTools, rules.MUST, "tool_choice and parallel_tool_calls are sent only with tools (and the legacy function_call only with functions); tool_choice \"none\" without tools is refused too.",
+			"https://github.com/RageAgainstThePixel/OpenAI-DotNet/issues/479 (verbatim 400, param tool_choice, code null); https://github.com/openai/swarm/issues/30 and https://github.com/openai/openai-openapi/pull/287 (parallel_tool_calls, verbatim); https://github.com/Azure-Samples/azure-search-openai-demo/pull/1175 (function_call, verbatim); https://github.com/vllm-project/vllm/pull/40311 (tool_choice \"none\" without tools refused by the real API)", checkToolControlsNeedTools),
+		r(RuleForcedToolDeclared, rules.MUST, "A tool_choice that forces a named function (or custom tool) names one declared in tools.",
+			"https://platform.openai.com/docs/api-reference/chat/create#chat-create-tool_choice (forces the named tool); answer text inferred [I]", checkForcedToolDeclared),
 	}
 	// Feature tags let suite profiles skip rules a client never meets.
 	features := map[string]string{RuleStreamOptions: "streaming", RuleImageOnlyInUser: "images", RuleStrictSchema: "strict"}
@@ -118,6 +124,58 @@ func missing(order int, path string) rules.Violation {
 // be read at all (decode.go answers them): a request that reaches the
 // checks has kept them.
 func judgedByDecoder(any, *rules.Env) []rules.Violation { return nil }
+
+// onlyWithTools is the API's answer to a tool control sent without the
+// tools it controls, e.g. "Invalid value for 'tool_choice': 'tool_choice'
+// is only allowed when 'tools' are specified."
+func onlyWithTools(param, tools string) rules.Violation {
+	return badRequest(requestLevel, param, param, "",
+		fmt.Sprintf("Invalid value for '%s': '%s' is only allowed when '%s' are specified.", param, param, tools))
+}
+
+func checkToolControlsNeedTools(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil {
+		return nil
+	}
+	var out []rules.Violation
+	if len(r.Tools) == 0 {
+		if r.ToolChoiceSent {
+			out = append(out, onlyWithTools("tool_choice", "tools"))
+		}
+		if r.ParallelToolCalls != nil {
+			out = append(out, onlyWithTools("parallel_tool_calls", "tools"))
+		}
+	}
+	if r.FunctionCallSent && !r.FunctionsSent {
+		out = append(out, onlyWithTools("function_call", "functions"))
+	}
+	return out
+}
+
+// checkForcedToolDeclared: the forced name must be a declared tool of the
+// same kind. Without tools the tool-controls rule answers instead.
+func checkForcedToolDeclared(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil || len(r.Tools) == 0 || (r.ToolChoice.Mode != "function" && r.ToolChoice.Mode != "custom") {
+		return nil
+	}
+	for _, t := range r.Tools {
+		if t.Type == r.ToolChoice.Mode && t.HasName && t.Name == r.ToolChoice.Name {
+			return nil
+		}
+	}
+	p := "tool_choice." + r.ToolChoice.Mode + ".name"
+	return []rules.Violation{badRequest(requestLevel, p, "tool_choice", "invalid_value",
+		fmt.Sprintf("Invalid value for 'tool_choice': the %s '%s' is not among the 'tools' of this request.", kindWord(r.ToolChoice.Mode), r.ToolChoice.Name))}
+}
+
+func kindWord(mode string) string {
+	if mode == "custom" {
+		return "custom tool"
+	}
+	return "function"
+}
 
 // checkKnownFields journals the unknown members lenient decoding kept; a
 // strict decode answers the first one itself.
