@@ -15,6 +15,7 @@ import (
 	"github.com/openai/openai-go/v3/option"
 
 	"github.com/toolwire/toolwire/mockprovider"
+	"github.com/toolwire/toolwire/mockprovider/openaichat"
 )
 
 var requestID = regexp.MustCompile(`^req_[0-9a-f]{32}$`)
@@ -224,5 +225,37 @@ func TestSDKToolControlsNeedTools(t *testing.T) {
 	}
 	if _, err := client.Chat.Completions.New(context.Background(), plain()); err != nil {
 		t.Errorf("the same request without the controls: %v", describe(err))
+	}
+}
+
+// TestSDKReasoningModelsRefuseMaxTokens: o-series and gpt-5 models answer
+// max_tokens with unsupported_parameter, streamed and not; other models
+// take it, and max_completion_tokens passes everywhere.
+func TestSDKReasoningModelsRefuseMaxTokens(t *testing.T) {
+	ts := mockprovider.NewTestServer(t, mockprovider.Options{})
+	client := newClient(ts, sessionKey(t))
+	for _, model := range []string{"o1", "o3-mini", "o4-mini-2025-04-16", "gpt-5", "gpt-5.1", "gpt-5-nano"} {
+		p := weatherParams("hi")
+		p.Model = model
+		p.MaxTokens = openai.Int(100)
+		for _, streamed := range []bool{false, true} {
+			e := sdkError(t, client, p, streamed)
+			if e.StatusCode != http.StatusBadRequest || e.Param != "max_tokens" || e.Code != "unsupported_parameter" || e.Message != openaichat.MaxTokensUnsupportedMessage {
+				t.Errorf("%s (streamed %v): %s", model, streamed, e.RawJSON())
+			}
+		}
+		p.MaxTokens = openai.ChatCompletionNewParams{}.MaxTokens
+		p.MaxCompletionTokens = openai.Int(100)
+		if _, err := client.Chat.Completions.New(context.Background(), p); err != nil {
+			t.Errorf("%s with max_completion_tokens: %v", model, describe(err))
+		}
+	}
+	for _, model := range []string{"gpt-4o-mini", "gpt-4.1", "omni-moderation-latest"} {
+		p := weatherParams("hi")
+		p.Model = model
+		p.MaxTokens = openai.Int(100)
+		if _, err := client.Chat.Completions.New(context.Background(), p); err != nil {
+			t.Errorf("%s with max_tokens: %v", model, describe(err))
+		}
 	}
 }

@@ -28,6 +28,7 @@ const (
 	RuleValidJSON             = "openai-chat.valid-json"
 	RuleToolControlsNeedTools = "openai-chat.tool-controls-need-tools"
 	RuleForcedToolDeclared    = "openai-chat.forced-tool-declared"
+	RuleReasoningMaxTokens    = "openai-chat.reasoning-models-refuse-max-tokens"
 	sourceRules               = "provider-rules.md §1.3"
 	toolParamOption           = "--openai-tool-param"
 	semanticTier              = 1 << 20
@@ -88,6 +89,8 @@ func catalog() []rules.Rule {
 			"https://github.com/RageAgainstThePixel/OpenAI-DotNet/issues/479 (verbatim 400, param tool_choice, code null); https://github.com/openai/swarm/issues/30 and https://github.com/openai/openai-openapi/pull/287 (parallel_tool_calls, verbatim); https://github.com/Azure-Samples/azure-search-openai-demo/pull/1175 (function_call, verbatim); https://github.com/vllm-project/vllm/pull/40311 (tool_choice \"none\" without tools refused by the real API)", checkToolControlsNeedTools),
 		r(RuleForcedToolDeclared, rules.MUST, "A tool_choice that forces a named function (or custom tool) names one declared in tools.",
 			"https://platform.openai.com/docs/api-reference/chat/create#chat-create-tool_choice (forces the named tool); answer text inferred [I]", checkForcedToolDeclared),
+		r(RuleReasoningMaxTokens, rules.MUST, "Reasoning models (o1*, o3*, o4*, gpt-5*) take max_completion_tokens; the legacy max_tokens is refused.",
+			"https://github.com/griptape-ai/ComfyUI-Griptape/issues/312 (gpt-5, verbatim 400 with param max_tokens, code unsupported_parameter); https://github.com/teilomillet/gollm/issues/33 (o1, o3-mini)", checkReasoningMaxTokens),
 	}
 	// Feature tags let suite profiles skip rules a client never meets.
 	features := map[string]string{RuleStreamOptions: "streaming", RuleImageOnlyInUser: "images", RuleStrictSchema: "strict"}
@@ -175,6 +178,33 @@ func kindWord(mode string) string {
 		return "custom tool"
 	}
 	return "function"
+}
+
+// MaxTokensUnsupportedMessage is the API's answer to max_tokens sent to a
+// reasoning model.
+const MaxTokensUnsupportedMessage = "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead."
+
+// reasoningModelPrefixes name the reasoning model families.
+var reasoningModelPrefixes = []string{"o1", "o3", "o4", "gpt-5"}
+
+// IsReasoningModel reports whether a model name is of a reasoning family
+// (a dated or sized variant such as o4-mini-2025-04-16 included).
+func IsReasoningModel(model string) bool {
+	m := strings.ToLower(model)
+	for _, p := range reasoningModelPrefixes {
+		if m == p || strings.HasPrefix(m, p+"-") || strings.HasPrefix(m, p+".") {
+			return true
+		}
+	}
+	return false
+}
+
+func checkReasoningMaxTokens(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil || !r.MaxTokensSent || !IsReasoningModel(r.Model) {
+		return nil
+	}
+	return []rules.Violation{badRequest(requestLevel, "max_tokens", "max_tokens", "unsupported_parameter", MaxTokensUnsupportedMessage)}
 }
 
 // checkKnownFields journals the unknown members lenient decoding kept; a
