@@ -92,9 +92,11 @@ func buildOutput(x *dialect.Exchange, r *Request, c *conv.Conversation, reply *m
 	if len(out.Calls) > 0 && !c.ToolChoice.Forced() {
 		out.Finish = "tool_calls"
 	}
-	prompt := max(1, promptChars(c)/4)
+	text := promptText(c)
+	prompt := max(1, len(text)/charsPerToken)
 	completion := max(1, completionChars/4)
 	out.Usage = usage{PromptTokens: prompt, CompletionTokens: completion, TotalTokens: prompt + completion}
+	out.Usage.PromptTokensDetails.CachedTokens = cachedTokens(x.Session, c.Model, text)
 	return out
 }
 
@@ -202,31 +204,4 @@ func encodeCompletion(o *output) []byte {
 		Usage:   &o.Usage, ServiceTier: "default", SystemFingerprint: o.Fingerprint,
 	})
 	return b
-}
-
-// promptChars estimates the prompt's size in characters: the text,
-// arguments and results of every turn, the system prompt and the tool
-// declarations. Four characters make a token, as OpenAI's rule of thumb
-// has it.
-func promptChars(c *conv.Conversation) int {
-	n := len(c.System)
-	for _, t := range c.Tools {
-		n += len(t.Name) + len(t.Description) + len(t.Parameters)
-	}
-	for _, t := range c.Turns {
-		n += 8 // role and framing
-		for _, p := range t.Parts {
-			n += len(p.Text)
-			if p.Call != nil {
-				b, _ := json.Marshal(p.Call.Arguments)
-				n += len(p.Call.Name) + len(b)
-			}
-			if p.Result != nil {
-				for _, ct := range p.Result.Content {
-					n += len(ct.Text) + len(ct.Data)
-				}
-			}
-		}
-	}
-	return n
 }

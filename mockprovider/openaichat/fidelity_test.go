@@ -259,3 +259,53 @@ func TestSDKReasoningModelsRefuseMaxTokens(t *testing.T) {
 		}
 	}
 }
+
+// TestSDKCachedTokens: a prompt of 1,024 tokens or more sent again in the
+// same session reports its seen prefix as cached_tokens (a multiple of
+// 128 from 1,024), streamed with include_usage and not; a short prompt,
+// a first sight and another session report 0.
+func TestSDKCachedTokens(t *testing.T) {
+	ts := mockprovider.NewTestServer(t, mockprovider.Options{})
+	key := sessionKey(t)
+	client := newClient(ts, key)
+	ctx := context.Background()
+	long := weatherParams("Weather in Paris?")
+	long.Messages[0] = openai.SystemMessage(strings.Repeat("You answer weather questions tersely. ", 160)) // ~6,000 characters
+
+	cached := func(c openai.Client, p openai.ChatCompletionNewParams) (int64, int64) {
+		t.Helper()
+		resp, err := c.Chat.Completions.New(ctx, p)
+		if err != nil {
+			t.Fatal(describe(err))
+		}
+		return resp.Usage.PromptTokensDetails.CachedTokens, resp.Usage.PromptTokens
+	}
+	if got, prompt := cached(client, long); got != 0 || prompt < 1024 {
+		t.Fatalf("first sight: cached %d of %d prompt tokens", got, prompt)
+	}
+	got, prompt := cached(client, long)
+	if got < 1024 || got%128 != 0 || got > prompt {
+		t.Fatalf("repeat: cached %d of %d prompt tokens", got, prompt)
+	}
+	// The next turn of the same conversation shares the prefix.
+	next := long
+	next.Messages = append(append([]openai.ChatCompletionMessageParamUnion(nil), long.Messages...), openai.AssistantMessage("Sunny."), openai.UserMessage("And Rome?"))
+	if more, _ := cached(client, next); more != got {
+		t.Errorf("continued conversation: cached %d, want the shared prefix %d", more, got)
+	}
+
+	streamed := long
+	streamed.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
+	if acc := accumulate(t, client, streamed); acc.Usage.PromptTokensDetails.CachedTokens != got {
+		t.Errorf("streamed: cached %d, want %d", acc.Usage.PromptTokensDetails.CachedTokens, got)
+	}
+
+	short := weatherParams("Weather in Paris?")
+	cached(client, short)
+	if got, _ := cached(client, short); got != 0 {
+		t.Errorf("short prompt: cached %d", got)
+	}
+	if got, _ := cached(newClient(ts, key+"-other"), long); got != 0 {
+		t.Errorf("another session: cached %d", got)
+	}
+}
