@@ -44,6 +44,11 @@ func (j *judge) run() {
 		for _, v := range e.Violations {
 			j.findings[v.Rule] = append(j.findings[v.Rule], finding{level: v.Level, message: violationMessage(v), excerpt: clip(string(e.Request), 1500)})
 		}
+		// A rule the decoder answered (unknown member, wrong type, bad
+		// JSON) is journaled as the answer's rule, not as a violation.
+		if e.Answered != "" && len(j.findings[e.Answered]) == 0 {
+			j.findings[e.Answered] = append(j.findings[e.Answered], finding{level: rules.MUST, message: clip(string(e.Response), 500), excerpt: clip(string(e.Request), 1500)})
+		}
 	}
 	j.checkFinalText()
 	j.checkResults()

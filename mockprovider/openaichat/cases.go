@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/toolwire/toolwire/mockprovider/dialect"
+	"github.com/toolwire/toolwire/mockprovider/openaiwire"
 )
 
 // obj and arr keep the cases below readable as JSON-like Go literals.
@@ -73,7 +74,50 @@ func toolWith(params obj, strict bool) obj {
 // real API's status and message for the broken request.
 func RuleCases() []dialect.RuleCase {
 	msgMissing := func(p string) string { return "Missing required parameter: '" + p + "'." }
+	hi := arr{userMsg("hi")}
 	return []dialect.RuleCase{
+		{Rule: RuleValidJSON, Name: "body cut short",
+			Bad:        json.RawMessage(`{"model":"gpt-4o-mini","messages":[{"role":"user","content":"hi"}]`),
+			Good:       body(hi),
+			WantStatus: 400, WantMessage: openaiwire.InvalidJSONMessage},
+		{Rule: RuleValidJSON, Name: "invalid UTF-8 in a string",
+			Bad:        json.RawMessage("{\"model\":\"gpt-4o-mini\",\"messages\":[{\"role\":\"user\",\"content\":\"caf\xe9\"}]}"),
+			Good:       body(arr{userMsg("café")}),
+			WantStatus: 400, WantMessage: openaiwire.InvalidJSONMessage},
+		{Rule: RuleKnownFields, Name: "unknown top-level member",
+			Bad: body(hi, obj{"foo": 1}), Good: body(hi),
+			WantStatus: 400, WantMessage: "Unrecognized request argument supplied: foo"},
+		{Rule: RuleKnownFields, Name: "unknown member in a message",
+			Bad: body(arr{obj{"role": "user", "content": "hi", "foo": 1}}), Good: body(hi),
+			WantStatus: 400, WantMessage: "Additional properties are not allowed ('foo' was unexpected) - 'messages.0'"},
+		{Rule: RuleKnownFields, Name: "tool_call_id on a user message",
+			Bad: body(arr{obj{"role": "user", "content": "hi", "tool_call_id": "call_1"}}), Good: body(hi),
+			WantStatus: 400, WantMessage: "Additional properties are not allowed ('tool_call_id' was unexpected) - 'messages.0'"},
+		{Rule: RuleFieldTypes, Name: "content sent as a number",
+			Bad: body(arr{obj{"role": "user", "content": 5}}), Good: body(hi),
+			WantStatus: 400, WantMessage: "Invalid type for 'messages[0].content': expected one of a string or array of objects, but got an integer instead."},
+		{Rule: RuleFieldTypes, Name: "unknown role",
+			Bad: body(arr{obj{"role": "robot", "content": "hi"}}), Good: body(hi),
+			WantStatus: 400, WantMessage: "Invalid value: 'robot'. Supported values are: 'system', 'assistant', 'user', 'function', 'tool', and 'developer'."},
+		{Rule: RuleFieldTypes, Name: "max_completion_tokens with a fraction",
+			Bad: body(hi, obj{"max_completion_tokens": 1.5}), Good: body(hi, obj{"max_completion_tokens": 15}),
+			WantStatus: 400, WantMessage: "Invalid type for 'max_completion_tokens': expected an integer, but got a decimal instead."},
+		{Rule: RuleToolControlsNeedTools, Name: "tool_choice without tools",
+			Bad: body(hi, obj{"tools": nil, "tool_choice": "none"}), Good: body(hi, obj{"tools": nil}),
+			WantStatus: 400, WantMessage: "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified."},
+		{Rule: RuleToolControlsNeedTools, Name: "parallel_tool_calls without tools",
+			Bad: body(hi, obj{"tools": nil, "parallel_tool_calls": false}), Good: body(hi, obj{"tools": nil}),
+			WantStatus: 400, WantMessage: "Invalid value for 'parallel_tool_calls': 'parallel_tool_calls' is only allowed when 'tools' are specified."},
+		{Rule: RuleToolControlsNeedTools, Name: "function_call without functions",
+			Bad: body(hi, obj{"tools": nil, "function_call": "auto"}), Good: body(hi, obj{"tools": nil}),
+			WantStatus: 400, WantMessage: "Invalid value for 'function_call': 'function_call' is only allowed when 'functions' are specified."},
+		{Rule: RuleForcedToolDeclared, Name: "forced function not declared",
+			Bad:        body(hi, obj{"tool_choice": obj{"type": "function", "function": obj{"name": "get_time"}}}),
+			Good:       body(hi, obj{"tool_choice": obj{"type": "function", "function": obj{"name": "get_weather"}}}),
+			WantStatus: 400, WantMessage: "Invalid value for 'tool_choice': the function 'get_time' is not among the 'tools' of this request."},
+		{Rule: RuleReasoningMaxTokens, Name: "max_tokens to gpt-5",
+			Bad: body(hi, obj{"model": "gpt-5-mini", "max_tokens": 100}), Good: body(hi, obj{"model": "gpt-5-mini", "max_completion_tokens": 100}),
+			WantStatus: 400, WantMessage: MaxTokensUnsupportedMessage},
 		{Rule: RuleModelRequired, Name: "no model",
 			Bad: body(loop(), obj{"model": nil}), Good: body(loop()),
 			WantStatus: 400, WantMessage: ModelRequiredMessage},

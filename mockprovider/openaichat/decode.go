@@ -1,566 +1,479 @@
 package openaichat
 
 import (
-	"bytes"
-	"slices"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"reflect"
 	"strconv"
-	"sync"
+	"strings"
 
-	"github.com/toolwire/toolwire/mockprovider/internal/jsonscan"
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/toolwire/toolwire/mockprovider/openaiwire"
 	"github.com/toolwire/toolwire/mockprovider/wire"
+	"github.com/toolwire/toolwire/mockprovider/wirejson"
 )
 
-// The decoder walks the validated body on its spans, member by member,
-// and reads each field straight from the bytes. It used to decode every
-// member into maps and boxed values first and then read those: a map per
-// message, per tool call and per function, a box per value, and strings
-// for members nobody reads. That was the largest share of a Chat
-// request's CPU and allocations. The results, and the error for the first
-// bad field, are those of the generic-map decoder (kept as
-// referenceDecodeRequest, FuzzDecodeMatchesReference): fields are checked in the same order, a
-// repeated key keeps its last value as a map decode does, and error
-// values are decoded generically only on the error path, so their
-// messages are built from the very same values.
-
-// decodeRequest parses and shape-checks a body. Type mismatches and
-// unknown enum values are answered here with OpenAI's invalid_type /
-// invalid_value errors (they are request-shape errors, not catalog rules);
-// absent required fields and argument types are left to the rules so they
-// can be journaled in lenient mode.
-func decodeRequest(body []byte) (*Request, *wire.APIError) {
-	// One JSON value and nothing after it but space, as a json.Decoder
-	// followed by io.EOF would demand.
-	if !jsonscan.Valid(body) {
-		return nil, openaiwire.InvalidJSON()
-	}
-	top, ok := jsonscan.ObjectMembers(body)
-	if !ok {
-		return nil, openaiwire.InvalidJSON()
-	}
-	var model, messages, tools, toolChoice, parallel, stream, streamOptions []byte
-	for {
-		raw, v, more := top.Next()
-		if !more {
-			break
+// decodeRequest decodes a body into the wire structs (wire.go) and reads
+// the checks' view of it (Request) from them. Every decoding failure is
+// answered here in the API's words with its rule ID; absent required
+// fields and argument types are left to the rules so they can be
+// journaled in lenient mode. In lenient mode unknown members are kept in
+// Request.Unknown for the known-fields rule to journal.
+func decodeRequest(body []byte, lenient bool) (*Request, *wire.APIError) {
+	var w chatRequest
+	unknown, derr := wirejson.Decode(body, &w, wirejson.Options{Lenient: lenient})
+	if derr != nil {
+		if derr.Kind == wirejson.WrongType && derr.Got == '0' && derr.Value == "" {
+			derr.Value = numberAt(body, derr.Offset)
 		}
-		switch string(memberKey(raw)) {
-		case "model":
-			model = v
-		case "messages":
-			messages = v
-		case "tools":
-			tools = v
-		case "tool_choice":
-			toolChoice = v
-		case "parallel_tool_calls":
-			parallel = v
-		case "stream":
-			stream = v
-		case "stream_options":
-			streamOptions = v
-		}
+		return nil, decodeError(derr)
 	}
 	req := &Request{}
-	if present(model) {
-		s, ok := stringValue(model)
-		if !ok {
-			return nil, invalidType("model", "a string", jsonscan.AnyNumber(model))
-		}
-		req.Model, req.HasModel = s, s != ""
+	for _, path := range unknown {
+		req.Unknown = append(req.Unknown, unknownMember(path))
 	}
-	if present(messages) {
-		var buf [16][]byte
-		elems, ok := elements(buf[:0], messages)
-		if !ok {
-			return nil, invalidType("messages", "an array", jsonscan.AnyNumber(messages))
-		}
+	if w.Model != nil {
+		req.Model, req.HasModel = *w.Model, *w.Model != ""
+	}
+	if w.Messages != nil {
 		req.HasMessages = true
-		req.Messages = make([]Message, len(elems))
-		for i, raw := range elems {
-			if err := decodeMessage(&req.Messages[i], i, raw); err != nil {
+		req.Messages = make([]Message, len(*w.Messages))
+		for i := range *w.Messages {
+			if err := readMessage(&req.Messages[i], i, &(*w.Messages)[i], req, lenient); err != nil {
 				return nil, err
 			}
 		}
 	}
-	if present(tools) {
+	if w.Tools != nil {
 		var err *wire.APIError
-		if req.Tools, err = decodeTools(tools); err != nil {
+		if req.Tools, err = readTools(*w.Tools, req, lenient); err != nil {
 			return nil, err
 		}
 	}
-	if present(toolChoice) {
-		tc, err := decodeToolChoice(jsonscan.AnyNumber(toolChoice))
-		if err != nil {
-			return nil, err
+	if tc := w.ToolChoice; tc.Sent {
+		req.ToolChoiceSent = true
+		switch {
+		case tc.Object == nil:
+			req.ToolChoice = ToolChoice{Mode: tc.Mode}
+		case *tc.Object.Type == "function":
+			req.ToolChoice = ToolChoice{Mode: "function", Name: *tc.Object.Function.Name}
+		case *tc.Object.Type == "custom":
+			req.ToolChoice = ToolChoice{Mode: "custom", Name: *tc.Object.Custom.Name}
+		default:
+			// allowed_tools constrains the set without forcing a call:
+			// auto here.
+			req.ToolChoice = ToolChoice{Mode: "auto"}
 		}
-		req.ToolChoice = tc
 	}
-	if present(parallel) {
-		b, ok := jsonscan.Bool(parallel)
-		if !ok {
-			return nil, invalidType("parallel_tool_calls", "a boolean", jsonscan.AnyNumber(parallel))
-		}
-		req.ParallelToolCalls = &b
-	}
-	if present(stream) {
-		b, ok := jsonscan.Bool(stream)
-		if !ok {
-			return nil, invalidType("stream", "a boolean", jsonscan.AnyNumber(stream))
-		}
-		req.Stream = b
-	}
-	if present(streamOptions) {
-		so, ok := pick(streamOptions, "include_usage")
-		if !ok {
-			return nil, invalidType("stream_options", "an object", jsonscan.AnyNumber(streamOptions))
-		}
+	req.ParallelToolCalls = w.ParallelToolCalls
+	req.Stream = w.Stream != nil && *w.Stream
+	if w.StreamOptions != nil {
 		req.StreamOptionsSent = true
-		usage := so[0]
-		if present(usage) {
-			b, ok := jsonscan.Bool(usage)
-			if !ok {
-				return nil, invalidType("stream_options.include_usage", "a boolean", jsonscan.AnyNumber(usage))
-			}
-			req.IncludeUsage = b
-		}
+		req.IncludeUsage = w.StreamOptions.IncludeUsage != nil && *w.StreamOptions.IncludeUsage
 	}
+	req.MaxTokensSent = w.MaxTokens != nil
+	req.FunctionCallSent = w.FunctionCall.Mode != nil || w.FunctionCall.Name != nil
+	req.FunctionsSent = len(w.Functions) > 0
 	return req, nil
 }
 
-// decodeMessage fills *m from messages[i]. It writes in place so the
-// message is built once in the request's slice.
-func decodeMessage(m *Message, i int, v []byte) *wire.APIError {
+func readMessage(m *Message, i int, w *chatMessage, req *Request, lenient bool) *wire.APIError {
 	m.Index = i
-	members, ok := jsonscan.ObjectMembers(v)
-	if !ok {
-		return invalidType(messagePath(i), "an object", jsonscan.AnyNumber(v))
-	}
-	var role, content, refusal, name, toolCallID, toolCalls []byte
-	for {
-		raw, v, more := members.Next()
-		if !more {
-			break
-		}
-		switch string(memberKey(raw)) {
-		case "role":
-			role = v
-		case "content":
-			content = v
-		case "refusal":
-			refusal = v
-		case "name":
-			name = v
-		case "tool_call_id":
-			toolCallID = v
-		case "tool_calls":
-			toolCalls = v
-		}
-	}
-	if present(role) {
-		s, ok := enumValue(role, roles)
-		if !ok {
-			return invalidType(messagePath(i)+".role", "a string", jsonscan.AnyNumber(role))
-		}
-		if !oneOf(s, roles) {
-			return invalidValue(messagePath(i)+".role", s, roles)
-		}
-		m.Role, m.HasRole = s, true
-	}
-	if present(content) {
-		m.HasContent = true
-		switch content[0] {
-		case '"':
-			m.Text = unquote(content)
-		case '[':
-			m.ContentIsArray = true
-			var buf [16][]byte
-			elems, _ := elements(buf[:0], content)
-			if len(elems) > 0 { // nil for [], as a map decode left it
-				m.Parts = make([]ContentPart, len(elems))
-			}
-			for j, raw := range elems {
-				if err := decodePart(&m.Parts[j], i, j, raw); err != nil {
-					return err
-				}
-			}
-		default:
-			return invalidType(messagePath(i)+".content", "one of a string or array of objects", jsonscan.AnyNumber(content))
-		}
-	}
-	var err *wire.APIError
-	if m.Refusal, _, err = messageString(refusal, i, ".refusal"); err != nil {
-		return err
-	}
-	if m.Name, _, err = messageString(name, i, ".name"); err != nil {
-		return err
-	}
-	if m.ToolCallID, m.HasToolCallID, err = messageString(toolCallID, i, ".tool_call_id"); err != nil {
-		return err
-	}
-	if present(toolCalls) {
-		var buf [16][]byte
-		elems, ok := elements(buf[:0], toolCalls)
-		if !ok {
-			return invalidType(messagePath(i)+".tool_calls", "an array", jsonscan.AnyNumber(toolCalls))
-		}
-		m.ToolCallsSent = true
-		if len(elems) > 0 { // nil for [], as a map decode left it
-			m.ToolCalls = make([]ToolCall, len(elems))
-		}
-		for j, raw := range elems {
-			if err := decodeToolCall(&m.ToolCalls[j], i, j, raw); err != nil {
+	if w.Role != nil {
+		m.Role, m.HasRole = string(*w.Role), true
+		if name := w.memberNotAllowed(m.Role); name != "" {
+			if err := extraMember(req, lenient, []string{"messages", strconv.Itoa(i), name}); err != nil {
 				return err
 			}
 		}
 	}
-	return nil
-}
-
-// decodePart fills *p from messages[i].content[j].
-func decodePart(p *ContentPart, i, j int, v []byte) *wire.APIError {
-	members, ok := jsonscan.ObjectMembers(v)
-	if !ok {
-		return invalidType(partPath(i, j), "an object", jsonscan.AnyNumber(v))
-	}
-	var typ, text, refusal, imageURL, inputAudio, file []byte
-	for {
-		raw, v, more := members.Next()
-		if !more {
-			break
+	if w.Content.Sent {
+		m.HasContent, m.ContentIsArray, m.Text = true, w.Content.Array, w.Content.Text
+		if len(w.Content.Parts) > 0 { // nil for [], as the rules expect
+			m.Parts = make([]ContentPart, len(w.Content.Parts))
 		}
-		switch string(memberKey(raw)) {
-		case "type":
-			typ = v
-		case "text":
-			text = v
-		case "refusal":
-			refusal = v
-		case "image_url":
-			imageURL = v
-		case "input_audio":
-			inputAudio = v
-		case "file":
-			file = v
+		for j := range w.Content.Parts {
+			wp := &w.Content.Parts[j]
+			p := &m.Parts[j]
+			if wp.Type != nil {
+				p.Type, p.HasType = string(*wp.Type), true
+				if name := wp.memberNotAllowed(p.Type); name != "" {
+					if err := extraMember(req, lenient, []string{"messages", strconv.Itoa(i), "content", strconv.Itoa(j), name}); err != nil {
+						return err
+					}
+				}
+			}
+			p.Text, p.Refusal = deref(wp.Text), deref(wp.Refusal)
+			if wp.ImageURL != nil {
+				p.ImageURL = deref(wp.ImageURL.URL)
+			}
+			if a := wp.InputAudio; a != nil {
+				p.AudioData, p.AudioFormat = deref(a.Data), deref(a.Format)
+			}
+			if f := wp.File; f != nil {
+				p.FileData, p.FileID, p.Filename = deref(f.FileData), deref(f.FileID), deref(f.Filename)
+			}
 		}
 	}
-	var err *wire.APIError
-	if p.Type, p.HasType, err = partString(typ, i, j, ".type", partTypes); err != nil {
-		return err
-	}
-	if p.HasType && !oneOf(p.Type, partTypes) {
-		return invalidValue(partPath(i, j)+".type", p.Type, partTypes)
-	}
-	if p.Text, _, err = partString(text, i, j, ".text", nil); err != nil {
-		return err
-	}
-	if p.Refusal, _, err = partString(refusal, i, j, ".refusal", nil); err != nil {
-		return err
-	}
-	if present(imageURL) {
-		// The API takes {"url": …}; a bare string is an old client habit
-		// that is accepted nowhere, so it is a type error.
-		o, ok := pick(imageURL, "url")
-		if !ok {
-			return invalidType(partPath(i, j)+".image_url", "an object", jsonscan.AnyNumber(imageURL))
+	m.Refusal, m.Name = deref(w.Refusal), deref(w.Name)
+	m.ToolCallID, m.HasToolCallID = deref(w.ToolCallID), w.ToolCallID != nil
+	if w.ToolCalls != nil {
+		m.ToolCallsSent = true
+		if len(*w.ToolCalls) > 0 {
+			m.ToolCalls = make([]ToolCall, len(*w.ToolCalls))
 		}
-		if p.ImageURL, _, err = partString(o[0], i, j, ".image_url.url", nil); err != nil {
-			return err
-		}
-	}
-	if present(inputAudio) {
-		o, ok := pick(inputAudio, "data", "format")
-		if !ok {
-			return invalidType(partPath(i, j)+".input_audio", "an object", jsonscan.AnyNumber(inputAudio))
-		}
-		if p.AudioData, _, err = partString(o[0], i, j, ".input_audio.data", nil); err != nil {
-			return err
-		}
-		if p.AudioFormat, _, err = partString(o[1], i, j, ".input_audio.format", nil); err != nil {
-			return err
-		}
-	}
-	if present(file) {
-		o, ok := pick(file, "file_data", "file_id", "filename")
-		if !ok {
-			return invalidType(partPath(i, j)+".file", "an object", jsonscan.AnyNumber(file))
-		}
-		if p.FileData, _, err = partString(o[0], i, j, ".file.file_data", nil); err != nil {
-			return err
-		}
-		if p.FileID, _, err = partString(o[1], i, j, ".file.file_id", nil); err != nil {
-			return err
-		}
-		if p.Filename, _, err = partString(o[2], i, j, ".file.filename", nil); err != nil {
-			return err
+		for j := range *w.ToolCalls {
+			wc, tc := &(*w.ToolCalls)[j], &m.ToolCalls[j]
+			tc.ID, tc.HasID = deref(wc.ID), wc.ID != nil
+			if wc.Type != nil {
+				tc.Type, tc.HasType = string(*wc.Type), true
+				if name := wc.memberNotAllowed(tc.Type); name != "" {
+					if err := extraMember(req, lenient, []string{"messages", strconv.Itoa(i), "tool_calls", strconv.Itoa(j), name}); err != nil {
+						return err
+					}
+				}
+			}
+			if f := wc.Function; f != nil {
+				tc.HasFunction = true
+				tc.Name, tc.HasName = deref(f.Name), f.Name != nil
+				if len(f.Arguments) > 0 {
+					// Null counts as sent: the required-fields rule and the
+					// arguments-string rule tell the cases apart.
+					tc.HasArguments = true
+					tc.Arguments = argumentsValue(f.Arguments)
+				}
+			}
 		}
 	}
 	return nil
 }
 
-// decodeToolCall fills *tc from messages[i].tool_calls[j].
-func decodeToolCall(tc *ToolCall, i, j int, v []byte) *wire.APIError {
-	o, ok := pick(v, "id", "type", "function")
-	if !ok {
-		return invalidType(toolCallPath(i, j), "an object", jsonscan.AnyNumber(v))
-	}
-	id, typ, fn := o[0], o[1], o[2]
-	var err *wire.APIError
-	if tc.ID, tc.HasID, err = callString(id, i, j, ".id", nil); err != nil {
-		return err
-	}
-	if tc.Type, tc.HasType, err = callString(typ, i, j, ".type", callTypes); err != nil {
-		return err
-	}
-	if tc.HasType && tc.Type != "function" && tc.Type != "custom" {
-		return invalidValue(toolCallPath(i, j)+".type", tc.Type, callTypes)
-	}
-	if !present(fn) {
+// argumentsValue is a replayed call's arguments as sent: the string, nil
+// for null, or the generic value of anything else (numbers kept as
+// json.Number, so the error can say "an integer" or "a decimal").
+func argumentsValue(v jsontext.Value) any {
+	switch v.Kind() {
+	case 'n':
 		return nil
+	case '"':
+		var s string
+		_ = json.Unmarshal(v, &s)
+		return s
 	}
-	f, ok := pick(fn, "name", "arguments")
-	if !ok {
-		return invalidType(toolCallPath(i, j)+".function", "an object", jsonscan.AnyNumber(fn))
-	}
-	name, args := f[0], f[1]
-	tc.HasFunction = true
-	if tc.Name, tc.HasName, err = callString(name, i, j, ".function.name", nil); err != nil {
-		return err
-	}
-	// Arguments count as sent even when null: the required-fields rule
-	// and the arguments-string rule tell the cases apart.
-	if args != nil {
-		tc.HasArguments = true
-		switch {
-		case jsonscan.IsNull(args):
-		case args[0] == '"':
-			tc.Arguments = unquote(args)
-		default:
-			tc.Arguments = jsonscan.AnyNumber(args)
-		}
-	}
-	return nil
+	dec := json.NewDecoder(strings.NewReader(string(v)))
+	dec.UseNumber()
+	var x any
+	_ = dec.Decode(&x)
+	return x
 }
 
-// callTypes are the values tools[].type and tool_calls[].type accept.
-var callTypes = []string{"function", "custom"}
-
-// decodeTools decodes the tools array v. An agent declares the same tools
-// on every request of a session, so a successful decode is cached by the
-// bytes sent and each request gets its own copy of the slice (the strings
-// and parameters in it are never modified, so they are shared).
-func decodeTools(v []byte) ([]Tool, *wire.APIError) {
-	toolsCache.mu.Lock()
-	cached, ok := toolsCache.m[string(v)]
-	toolsCache.mu.Unlock()
-	if ok {
-		return slices.Clone(cached), nil
+func readTools(ws []chatTool, req *Request, lenient bool) ([]Tool, *wire.APIError) {
+	var tools []Tool // nil for [], as the rules expect
+	if len(ws) > 0 {
+		tools = make([]Tool, len(ws))
 	}
-	var buf [16][]byte
-	elems, ok := elements(buf[:0], v)
-	if !ok {
-		return nil, invalidType("tools", "an array", jsonscan.AnyNumber(v))
-	}
-	var tools []Tool // nil for [], as a map decode left it
-	if len(elems) > 0 {
-		tools = make([]Tool, len(elems))
-	}
-	for i, raw := range elems {
-		if err := decodeTool(&tools[i], i, raw); err != nil {
-			return nil, err
+	for i := range ws {
+		w, t := &ws[i], &tools[i]
+		t.Index = i
+		if w.Type != nil {
+			t.Type, t.HasType = string(*w.Type), true
+			if name := w.memberNotAllowed(t.Type); name != "" {
+				if err := extraMember(req, lenient, []string{"tools", strconv.Itoa(i), name}); err != nil {
+					return nil, err
+				}
+			}
 		}
-	}
-	if len(v) <= maxCachedTools {
-		toolsCache.mu.Lock()
-		if toolsCache.m == nil || len(toolsCache.m) >= maxCachedToolSets {
-			toolsCache.m = map[string][]Tool{} // bounded: cleared when full
+		if f := w.Function; f != nil {
+			t.HasFunction = true
+			t.Name, t.HasName = deref(f.Name), f.Name != nil
+			t.Description = deref(f.Description)
+			if len(f.Parameters) > 0 && f.Parameters.Kind() != 'n' {
+				t.Parameters = canonicalParameters(f.Parameters)
+			}
+			t.Strict = f.Strict != nil && *f.Strict
 		}
-		toolsCache.m[string(v)] = slices.Clone(tools)
-		toolsCache.mu.Unlock()
+		if c := w.Custom; c != nil && t.Type == "custom" {
+			t.Name, t.HasName = c.Name, true
+		}
 	}
 	return tools, nil
 }
 
-// toolsCache is shared by all requests; the mutex guards it. Its slices
-// are only ever copied out, never handed out or written.
-var toolsCache struct {
-	mu sync.Mutex
-	m  map[string][]Tool
+// Members each kind of message, part, call and tool defines (beyond its
+// discriminator), from the SDK's per-variant param types. The wire structs
+// hold the union of them; a member of another variant is unknown to the
+// API's schema for this one.
+
+var roleMembers = map[string]string{
+	"system": "name", "developer": "name", "user": "name", "function": "name",
+	"assistant": "name refusal tool_calls function_call audio annotations", "tool": "tool_call_id",
 }
 
-const (
-	maxCachedToolSets = 256
-	maxCachedTools    = 64 << 10
-)
+var partMembers = map[string]string{
+	"text": "text prompt_cache_breakpoint", "image_url": "image_url prompt_cache_breakpoint",
+	"input_audio": "input_audio prompt_cache_breakpoint", "file": "file prompt_cache_breakpoint",
+	"refusal": "refusal", "audio": "input_audio",
+}
 
-// decodeTool fills *t from tools[i].
-func decodeTool(t *Tool, i int, v []byte) *wire.APIError {
-	t.Index = i
-	o, ok := pick(v, "type", "function")
-	if !ok {
-		return invalidType(toolPath(i), "an object", jsonscan.AnyNumber(v))
+func (m *chatMessage) memberNotAllowed(role string) string {
+	sent := []struct {
+		name string
+		set  bool
+	}{
+		{"name", m.Name != nil}, {"refusal", m.Refusal != nil}, {"tool_call_id", m.ToolCallID != nil},
+		{"tool_calls", m.ToolCalls != nil}, {"function_call", m.FunctionCall != nil}, {"audio", m.Audio != nil},
+		{"annotations", len(m.Annotations) > 0},
 	}
-	typ, fn := o[0], o[1]
-	var err *wire.APIError
-	if t.Type, t.HasType, err = toolString(typ, i, ".type", callTypes); err != nil {
-		return err
+	allowed := roleMembers[role]
+	for _, s := range sent {
+		if s.set && !hasWord(allowed, s.name) {
+			return s.name
+		}
 	}
-	if t.HasType && t.Type != "function" && t.Type != "custom" {
-		return invalidValue(toolPath(i)+".type", t.Type, callTypes)
+	return ""
+}
+
+func (p *contentPart) memberNotAllowed(typ string) string {
+	sent := []struct {
+		name string
+		set  bool
+	}{
+		{"text", p.Text != nil}, {"refusal", p.Refusal != nil}, {"image_url", p.ImageURL != nil},
+		{"input_audio", p.InputAudio != nil}, {"file", p.File != nil}, {"prompt_cache_breakpoint", p.PromptCacheBreakpoint != nil},
 	}
-	if !present(fn) {
+	allowed := partMembers[typ]
+	for _, s := range sent {
+		if s.set && !hasWord(allowed, s.name) {
+			return s.name
+		}
+	}
+	return ""
+}
+
+func (c *wireToolCall) memberNotAllowed(typ string) string {
+	switch {
+	case typ == "function" && c.Custom != nil:
+		return "custom"
+	case typ == "custom" && c.Function != nil:
+		return "function"
+	}
+	return ""
+}
+
+func (t *chatTool) memberNotAllowed(typ string) string {
+	switch {
+	case typ == "function" && t.Custom != nil:
+		return "custom"
+	case typ == "custom" && t.Function != nil:
+		return "function"
+	}
+	return ""
+}
+
+func hasWord(list, w string) bool {
+	for _, x := range strings.Fields(list) {
+		if x == w {
+			return true
+		}
+	}
+	return false
+}
+
+// extraMember answers a member the variant does not define, or keeps it
+// for the journal in lenient mode.
+func extraMember(req *Request, lenient bool, path []string) *wire.APIError {
+	u := unknownMember(path)
+	if lenient {
+		req.Unknown = append(req.Unknown, u)
 		return nil
 	}
-	f, ok := pick(fn, "name", "description", "parameters", "strict")
-	if !ok {
-		return invalidType(toolPath(i)+".function", "an object", jsonscan.AnyNumber(fn))
+	return u.apiError()
+}
+
+// UnknownMember is one member the API does not define, with the API's
+// answer to it.
+type UnknownMember struct {
+	Path    string // dotted: messages.0.foo
+	Message string
+}
+
+// unknownMember renders the API's texts: "Unrecognized request argument
+// supplied: foo" at the top level, "Additional properties are not allowed
+// ('foo' was unexpected) - 'messages.0'" below it (transitive-bullshit/
+// agentic #531).
+func unknownMember(path []string) UnknownMember {
+	name := path[len(path)-1]
+	if len(path) == 1 {
+		return UnknownMember{Path: name, Message: "Unrecognized request argument supplied: " + name}
 	}
-	name, description, params, strict := f[0], f[1], f[2], f[3]
-	t.HasFunction = true
-	if t.Name, t.HasName, err = toolString(name, i, ".function.name", nil); err != nil {
-		return err
+	return UnknownMember{Path: wirejson.Dotted(path),
+		Message: fmt.Sprintf("Additional properties are not allowed ('%s' was unexpected) - '%s'", name, wirejson.Dotted(path[:len(path)-1]))}
+}
+
+func (u UnknownMember) apiError() *wire.APIError {
+	return &wire.APIError{Status: http.StatusBadRequest, Type: openaiwire.InvalidRequest, Message: u.Message, RuleID: RuleKnownFields}
+}
+
+// numberAt is the number starting at (or just after the space at) off,
+// so a type error can tell an integer from a decimal.
+func numberAt(body []byte, off int64) string {
+	if off < 0 || off >= int64(len(body)) {
+		return ""
 	}
-	if t.Description, _, err = toolString(description, i, ".function.description", nil); err != nil {
-		return err
+	rest := strings.TrimLeft(string(body[off:]), " \t\r\n:")
+	end := strings.IndexFunc(rest, func(r rune) bool { return !strings.ContainsRune("+-.0123456789eE", r) })
+	if end < 0 {
+		end = len(rest)
 	}
-	if present(params) {
-		// Kept as JSON even when it is not an object: the schema rule
-		// reports that in the API's words.
-		t.Parameters = canonicalParameters(params)
-	}
-	if present(strict) {
-		b, ok := jsonscan.Bool(strict)
+	return rest[:end]
+}
+
+// decodeError maps a decoding failure to the API's answer.
+func decodeError(e *wirejson.Error) *wire.APIError {
+	param := bracketed(e.Path)
+	switch e.Kind {
+	case wirejson.Syntax, wirejson.InvalidUTF8:
+		out := openaiwire.InvalidJSON()
+		out.RuleID = RuleValidJSON
+		return out
+	case wirejson.UnknownMember:
+		return unknownMember(e.Path).apiError()
+	case wirejson.DuplicateMember:
+		return fieldTypes(param, "invalid_value", fmt.Sprintf("Invalid '%s': duplicate key '%s'. Expected each key at most once in an object.", param, e.Name()))
+	case wirejson.WrongType:
+		if len(e.Path) == 0 { // not an object: the API cannot read it at all
+			out := openaiwire.InvalidJSON()
+			out.RuleID = RuleFieldTypes
+			return out
+		}
+		return fieldTypes(param, "invalid_type", fmt.Sprintf("Invalid type for '%s': expected %s, but got %s instead.", param, expected(e.Want), gotKind(e.Got, e.Value)))
+	case wirejson.OutOfRange:
+		if f, err := strconv.ParseFloat(e.Value, 64); err == nil && isInteger(e.Want) && f != math.Trunc(f) {
+			return fieldTypes(param, "invalid_type", fmt.Sprintf("Invalid type for '%s': expected an integer, but got a decimal instead.", param))
+		}
+		return fieldTypes(param, "invalid_value", fmt.Sprintf("Invalid '%s': number out of range. Expected a finite number that fits the parameter, but got %s instead.", param, e.Value))
+	case wirejson.Invalid:
+		code, suffix, text, ok := splitFieldError(e.Message)
 		if !ok {
-			return invalidType(toolPath(i)+".function.strict", "a boolean", jsonscan.AnyNumber(strict))
+			return fieldTypes(param, "invalid_value", e.Message)
 		}
-		t.Strict = b
+		param += suffix
+		return fieldTypes(param, code, strings.ReplaceAll(text, "{param}", param))
 	}
-	return nil
+	return fieldTypes(param, "invalid_value", e.Error())
 }
 
-// elements appends the element spans of the array v to dst (callers pass
-// a buffer on their stack), so the elements are counted and the decoded
-// slice allocated once, at its size, without walking the array twice.
-// ok is false when v is not an array.
-func elements(dst [][]byte, v []byte) ([][]byte, bool) {
-	it, ok := jsonscan.ArrayElements(v)
-	if !ok {
-		return nil, false
+func fieldTypes(param, code, msg string) *wire.APIError {
+	e := &wire.APIError{Status: http.StatusBadRequest, Type: openaiwire.InvalidRequest, Message: msg, Code: code, RuleID: RuleFieldTypes}
+	if param != "" {
+		e.Param = param
 	}
-	for {
-		e, more := it.Next()
-		if !more {
-			return dst, true
+	return e
+}
+
+// bracketed writes a path as the API's invalid_type messages do:
+// messages[0].tool_calls[1].function.
+func bracketed(path []string) string { return wirejson.Bracketed(path) }
+
+// fieldError carries a union's or enum's verdict through the decoder as a
+// wirejson.InvalidError: the code, the member below the failing value the
+// param should name, and the text with {param} where the path goes (the
+// decoder adds the path; the union does not know it).
+func fieldError(code, suffix, text string) error {
+	return &wirejson.InvalidError{Message: code + "\x00" + suffix + "\x00" + text}
+}
+
+func splitFieldError(msg string) (code, suffix, text string, ok bool) {
+	parts := strings.SplitN(msg, "\x00", 3)
+	if len(parts) != 3 {
+		return "", "", "", false
+	}
+	return parts[0], parts[1], parts[2], true
+}
+
+func invalidValueError(suffix, got string, allowed []string) error {
+	return fieldError("invalid_value", suffix, fmt.Sprintf("Invalid value: '%s'. Supported values are: %s.", got, quotedList(allowed)))
+}
+
+func missingError(suffix string) error {
+	return fieldError(missingCode, suffix, "Missing required parameter: '{param}'.")
+}
+
+// wrongKind consumes a union's value of a kind it does not take.
+func wrongKind(dec *jsontext.Decoder, want string) error {
+	v, err := dec.ReadValue()
+	if err != nil {
+		return err
+	}
+	return fieldError("invalid_type", "", fmt.Sprintf("Invalid type for '{param}': expected %s, but got %s instead.", want, gotKind(byte(v.Kind()), string(v))))
+}
+
+// expected names a Go type the way the API's messages name JSON types.
+func expected(t reflect.Type) string {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil {
+		return "a valid value"
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Int, reflect.Int64, reflect.Int32:
+		return "an integer"
+	case reflect.Float64, reflect.Float32:
+		return "a number"
+	case reflect.Slice:
+		return "an array"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	}
+	return "a valid value"
+}
+
+func isInteger(t reflect.Type) bool {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t != nil && (t.Kind() == reflect.Int || t.Kind() == reflect.Int64 || t.Kind() == reflect.Int32)
+}
+
+// gotKind names the JSON value that arrived as the API's messages do.
+func gotKind(kind byte, value string) string {
+	switch kind {
+	case '"':
+		return "a string"
+	case '0':
+		if value != "" && !strings.ContainsAny(value, ".eE") {
+			return "an integer"
 		}
-		dst = append(dst, e)
-	}
-}
-
-// pick returns the spans of the named members of the object v (nil when
-// absent; a repeated key keeps the last), in the order named; ok is false
-// when v is not an object. At most four names.
-func pick(v []byte, names ...string) (spans [4][]byte, ok bool) {
-	members, ok := jsonscan.ObjectMembers(v)
-	if !ok {
-		return spans, false
-	}
-	for {
-		raw, val, more := members.Next()
-		if !more {
-			return spans, true
+		if value != "" {
+			return "a decimal"
 		}
-		key := memberKey(raw)
-		for k, name := range names {
-			if string(key) == name {
-				spans[k] = val
-			}
-		}
+		return "a number"
+	case 't', 'f':
+		return "a boolean"
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case 'n':
+		return "null"
 	}
+	return "an unknown type"
 }
 
-// memberKey is a member's key as encoding/json would decode it. Plain
-// keys, all the decoder compares, are their raw bytes; only a key with
-// escapes or bytes outside printable ASCII is decoded (allocating).
-func memberKey(raw []byte) []byte {
-	if jsonscan.PlainKey(raw) {
-		return raw
+func deref[T any](p *T) T {
+	if p == nil {
+		var zero T
+		return zero
 	}
-	quoted := make([]byte, 0, len(raw)+2)
-	quoted = append(append(append(quoted, '"'), raw...), '"')
-	return []byte(unquote(quoted))
-}
-
-// unquote is a string span's value. jsonscan.String decodes a string with
-// escapes through json.Unmarshal; here escapes are the rule (arguments
-// and tool results are JSON inside a string), so they are decoded
-// directly.
-func unquote(v []byte) string {
-	if bytes.IndexByte(v, '\\') >= 0 {
-		return jsonscan.UnquoteEscaped(v)
-	}
-	return jsonscan.String(v)
-}
-
-// present reports a member that was sent and is not null (what a map
-// lookup followed by a nil check saw).
-func present(v []byte) bool { return v != nil && !jsonscan.IsNull(v) }
-
-// stringValue is the string a span holds; false when it is not a string.
-func stringValue(v []byte) (string, bool) {
-	if len(v) == 0 || v[0] != '"' {
-		return "", false
-	}
-	return unquote(v), true
-}
-
-// enumValue is stringValue that returns the shared copy from set when the
-// string is one of them as written (no escapes), so the values every
-// request repeats (roles, part types) are not allocated each time.
-func enumValue(v []byte, set []string) (string, bool) {
-	if len(v) < 2 || v[0] != '"' {
-		return "", false
-	}
-	inner := v[1 : len(v)-1]
-	for _, s := range set {
-		if string(inner) == s {
-			return s, true
-		}
-	}
-	return unquote(v), true
-}
-
-// optional reads an optional string member; null counts as absent. A
-// value of another type is an invalid_type error at path().
-func optional(v []byte, set []string, path func() string) (string, bool, *wire.APIError) {
-	if !present(v) {
-		return "", false, nil
-	}
-	s, ok := enumValue(v, set)
-	if !ok {
-		return "", false, invalidType(path(), "a string", jsonscan.AnyNumber(v))
-	}
-	return s, true, nil
-}
-
-// The helpers below read an optional string of each kind of object; the
-// error path is built from the indexes only when a value has the wrong
-// type (i = message, j = part or call, suffix = the member's path inside
-// it).
-
-func messageString(v []byte, i int, suffix string) (string, bool, *wire.APIError) {
-	return optional(v, nil, func() string { return messagePath(i) + suffix })
-}
-
-func partString(v []byte, i, j int, suffix string, set []string) (string, bool, *wire.APIError) {
-	return optional(v, set, func() string { return partPath(i, j) + suffix })
-}
-
-func callString(v []byte, i, j int, suffix string, set []string) (string, bool, *wire.APIError) {
-	return optional(v, set, func() string { return toolCallPath(i, j) + suffix })
-}
-
-func toolString(v []byte, i int, suffix string, set []string) (string, bool, *wire.APIError) {
-	return optional(v, set, func() string { return toolPath(i) + suffix })
+	return *p
 }
 
 func messagePath(i int) string { return "messages[" + strconv.Itoa(i) + "]" }

@@ -9,18 +9,26 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
-	"github.com/toolwire/toolwire/mockprovider/internal/jsonscan"
 	"github.com/toolwire/toolwire/mockprovider/model"
 	"github.com/toolwire/toolwire/mockprovider/openaiwire"
 	"github.com/toolwire/toolwire/mockprovider/rules"
 	"github.com/toolwire/toolwire/mockprovider/wire"
 )
 
-// Route is the one endpoint this dialect serves.
+// Route is the endpoint this dialect serves on api.openai.com.
 const Route = "POST /v1/chat/completions"
+
+// Azure OpenAI serves the same API under a deployment (the deployment
+// names the model; ?api-version= is required) and, in its v1 API, under
+// /openai/v1 (api-version optional).
+const (
+	AzureDeploymentRoute = "POST /openai/deployments/{deployment}/chat/completions"
+	AzureV1Route         = "POST /openai/v1/chat/completions"
+)
 
 // RawArgumentsKey holds a replayed call's arguments when they are not a
 // JSON object (unparseable text, an array, a number): conv.Call.Arguments
@@ -39,8 +47,10 @@ func New() *Dialect { return &Dialect{rules: catalog()} }
 
 var _ dialect.Dialect = (*Dialect)(nil)
 
-func (d *Dialect) Name() conv.Dialect  { return conv.OpenAIChat }
-func (d *Dialect) Routes() []string    { return []string{Route} }
+func (d *Dialect) Name() conv.Dialect { return conv.OpenAIChat }
+func (d *Dialect) Routes() []string {
+	return []string{Route, AzureDeploymentRoute, AzureV1Route}
+}
 func (d *Dialect) Rules() []rules.Rule { return d.rules }
 
 func (d *Dialect) Key(r *http.Request) (string, *wire.APIError) { return openaiwire.Key(r) }
@@ -50,10 +60,22 @@ func (d *Dialect) WriteError(w http.ResponseWriter, e *wire.APIError) { openaiwi
 func (d *Dialect) Fault(kind string) *wire.APIError { return openaiwire.Fault(kind) }
 
 // Decode parses the body into *Request and the neutral conversation.
-func (d *Dialect) Decode(_ *dialect.Exchange, body []byte) (any, *conv.Conversation, *wire.APIError) {
-	req, err := decodeRequest(body)
+func (d *Dialect) Decode(x *dialect.Exchange, body []byte) (any, *conv.Conversation, *wire.APIError) {
+	lenient := x != nil && x.Env != nil && x.Env.Options.Lenient
+	received := time.Now()
+	req, err := decodeRequest(body, lenient)
 	if err != nil {
 		return nil, nil, err
+	}
+	req.received = received
+	if x != nil && x.R != nil {
+		if dep := x.R.PathValue("deployment"); dep != "" {
+			// The deployment names the model; the body's model is optional.
+			req.Deployment = dep
+			if !req.HasModel {
+				req.Model, req.HasModel = dep, true
+			}
+		}
 	}
 	return req, toConversation(req), nil
 }
@@ -262,14 +284,9 @@ func parseArguments(v any) map[string]any {
 		if strings.TrimSpace(a) == "" {
 			return map[string]any{}
 		}
-		// What json.Unmarshal into a nil map accepts, without its
-		// reflection: valid JSON holding an object whose numbers fit a
-		// float64 (FuzzConversationMatchesReference).
-		b := []byte(a)
-		if jsonscan.Valid(b) {
-			if obj, ok := jsonscan.StructFloat(b); ok {
-				return obj
-			}
+		var obj map[string]any
+		if json.Unmarshal([]byte(a), &obj) == nil && obj != nil {
+			return obj
 		}
 		return map[string]any{RawArgumentsKey: a}
 	}
@@ -361,9 +378,13 @@ func (d *Dialect) Encode(x *dialect.Exchange, req any, c *conv.Conversation, rep
 		r = &Request{}
 	}
 	out := buildOutput(x, r, c, reply)
+	if r.received.IsZero() {
+		r.received = time.Now()
+	}
+	openaiwire.ResponseHeaders(x.W.Header(), r.received, out.Usage.TotalTokens)
 	if c.Stream {
 		streamOutput(x, r, out)
 		return
 	}
-	x.JSON(http.StatusOK, json.RawMessage(appendCompletion(make([]byte, 0, completionSize(out)), out)))
+	x.JSON(http.StatusOK, json.RawMessage(encodeCompletion(out)))
 }

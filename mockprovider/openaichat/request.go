@@ -1,21 +1,16 @@
 package openaichat
 
 import (
+	"bytes"
 	"encoding/json"
-	"fmt"
-	"net/http"
 	"strings"
 	"sync"
-
-	"github.com/toolwire/toolwire/mockprovider/internal/jsonscan"
-	"github.com/toolwire/toolwire/mockprovider/openaiwire"
-	"github.com/toolwire/toolwire/mockprovider/wire"
+	"time"
 )
 
-// Request is a Chat Completions request as the checks see it. The body is
-// walked by hand rather than unmarshalled into fixed Go types because the
-// checks must see what a typed decoder would hide: which required fields
-// are absent, and whether function.arguments came as a string or an object.
+// Request is a Chat Completions request as the checks see it, read from
+// the wire structs (wire.go): which required fields are absent, and
+// whether function.arguments came as a string or an object.
 type Request struct {
 	Model    string
 	HasModel bool // present, a string, and not empty
@@ -31,6 +26,21 @@ type Request struct {
 	IncludeUsage      bool // stream_options.include_usage
 	// StreamOptionsSent is true when stream_options was present (non-null).
 	StreamOptionsSent bool
+	// ToolChoiceSent is true when tool_choice was present (non-null).
+	ToolChoiceSent bool
+	// FunctionCallSent and FunctionsSent: the legacy function_call and
+	// functions members were present (non-null; functions non-empty).
+	FunctionCallSent, FunctionsSent bool
+	// MaxTokensSent is true when the legacy max_tokens was present.
+	MaxTokensSent bool
+	// Unknown lists the members the API does not define, kept in lenient
+	// mode for the known-fields rule to journal.
+	Unknown []UnknownMember
+	// Deployment is the Azure deployment of the path ("" on
+	// api.openai.com paths).
+	Deployment string
+	// received is when decoding began: openai-processing-ms counts from it.
+	received time.Time
 }
 
 // Message is one entry of messages.
@@ -102,13 +112,6 @@ type ToolChoice struct {
 	Name string // the forced function
 }
 
-// roles are the values OpenAI accepts for messages[N].role, in the order
-// its invalid-value message lists them.
-var roles = []string{"system", "assistant", "user", "function", "tool", "developer"}
-
-// partTypes are the content part types the Chat API accepts.
-var partTypes = []string{"text", "image_url", "input_audio", "refusal", "audio", "file"}
-
 // canonicalParameters is a tool's parameters as json.Marshal renders
 // their generic decode (keys sorted, compact, HTML-escaped): what the
 // checks and the journal have always seen. An agent sends the same tools
@@ -121,7 +124,11 @@ func canonicalParameters(raw []byte) json.RawMessage {
 	if ok {
 		return b
 	}
-	b, _ = json.Marshal(jsonscan.AnyNumber(raw))
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber() // numbers exactly as sent
+	var v any
+	_ = dec.Decode(&v)
+	b, _ = json.Marshal(v)
 	b = b[:len(b):len(b)] // shared: an append must copy
 	if len(raw) <= maxCachedParams {
 		paramsCache.mu.Lock()
@@ -143,37 +150,6 @@ const (
 	maxCachedParamSets = 4096
 	maxCachedParams    = 64 << 10
 )
-
-var toolChoiceModes = []string{"none", "auto", "required"}
-
-func decodeToolChoice(v any) (ToolChoice, *wire.APIError) {
-	switch x := v.(type) {
-	case string:
-		if !oneOf(x, toolChoiceModes) {
-			return ToolChoice{}, invalidValue("tool_choice", x, toolChoiceModes)
-		}
-		return ToolChoice{Mode: x}, nil
-	case map[string]any:
-		typ, _ := x["type"].(string)
-		switch typ {
-		case "function":
-			f, _ := x["function"].(map[string]any)
-			name, _ := f["name"].(string)
-			if name == "" {
-				return ToolChoice{}, missingParam("tool_choice.function.name")
-			}
-			return ToolChoice{Mode: "function", Name: name}, nil
-		case "allowed_tools":
-			// A subset constraint without forcing a call: as auto here.
-			return ToolChoice{Mode: "auto"}, nil
-		case "":
-			return ToolChoice{}, missingParam("tool_choice.type")
-		default:
-			return ToolChoice{}, invalidValue("tool_choice.type", typ, []string{"function", "allowed_tools", "custom"})
-		}
-	}
-	return ToolChoice{}, invalidType("tool_choice", "one of a string or object", v)
-}
 
 func oneOf(s string, set []string) bool {
 	for _, x := range set {
@@ -205,25 +181,6 @@ func typeName(v any) string {
 		return "an array"
 	}
 	return "an unknown type"
-}
-
-// invalidType is OpenAI's invalid_type answer, e.g. "Invalid type for
-// 'messages[2].tool_calls[0].function.arguments': expected a string, but
-// got an object instead." (provider-rules.md §1.3 rule 3).
-func invalidType(param, want string, got any) *wire.APIError {
-	return &wire.APIError{Status: http.StatusBadRequest, Type: openaiwire.InvalidRequest, Param: param, Code: "invalid_type",
-		Message: fmt.Sprintf("Invalid type for '%s': expected %s, but got %s instead.", param, want, typeName(got))}
-}
-
-// invalidValue is OpenAI's invalid_value answer for an enum field.
-func invalidValue(param, got string, allowed []string) *wire.APIError {
-	return &wire.APIError{Status: http.StatusBadRequest, Type: openaiwire.InvalidRequest, Param: param, Code: "invalid_value",
-		Message: fmt.Sprintf("Invalid value: '%s'. Supported values are: %s.", got, quotedList(allowed))}
-}
-
-func missingParam(param string) *wire.APIError {
-	return &wire.APIError{Status: http.StatusBadRequest, Type: openaiwire.InvalidRequest, Param: param, Code: "missing_required_parameter",
-		Message: fmt.Sprintf("Missing required parameter: '%s'.", param)}
 }
 
 // quotedList renders 'a', 'b', and 'c' as the API's messages do.

@@ -12,23 +12,29 @@ import (
 
 // Rule IDs of this dialect.
 const (
-	RuleModelRequired       = "openai-chat.model-required"
-	RuleRequiredFields      = "openai-chat.required-fields"
-	RuleArgumentsString     = "openai-chat.arguments-string"
-	RuleToolCallsNonEmpty   = "openai-chat.tool-calls-non-empty"
-	RuleStreamOptions       = "openai-chat.stream-options-need-stream"
-	RuleImageOnlyInUser     = "openai-chat.image-only-in-user-messages"
-	RuleToolNamePattern     = "openai-chat.tool-name-pattern"
-	RuleToolSchemaValid     = "openai-chat.tool-schema-valid"
-	RuleStrictSchema        = "openai-chat.strict-schema"
-	RuleToolCallsAnswered   = "openai-chat.tool-calls-answered"
-	RuleToolMessageFollows  = "openai-chat.tool-message-follows-call"
-	sourceRules             = "provider-rules.md §1.3"
-	toolParamOption         = "--openai-tool-param"
-	semanticTier            = 1 << 20
-	requestLevel            = -1
-	missingCode             = "missing_required_parameter"
-	toolCallsAnsweredPrefix = "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: "
+	RuleModelRequired         = "openai-chat.model-required"
+	RuleRequiredFields        = "openai-chat.required-fields"
+	RuleArgumentsString       = "openai-chat.arguments-string"
+	RuleToolCallsNonEmpty     = "openai-chat.tool-calls-non-empty"
+	RuleStreamOptions         = "openai-chat.stream-options-need-stream"
+	RuleImageOnlyInUser       = "openai-chat.image-only-in-user-messages"
+	RuleToolNamePattern       = "openai-chat.tool-name-pattern"
+	RuleToolSchemaValid       = "openai-chat.tool-schema-valid"
+	RuleStrictSchema          = "openai-chat.strict-schema"
+	RuleToolCallsAnswered     = "openai-chat.tool-calls-answered"
+	RuleToolMessageFollows    = "openai-chat.tool-message-follows-call"
+	RuleKnownFields           = "openai-chat.known-fields"
+	RuleFieldTypes            = "openai-chat.field-types"
+	RuleValidJSON             = "openai-chat.valid-json"
+	RuleToolControlsNeedTools = "openai-chat.tool-controls-need-tools"
+	RuleForcedToolDeclared    = "openai-chat.forced-tool-declared"
+	RuleReasoningMaxTokens    = "openai-chat.reasoning-models-refuse-max-tokens"
+	sourceRules               = "provider-rules.md §1.3"
+	toolParamOption           = "--openai-tool-param"
+	semanticTier              = 1 << 20
+	requestLevel              = -1
+	missingCode               = "missing_required_parameter"
+	toolCallsAnsweredPrefix   = "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: "
 )
 
 // ToolMessageOrphanMessage keeps the API's spelling "preceeding".
@@ -51,6 +57,12 @@ func catalog() []rules.Rule {
 		return rules.Rule{ID: id, Dialect: conv.OpenAIChat, Level: level, Summary: summary, Source: source, Check: check}
 	}
 	list := []rules.Rule{
+		r(RuleValidJSON, rules.MUST, "The body is one JSON object in valid UTF-8.",
+			"https://github.com/ChatGPTNextWeb/NextChat/issues/4064 (verbatim 400, param and code null); invalid UTF-8 answered the same [I]", judgedByDecoder),
+		r(RuleKnownFields, rules.MUST, "Every member is one the API defines for its place (the SDK's param types); a member of another role, part or tool type is unknown there too. In lenient mode unknown members are journaled instead of answered.",
+			"https://github.com/transitive-bullshit/agentic/issues/531 (verbatim: \"Unrecognized request argument supplied: …\" at the top level, \"Additional properties are not allowed ('…' was unexpected) - 'messages.0'\" nested); member lists from https://github.com/openai/openai-go/blob/v3.96.0/chatcompletion.go", checkKnownFields),
+		r(RuleFieldTypes, rules.MUST, "Every member has the JSON type the API defines (string or array content, string or object tool_choice, integers for counts), enum members take a listed value, numbers fit, and no object repeats a key.",
+			"https://github.com/openai/openai-go/blob/v3.96.0/chatcompletion.go (member types); invalid_type wording as the API's verbatim \"Invalid type for '…': expected a string, but got an object instead.\" (provider catalog, arguments-string); \"a number\" for decimals, the duplicate-key and out-of-range texts are inferred [I]", judgedByDecoder),
 		r(RuleModelRequired, rules.MUST, "A request names a model.",
 			"https://github.com/chain-ml/council/issues/45 (curl without model → 400 \"you must provide a model parameter\", param null)", checkModel),
 		r(RuleRequiredFields, rules.MUST, "Required fields are present: messages (non-empty), each message's role, content of user/system/developer/tool messages, tool_call_id, tool_calls[].id/type/function.name/arguments, content part types, tools[].type/function.name.",
@@ -73,6 +85,12 @@ func catalog() []rules.Rule {
 			sourceRules+" rule 1 (sdcb/chats PR #132, router-for-me/CLIProxyAPI #2798)", checkToolCallsAnswered),
 		r(RuleToolMessageFollows, rules.MUST, "A tool message directly follows an assistant tool_calls message (or tool messages of its batch) and answers one of its ids.",
 			sourceRules+" rule 2 (miurla/morphic #136, sdcb/chats PR #132)", checkToolMessageFollows),
+		r(RuleToolControlsNeedTools, rules.MUST, "tool_choice and parallel_tool_calls are sent only with tools (and the legacy function_call only with functions); tool_choice \"none\" without tools is refused too.",
+			"https://github.com/RageAgainstThePixel/OpenAI-DotNet/issues/479 (verbatim 400, param tool_choice, code null); https://github.com/openai/swarm/issues/30 and https://github.com/openai/openai-openapi/pull/287 (parallel_tool_calls, verbatim); https://github.com/Azure-Samples/azure-search-openai-demo/pull/1175 (function_call, verbatim); https://github.com/vllm-project/vllm/pull/40311 (tool_choice \"none\" without tools refused by the real API)", checkToolControlsNeedTools),
+		r(RuleForcedToolDeclared, rules.MUST, "A tool_choice that forces a named function (or custom tool) names one declared in tools.",
+			"https://platform.openai.com/docs/api-reference/chat/create#chat-create-tool_choice (forces the named tool); answer text inferred [I]", checkForcedToolDeclared),
+		r(RuleReasoningMaxTokens, rules.MUST, "Reasoning models (o1*, o3*, o4*, gpt-5*) take max_completion_tokens; the legacy max_tokens is refused.",
+			"https://github.com/griptape-ai/ComfyUI-Griptape/issues/312 (gpt-5, verbatim 400 with param max_tokens, code unsupported_parameter); https://github.com/teilomillet/gollm/issues/33 (o1, o3-mini)", checkReasoningMaxTokens),
 	}
 	// Feature tags let suite profiles skip rules a client never meets.
 	features := map[string]string{RuleStreamOptions: "streaming", RuleImageOnlyInUser: "images", RuleStrictSchema: "strict"}
@@ -103,6 +121,104 @@ func badRequest(order int, path, param, code, msg string) rules.Violation {
 
 func missing(order int, path string) rules.Violation {
 	return badRequest(order, path, path, missingCode, fmt.Sprintf("Missing required parameter: '%s'.", path))
+}
+
+// judgedByDecoder is the check of the rules a body breaks before it can
+// be read at all (decode.go answers them): a request that reaches the
+// checks has kept them.
+func judgedByDecoder(any, *rules.Env) []rules.Violation { return nil }
+
+// onlyWithTools is the API's answer to a tool control sent without the
+// tools it controls, e.g. "Invalid value for 'tool_choice': 'tool_choice'
+// is only allowed when 'tools' are specified."
+func onlyWithTools(param, tools string) rules.Violation {
+	return badRequest(requestLevel, param, param, "",
+		fmt.Sprintf("Invalid value for '%s': '%s' is only allowed when '%s' are specified.", param, param, tools))
+}
+
+func checkToolControlsNeedTools(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil {
+		return nil
+	}
+	var out []rules.Violation
+	if len(r.Tools) == 0 {
+		if r.ToolChoiceSent {
+			out = append(out, onlyWithTools("tool_choice", "tools"))
+		}
+		if r.ParallelToolCalls != nil {
+			out = append(out, onlyWithTools("parallel_tool_calls", "tools"))
+		}
+	}
+	if r.FunctionCallSent && !r.FunctionsSent {
+		out = append(out, onlyWithTools("function_call", "functions"))
+	}
+	return out
+}
+
+// checkForcedToolDeclared: the forced name must be a declared tool of the
+// same kind. Without tools the tool-controls rule answers instead.
+func checkForcedToolDeclared(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil || len(r.Tools) == 0 || (r.ToolChoice.Mode != "function" && r.ToolChoice.Mode != "custom") {
+		return nil
+	}
+	for _, t := range r.Tools {
+		if t.Type == r.ToolChoice.Mode && t.HasName && t.Name == r.ToolChoice.Name {
+			return nil
+		}
+	}
+	p := "tool_choice." + r.ToolChoice.Mode + ".name"
+	return []rules.Violation{badRequest(requestLevel, p, "tool_choice", "invalid_value",
+		fmt.Sprintf("Invalid value for 'tool_choice': the %s '%s' is not among the 'tools' of this request.", kindWord(r.ToolChoice.Mode), r.ToolChoice.Name))}
+}
+
+func kindWord(mode string) string {
+	if mode == "custom" {
+		return "custom tool"
+	}
+	return "function"
+}
+
+// MaxTokensUnsupportedMessage is the API's answer to max_tokens sent to a
+// reasoning model.
+const MaxTokensUnsupportedMessage = "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead."
+
+// reasoningModelPrefixes name the reasoning model families.
+var reasoningModelPrefixes = []string{"o1", "o3", "o4", "gpt-5"}
+
+// IsReasoningModel reports whether a model name is of a reasoning family
+// (a dated or sized variant such as o4-mini-2025-04-16 included).
+func IsReasoningModel(model string) bool {
+	m := strings.ToLower(model)
+	for _, p := range reasoningModelPrefixes {
+		if m == p || strings.HasPrefix(m, p+"-") || strings.HasPrefix(m, p+".") {
+			return true
+		}
+	}
+	return false
+}
+
+func checkReasoningMaxTokens(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil || !r.MaxTokensSent || !IsReasoningModel(r.Model) {
+		return nil
+	}
+	return []rules.Violation{badRequest(requestLevel, "max_tokens", "max_tokens", "unsupported_parameter", MaxTokensUnsupportedMessage)}
+}
+
+// checkKnownFields journals the unknown members lenient decoding kept; a
+// strict decode answers the first one itself.
+func checkKnownFields(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil {
+		return nil
+	}
+	var out []rules.Violation
+	for _, u := range r.Unknown {
+		out = append(out, rules.Violation{Path: u.Path, Order: requestLevel, Status: http.StatusBadRequest, ErrType: openaiwire.InvalidRequest, Message: u.Message})
+	}
+	return out
 }
 
 func checkModel(req any, _ *rules.Env) []rules.Violation {

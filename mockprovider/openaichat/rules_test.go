@@ -72,6 +72,9 @@ func TestRuleCases(t *testing.T) {
 func TestRuleCasesLenient(t *testing.T) {
 	ts := mockprovider.NewTestServer(t, lenientOptions())
 	for i, c := range openaichat.RuleCases() {
+		if c.Rule == openaichat.RuleValidJSON || c.Rule == openaichat.RuleFieldTypes {
+			continue // a body that cannot be read has no lenient reading
+		}
 		t.Run(fmt.Sprintf("%02d_%s/%s", i, c.Rule, c.Name), func(t *testing.T) {
 			key := sessionKey(t)
 			bad := post(t, ts.URL, key, c.Bad, c.Headers)

@@ -5,6 +5,8 @@
 package openaiwire
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -13,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -29,8 +32,19 @@ const MissingKeyMessage = "You didn't provide an API key. You need to provide yo
 // InvalidJSONMessage is OpenAI's answer to a body that is not JSON.
 const InvalidJSONMessage = "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON. If you have trouble figuring out how to fix this, please contact us through our help center at help.openai.com.)"
 
-// Key reads the bearer token that names the session.
+// AzurePrefix starts the paths of Azure OpenAI (/openai/deployments/{d}/…
+// and /openai/v1/…), where the key may come in an api-key header instead
+// of bearer auth (openai-go's azure.WithAPIKey sends Api-Key).
+const AzurePrefix = "/openai/"
+
+// Key reads the bearer token that names the session (or, on an Azure
+// path, the api-key header).
 func Key(r *http.Request) (string, *wire.APIError) {
+	if strings.HasPrefix(r.URL.Path, AzurePrefix) {
+		if key := strings.TrimSpace(r.Header.Get("Api-Key")); key != "" {
+			return key, nil
+		}
+	}
 	auth := r.Header.Get("Authorization")
 	key, ok := strings.CutPrefix(auth, "Bearer ")
 	if !ok {
@@ -45,7 +59,9 @@ func Key(r *http.Request) (string, *wire.APIError) {
 
 // WriteError renders {"error":{"message","type","param","code"}}; param and
 // code are always present, null when unknown, as the real API sends them.
+// The answer carries the headers of every OpenAI answer (ResponseHeaders).
 func WriteError(w http.ResponseWriter, e *wire.APIError) {
+	ResponseHeaders(w.Header(), time.Now(), 0)
 	type body struct { // fields in the order the API sends them
 		Message string `json:"message"`
 		Type    string `json:"type"`
@@ -55,6 +71,47 @@ func WriteError(w http.ResponseWriter, e *wire.APIError) {
 	wire.WriteJSON(w, e.Status, struct {
 		Error body `json:"error"`
 	}{body{e.Message, e.Type, e.Param, e.Code}})
+}
+
+// APIVersion is the openai-version header the API sends.
+const APIVersion = "2020-10-01"
+
+// Rate limits the headers report: a generous paid tier, so clients that
+// pace themselves on x-ratelimit-remaining-* never wait.
+const (
+	RateLimitRequests = 10000
+	RateLimitTokens   = 30000000
+)
+
+// ResponseHeaders sets, where the answer has not set them already, the
+// headers OpenAI sends on every answer and the SDKs read: x-request-id
+// (the Python and Node SDKs' _request_id; Go clients read it from the
+// http.Response), openai-processing-ms since started, openai-version and
+// the x-ratelimit-* family, the request counted and its tokens spent. A
+// rate-limit fault sets its own exhausted values first; they are kept.
+// Chat Completions and Responses both call it before writing an answer.
+func ResponseHeaders(h http.Header, started time.Time, tokens int) {
+	set := func(k, v string) {
+		if _, ok := h[k]; !ok {
+			h[k] = []string{v}
+		}
+	}
+	set("X-Request-Id", NewRequestID())
+	set("Openai-Processing-Ms", strconv.FormatInt(max(time.Since(started).Milliseconds(), 1), 10))
+	set("Openai-Version", APIVersion)
+	set("X-Ratelimit-Limit-Requests", strconv.Itoa(RateLimitRequests))
+	set("X-Ratelimit-Limit-Tokens", strconv.Itoa(RateLimitTokens))
+	set("X-Ratelimit-Remaining-Requests", strconv.Itoa(RateLimitRequests-1))
+	set("X-Ratelimit-Remaining-Tokens", strconv.Itoa(RateLimitTokens-max(tokens, 0)))
+	set("X-Ratelimit-Reset-Requests", "6ms")
+	set("X-Ratelimit-Reset-Tokens", "0s")
+}
+
+// NewRequestID is a request id in the API's form: req_ and 32 hex digits.
+func NewRequestID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return "req_" + hex.EncodeToString(b[:])
 }
 
 // InvalidJSON is the answer to an unparseable body.

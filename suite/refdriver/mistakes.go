@@ -2,6 +2,7 @@ package refdriver
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -27,6 +28,12 @@ const (
 	OmitToolCallType           Break = "omit-tool-call-type"
 	StreamOptionsWithoutStream Break = "stream-options-without-stream"
 	EmptyToolCalls             Break = "empty-tool-calls"
+	UnknownMember              Break = "unknown-member"
+	WrongMemberType            Break = "wrong-member-type"
+	TruncatedBody              Break = "truncated-body"
+	ToolControlsWithoutTools   Break = "tool-controls-without-tools"
+	ForceUndeclaredTool        Break = "force-undeclared-tool"
+	MaxTokensToReasoningModel  Break = "max-tokens-to-reasoning-model"
 	// OpenAI Responses.
 	OmitFunctionCallName          Break = "omit-function-call-name"
 	AssistantInputText            Break = "assistant-input-text"
@@ -63,6 +70,12 @@ func init() {
 		BreakInfo{OmitToolCallType, []conv.Dialect{chat}, `replay tool_calls without their "type": "function"`},
 		BreakInfo{StreamOptionsWithoutStream, []conv.Dialect{chat}, "send stream_options {include_usage: true} on non-streamed requests too"},
 		BreakInfo{EmptyToolCalls, []conv.Dialect{chat}, "replay the model's text as its own assistant message with tool_calls: [] before the message with the calls"},
+		BreakInfo{UnknownMember, []conv.Dialect{chat}, `send a member the API does not define ("toolwire_extra": 1)`},
+		BreakInfo{WrongMemberType, []conv.Dialect{chat}, `send a count as a string ("n": "1")`},
+		BreakInfo{TruncatedBody, []conv.Dialect{chat}, "send the body without its closing brace"},
+		BreakInfo{ToolControlsWithoutTools, []conv.Dialect{chat}, "drop tools but keep parallel_tool_calls: false"},
+		BreakInfo{ForceUndeclaredTool, []conv.Dialect{chat}, "force tool_choice to a function that is not declared"},
+		BreakInfo{MaxTokensToReasoningModel, []conv.Dialect{chat}, "send max_tokens to a reasoning model (o4-mini)"},
 		BreakInfo{OmitFunctionCallName, []conv.Dialect{resp}, "replay function_call items without their name"},
 		BreakInfo{AssistantInputText, []conv.Dialect{resp}, "replay assistant messages with input_text parts instead of output_text"},
 		BreakInfo{ToolRoleInResponses, []conv.Dialect{resp}, `send results Chat-style, as {"role": "tool", "tool_call_id": …} messages`},
@@ -94,6 +107,20 @@ func (d *Driver) moreEdits() func([]byte) []byte {
 		return deleteKey("model")
 	case OmitMaxTokens:
 		return deleteKey("max_tokens")
+	case UnknownMember:
+		return setKeys(map[string]any{"toolwire_extra": 1})
+	case WrongMemberType:
+		return setKeys(map[string]any{"n": "1"})
+	case TruncatedBody:
+		return func(body []byte) []byte { return body[:len(body)-1] }
+	case ToolControlsWithoutTools:
+		return func(body []byte) []byte {
+			return setKeys(map[string]any{"parallel_tool_calls": false})(deleteKey("tools")(deleteKey("tool_choice")(body)))
+		}
+	case ForceUndeclaredTool:
+		return setKeys(map[string]any{"tool_choice": map[string]any{"type": "function", "function": map[string]any{"name": "no_such_tool"}}})
+	case MaxTokensToReasoningModel:
+		return setKeys(map[string]any{"model": "o4-mini", "max_tokens": 256})
 	case ToolNameWithDot:
 		return eachPath([]string{"tools.#.function.name", "tools.#.name"}, func(v gjson.Result) (string, bool) {
 			return strconv.Quote("mcp." + v.Str), v.Type == gjson.String
@@ -177,6 +204,23 @@ func (d *Driver) moreEdits() func([]byte) []byte {
 		}
 	}
 	return nil
+}
+
+// setKeys sets top-level members (in sorted order, so runs repeat).
+func setKeys(kv map[string]any) func([]byte) []byte {
+	return func(body []byte) []byte {
+		keys := make([]string, 0, len(kv))
+		for k := range kv {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			if out, err := sjson.SetBytes(body, k, kv[k]); err == nil {
+				body = out
+			}
+		}
+		return body
+	}
 }
 
 func deleteKey(key string) func([]byte) []byte {
