@@ -64,8 +64,11 @@ type killCase struct {
 	brk           refdriver.Break
 	strictRoles   bool
 	geminiCallIDs bool
-	want          []string
-	allow         []string
+	// scenarios replaces killScenarios for a mistake only some scenarios
+	// can show (a forced tool_choice, strict tools).
+	scenarios []string
+	want      []string
+	allow     []string
 }
 
 func (kc killCase) name() string {
@@ -141,6 +144,14 @@ var killCases = []killCase{
 	{brk: refdriver.UnsupportedMIME, want: []string{"gemini.multimodal-response-mime"}, allow: []string{"gemini.result-carries-data"}},
 	{brk: refdriver.DanglingRef, want: []string{"gemini.multimodal-response-ref-resolves"}},
 	{brk: refdriver.GeminiRoleTool, want: []string{"gemini.valid-role"}},
+
+	{brk: refdriver.DropLastCall, want: []string{"openai-chat.results-sent", "openai-responses.results-sent", "anthropic.results-sent", "gemini.results-sent"}},
+	{brk: refdriver.DuplicateResult, want: []string{"openai-chat.one-result-per-call", "openai-responses.one-result-per-call", "anthropic.one-result-per-call", "gemini.one-result-per-call"},
+		allow: []string{"openai-responses.output-needs-call", "gemini.function-response-count", "gemini.result-matches-call"}},
+	{brk: refdriver.ToolChoiceLost, scenarios: []string{"forced-tool-choice"}, want: []string{"*.tool-choice-sent"}},
+	{brk: refdriver.StrictLost, scenarios: []string{"strict-tools"}, want: []string{"openai-chat.strict-sent", "openai-responses.strict-sent", "anthropic.strict-sent"}},
+	// A correct variant: nothing may fail.
+	{brk: refdriver.BlocksAsJSONOutput},
 }
 
 // killScenarios is the representative subset the variants run on.
@@ -216,7 +227,11 @@ func TestKillMatrix(t *testing.T) {
 		for _, kc := range killCases {
 			t.Run(kc.name(), func(t *testing.T) {
 				t.Parallel()
-				h, err := suite.New(suite.Config{Driver: suite.Reference(kc.brk), Parallel: 4, Dialects: dialectsOf[kc.brk], Scenarios: killScenarios,
+				scenarios := killScenarios
+				if kc.scenarios != nil {
+					scenarios = kc.scenarios
+				}
+				h, err := suite.New(suite.Config{Driver: suite.Reference(kc.brk), Parallel: 4, Dialects: dialectsOf[kc.brk], Scenarios: scenarios,
 					Streams: []bool{false}, Mock: killMock(opts, kc)})
 				if err != nil {
 					t.Fatal(err)

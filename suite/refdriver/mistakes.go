@@ -176,7 +176,7 @@ func (d *Driver) moreEdits() func([]byte) []byte {
 			return body
 		}
 	}
-	return nil
+	return d.issuedEdits()
 }
 
 func deleteKey(key string) func([]byte) []byte {
