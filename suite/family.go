@@ -36,10 +36,3 @@ func familyOf(r rules.Rule) string {
 	}
 	return "other"
 }
-
-// orderedFamilies is the families sorted by name, "other" last.
-func orderedFamilies() []family {
-	out := append([]family(nil), families...)
-	slices.SortFunc(out, func(a, b family) int { return strings.Compare(a.Name, b.Name) })
-	return append(out, family{Name: "other", Title: "Other rules"})
-}

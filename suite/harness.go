@@ -202,15 +202,27 @@ func (h *Harness) RulesFor(d conv.Dialect) []rules.Rule {
 
 // RunCombo runs the driver once and judges the run: one result per rule.
 func (h *Harness) RunCombo(ctx context.Context, c Combo) []reports.Result {
+	return h.Drive(ctx, c).Results()
+}
+
+// Drive runs the driver once through a combo and returns the exchange:
+// the driver's outcome and the mock's journal, to be judged rule by rule.
+func (h *Harness) Drive(ctx context.Context, c Combo) *Exchange {
 	start := time.Now()
-	ruleSet := h.RulesFor(c.Dialect)
+	x := &Exchange{h: h, Combo: c}
 	if f := h.missingFeature(c); f != "" {
-		return h.uniform(c, ruleSet, reports.NotSupported, fmt.Sprintf("feature %q not declared", f), 0)
+		x.uniform = &reports.Result{Outcome: reports.NotSupported, Message: fmt.Sprintf("feature %q not declared", f)}
+		return x
+	}
+	broken := func(msg string) *Exchange {
+		x.uniform = &reports.Result{Outcome: reports.Error, Message: msg, Duration: time.Since(start)}
+		return x
 	}
 	t, err := task.FromScenario(c.Scenario, c.Dialect, c.Stream)
 	if err != nil {
-		return h.uniform(c, ruleSet, reports.Error, "harness: "+err.Error(), time.Since(start))
+		return broken("harness: " + err.Error())
 	}
+	x.Task = t
 	key := fmt.Sprintf("tw-%s-%s-%s-%d", c.Scenario.Name, c.Dialect, reports.StreamMode(c.Stream), h.seq.Add(1))
 	sess := h.mock.Sessions().Get(key)
 	sess.SetScenario(c.Scenario.Name)
@@ -219,22 +231,21 @@ func (h *Harness) RunCombo(ctx context.Context, c Combo) []reports.Result {
 	taskFile := filepath.Join(h.dir, key+".json")
 	b, _ := json.MarshalIndent(t, "", "  ")
 	if err := os.WriteFile(taskFile, b, 0o600); err != nil {
-		return h.uniform(c, ruleSet, reports.Error, "harness: "+err.Error(), time.Since(start))
+		return broken("harness: " + err.Error())
 	}
 	inv := Invocation{Task: t, TaskFile: taskFile, Env: h.env(c, key, taskFile)}
 	rctx, cancel := context.WithTimeout(ctx, h.cfg.Timeout)
-	out := h.cfg.Driver.Drive(rctx, inv)
+	x.Outcome = h.cfg.Driver.Drive(rctx, inv)
 	cancel()
 	if ctx.Err() != nil {
-		return h.uniform(c, ruleSet, reports.Error, "harness: run cancelled", time.Since(start))
+		return broken("harness: run cancelled")
 	}
 	// The driver may have returned before the mock journaled its last
 	// request (SDKs stop reading at a stream's last event).
 	sess.Settle(5 * time.Second)
-	entries, _ := sess.Journal()
-	j := &judge{h: h, c: c, t: t, out: out, entries: entries, findings: map[string][]finding{}}
-	j.run()
-	return j.results(ruleSet, time.Since(start))
+	x.Entries, _ = sess.Journal()
+	x.Duration = time.Since(start)
+	return x
 }
 
 // env is the driver contract's environment for one run.
@@ -249,17 +260,6 @@ func (h *Harness) env(c Combo, key, taskFile string) map[string]string {
 		task.EnvAnthURL: h.srv.URL, task.EnvAnthKey: key,
 		task.EnvGemURL: h.srv.URL, task.EnvGemKey: key, task.EnvGoogleKey: key,
 	}
-}
-
-// uniform gives every rule the same outcome (not supported, harness error).
-func (h *Harness) uniform(c Combo, set []rules.Rule, o reports.Outcome, msg string, dur time.Duration) []reports.Result {
-	out := make([]reports.Result, 0, len(set))
-	for _, r := range set {
-		res := h.result(c, r)
-		res.Outcome, res.Message, res.Duration = o, msg, dur
-		out = append(out, res)
-	}
-	return out
 }
 
 func (h *Harness) result(c Combo, r rules.Rule) reports.Result {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
 
@@ -116,34 +117,36 @@ func fail(res *reports.Result, level rules.Level, fs []finding) {
 	res.Expected, res.Got, res.Excerpt, res.Fix = fs[0].expected, fs[0].got, fs[0].excerpt, fs[0].fix
 }
 
-// results renders one result per rule; breaches of rules outside the set
-// (a dialect's rule raised elsewhere) are appended.
-func (j *judge) results(set []rules.Rule, dur time.Duration) []reports.Result {
-	var out []reports.Result
+// result is the verdict on one rule.
+func (j *judge) result(r rules.Rule, dur time.Duration) reports.Result {
+	res := j.h.result(j.c, r)
+	res.Duration = dur
+	fs := j.findings[r.ID]
+	switch {
+	case !j.h.Declared(r.Feature):
+		res.Outcome, res.Message = reports.NotSupported, fmt.Sprintf("feature %q not declared", r.Feature)
+	case len(fs) == 0:
+		res.Outcome = reports.Pass
+	default:
+		fail(&res, r.Level, fs)
+	}
+	return res
+}
+
+// outside lists the rules breached in the journal that the set does not
+// hold (a dialect's rule raised elsewhere), sorted by ID.
+func (j *judge) outside(set []rules.Rule) []rules.Rule {
 	seen := map[string]bool{}
-	emit := func(r rules.Rule) {
-		seen[r.ID] = true
-		res := j.h.result(j.c, r)
-		res.Duration = dur
-		fs := j.findings[r.ID]
-		switch {
-		case !j.h.Declared(r.Feature):
-			res.Outcome, res.Message = reports.NotSupported, fmt.Sprintf("feature %q not declared", r.Feature)
-		case len(fs) == 0:
-			res.Outcome = reports.Pass
-		default:
-			fail(&res, r.Level, fs)
-		}
-		out = append(out, res)
-	}
 	for _, r := range set {
-		emit(r)
+		seen[r.ID] = true
 	}
+	var out []rules.Rule
 	for id, fs := range j.findings {
 		if !seen[id] {
-			emit(rules.Rule{ID: id, Dialect: j.c.Dialect, Level: fs[0].level, Summary: "(rule outside the catalog)", Source: "mock journal"})
+			out = append(out, rules.Rule{ID: id, Dialect: j.c.Dialect, Level: fs[0].level, Summary: "(rule outside the catalog)", Source: "mock journal"})
 		}
 	}
+	slices.SortFunc(out, func(a, b rules.Rule) int { return strings.Compare(a.ID, b.ID) })
 	return out
 }
 
