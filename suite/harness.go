@@ -15,6 +15,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"sync"
@@ -43,8 +44,12 @@ type Config struct {
 	Scenarios []string
 	// Streams are the stream modes to run (nil = both).
 	Streams []bool
-	// Parallel is how many driver runs go at once (default 1).
+	// Parallel is how many driver runs go at once (default: the number
+	// of CPUs).
 	Parallel int
+	// Shard narrows the plan to one part of a run split across machines
+	// (zero = the whole plan); reports.Merge joins the parts.
+	Shard reports.Shard
 	// Timeout bounds one driver run (default 60s).
 	Timeout time.Duration
 	Strict  bool
@@ -64,7 +69,10 @@ type Harness struct {
 	srv    *httptest.Server
 	engine *model.Engine
 	dir    string
-	seq    atomic.Int64
+	// runs counts the runs of each combo: the session key (which seeds
+	// the ids the mock mints) depends only on the combo and how many times
+	// it ran, so a sharded run journals the same exchanges as a whole one.
+	runs sync.Map // combo name → *atomic.Int64
 }
 
 // New starts the mock provider on a loopback port.
@@ -73,7 +81,7 @@ func New(cfg Config) (*Harness, error) {
 		return nil, fmt.Errorf("suite: no driver")
 	}
 	if cfg.Parallel <= 0 {
-		cfg.Parallel = 1
+		cfg.Parallel = runtime.NumCPU()
 	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 60 * time.Second
@@ -148,9 +156,11 @@ func matchesAny(patterns []string, name string) bool {
 	return false
 }
 
-// Plan lists the combos to run, dialect-major.
+// Plan lists the combos to run, dialect-major: the shard's part of them
+// when the run is sharded.
 func (h *Harness) Plan() []Combo {
 	var out []Combo
+	k := 0
 	for _, d := range h.cfg.Dialects {
 		for _, sc := range h.scenarios() {
 			if !sc.Supports(d) {
@@ -160,7 +170,10 @@ func (h *Harness) Plan() []Combo {
 				if stream && slices.Contains(sc.Features, "no-stream") || !stream && slices.Contains(sc.Features, "stream-only") {
 					continue
 				}
-				out = append(out, Combo{Scenario: sc, Dialect: d, Stream: stream})
+				if h.cfg.Shard.Takes(k) {
+					out = append(out, Combo{Scenario: sc, Dialect: d, Stream: stream})
+				}
+				k++
 			}
 		}
 	}
@@ -223,7 +236,8 @@ func (h *Harness) Drive(ctx context.Context, c Combo) *Exchange {
 		return broken("harness: " + err.Error())
 	}
 	x.Task = t
-	key := fmt.Sprintf("tw-%s-%s-%s-%d", c.Scenario.Name, c.Dialect, reports.StreamMode(c.Stream), h.seq.Add(1))
+	n, _ := h.runs.LoadOrStore(c.Name(), new(atomic.Int64))
+	key := fmt.Sprintf("tw-%s-%s-%s-%d", c.Scenario.Name, c.Dialect, reports.StreamMode(c.Stream), n.(*atomic.Int64).Add(1))
 	sess := h.mock.Sessions().Get(key)
 	sess.SetScenario(c.Scenario.Name)
 	defer h.mock.Sessions().Delete(key)
