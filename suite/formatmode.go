@@ -69,7 +69,7 @@ func FormatRules() []rules.Rule {
 			native, nativeSrc = "format_result answers a tool message {role: \"tool\", tool_call_id: the call's id, content} that answers the call", openAIGuide
 			ids, args = "the tool_calls' ids", "the JSON-decoded function.arguments string"
 		case conv.OpenAIResponses:
-			native, nativeSrc = "format_result answers a function_call_output item {type, call_id: the call's call_id, output} that answers the call", openAIGuide + "; " + openAIRespOutput
+			native, nativeSrc = "format_result answers a function_call_output item {type, call_id: the call's call_id, output} that answers the call", openAIGuide+"; "+openAIRespOutput
 			ids, args = "the function_call items' call_id (not their fc_ item id)", "the JSON-decoded arguments string"
 		case conv.Anthropic:
 			native, nativeSrc = "format_result answers a user message whose tool_result block references the call by tool_use_id", anthropicGuide

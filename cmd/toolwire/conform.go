@@ -3,8 +3,8 @@ package main
 import (
 	"context"
 	"os"
-	"runtime"
 	"os/signal"
+	"runtime"
 	"strings"
 
 	"github.com/spf13/cobra"
