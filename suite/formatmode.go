@@ -24,6 +24,7 @@ import (
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/rules"
 	"github.com/toolwire/toolwire/reports"
+	"github.com/toolwire/toolwire/suite/checks"
 	"github.com/toolwire/toolwire/suite/task"
 )
 
@@ -49,9 +50,9 @@ import (
 
 // Format-mode checks (rule IDs "<dialect>.<check>").
 const (
-	checkFormatNative  = "format-result-native"
-	checkNormalize     = "normalize-calls"
-	checkNormalizeArgs = "normalize-arguments"
+	checkFormatNative  = checks.FormatNative
+	checkNormalize     = checks.NormalizeCalls
+	checkNormalizeArgs = checks.NormalizeArguments
 )
 
 // FormatRules returns the rules only format-driver mode judges, for the

@@ -3,6 +3,7 @@ package suite
 import (
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/rules"
+	"github.com/toolwire/toolwire/suite/checks"
 )
 
 // Scenario-level checks: what only the scenario knows (which tool answered
@@ -11,21 +12,21 @@ import (
 // They join the mock's request rules in the catalog; their Check is nil
 // because no single request shows them.
 const (
-	checkFinalText       = "final-text"
-	checkCarriesData     = "result-carries-data"
-	checkMatchesCall     = "result-matches-call"
-	checkErrorFlagged    = "error-flagged"
-	checkBadCallAnswered = "bad-call-error-result"
-	checkCarriesMedia    = "result-carries-media"
-	checkStructuredObj   = "structured-response-object"
-	checkResultsSent     = "results-sent"
-	checkOneResult       = "one-result-per-call"
-	checkToolChoiceSent  = "tool-choice-sent"
-	checkStrictSent      = "strict-sent"
+	checkFinalText       = checks.FinalText
+	checkCarriesData     = checks.CarriesData
+	checkMatchesCall     = checks.MatchesCall
+	checkErrorFlagged    = checks.ErrorFlagged
+	checkBadCallAnswered = checks.BadCallAnswered
+	checkCarriesMedia    = checks.CarriesMedia
+	checkStructuredObj   = checks.StructuredObject
+	checkResultsSent     = checks.ResultsSent
+	checkOneResult       = checks.OneResultPerCall
+	checkToolChoiceSent  = checks.ToolChoiceSent
+	checkStrictSent      = checks.StrictSent
 )
 
 // ruleID names a scenario check of one dialect.
-func ruleID(d conv.Dialect, check string) string { return string(d) + "." + check }
+func ruleID(d conv.Dialect, check string) string { return checks.ID(d, check) }
 
 // Rules returns the scenario-level rules, for the catalog.
 func Rules() []rules.Rule {
