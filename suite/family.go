@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/toolwire/toolwire/mockprovider/rules"
+	"github.com/toolwire/toolwire/suite/checks"
 )
 
 // A family groups rules that protect one part of the protocol; each
@@ -13,7 +14,8 @@ import (
 type family struct {
 	Name  string // label value, e.g. "pairing"
 	Title string // the Describe text
-	// Rules are rule names without their dialect prefix
+	// Rules are the names of the mock's request rules in the family,
+	// without their dialect prefix
 	// ("tool-result-first" covers anthropic.tool-result-first).
 	Rules []string
 }
@@ -29,6 +31,9 @@ func registerFamily(f family) bool {
 // keeps that set empty).
 func familyOf(r rules.Rule) string {
 	_, name, _ := strings.Cut(r.ID, ".")
+	if f, ok := checks.Family[name]; ok {
+		return f
+	}
 	for _, f := range families {
 		if slices.Contains(f.Rules, name) {
 			return f.Name

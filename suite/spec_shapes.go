@@ -13,6 +13,5 @@ var _ = registerFamily(family{
 		"function-schema-valid", "strict-schema", "arguments-string", "tool-use-input-object",
 		"function-call-args-object", "required-fields", "model-required", "contents-required",
 		"non-empty-content", "tool-calls-non-empty", "stream-options-need-stream",
-		"normalize-calls", "normalize-arguments", "tool-choice-sent", "strict-sent",
 	},
 })

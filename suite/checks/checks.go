@@ -30,3 +30,12 @@ func ID(d conv.Dialect, name string) string { return string(d) + "." + name }
 
 // Every is the rule-ID pattern (path.Match) of a check on every dialect.
 func Every(name string) string { return "*." + name }
+
+// Family is the rule family of each check (the label "family:<name>"),
+// declared with the check rather than in a list elsewhere.
+var Family = map[string]string{
+	FinalText: "loop", BadCallAnswered: "loop",
+	MatchesCall: "pairing", ResultsSent: "pairing", OneResultPerCall: "pairing",
+	CarriesData: "results", CarriesMedia: "results", ErrorFlagged: "results", StructuredObject: "results", FormatNative: "results",
+	ToolChoiceSent: "shapes", StrictSent: "shapes", NormalizeCalls: "shapes", NormalizeArguments: "shapes",
+}
