@@ -15,7 +15,6 @@ import (
 	"github.com/toolwire/toolwire/mockprovider"
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/reports"
-	"github.com/toolwire/toolwire/suite/refdriver"
 )
 
 // ConformOptions are the `toolwire conform` settings. An options file
@@ -113,10 +112,14 @@ func Conform(ctx context.Context, o ConformOptions, stdout, stderr io.Writer) in
 			cfg.Implementation.URL = o.DriverURL
 		}
 	case o.Reference:
-		if _, ok := refdriver.LookupBreak(o.ReferenceBreak); !ok {
-			return errf("unknown reference break %q", o.ReferenceBreak)
+		build := referenceDriver
+		if build == nil {
+			build = referenceProcess
 		}
-		cfg.Driver, cfg.Mode = Reference(refdriver.Break(o.ReferenceBreak)), "driver"
+		if cfg.Driver, err = build(o.ReferenceBreak); err != nil {
+			return errf("%v", err)
+		}
+		cfg.Mode = "driver"
 		if cfg.Implementation.Name == "" {
 			cfg.Implementation.Name = "toolwire-refdriver"
 			if o.ReferenceBreak != "" {

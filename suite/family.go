@@ -9,8 +9,8 @@ import (
 )
 
 // A family groups rules that protect one part of the protocol; each
-// family is declared in its own spec_<family>.go file, and its specs run
-// under one Describe, labelled "family:<name>".
+// family is declared in its own spec_<family>.go file, and its specs are
+// labelled "family:<name>".
 type family struct {
 	Name  string // label value, e.g. "pairing"
 	Title string // the Describe text

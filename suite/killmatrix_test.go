@@ -19,6 +19,7 @@ import (
 	"github.com/toolwire/toolwire/reports"
 	"github.com/toolwire/toolwire/suite"
 	"github.com/toolwire/toolwire/suite/refdriver"
+	"github.com/toolwire/toolwire/suite/reference"
 )
 
 // selftestMock is the mock with the built-in scenarios plus the suite's
@@ -35,7 +36,7 @@ func selftestMock(t testing.TB) mockprovider.Options {
 // TestReferenceDriverConformant: the honest reference driver passes every
 // rule of every scenario on every dialect, streamed and not.
 func TestReferenceDriverConformant(t *testing.T) {
-	h, err := suite.New(suite.Config{Driver: suite.Reference(refdriver.None), Parallel: 4, Mock: selftestMock(t)})
+	h, err := suite.New(suite.Config{Driver: reference.Driver(refdriver.None), Parallel: 4, Mock: selftestMock(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +100,7 @@ func TestReferenceDriverPassesKillMocks(t *testing.T) {
 	for _, kc := range []refdriver.Expectation{{StrictRoles: true}, {GeminiCallIDs: true}} {
 		t.Run(killName(kc), func(t *testing.T) {
 			t.Parallel()
-			h, err := suite.New(suite.Config{Driver: suite.Reference(refdriver.None), Parallel: 4, Scenarios: killScenarios, Mock: killMock(opts, kc)})
+			h, err := suite.New(suite.Config{Driver: reference.Driver(refdriver.None), Parallel: 4, Scenarios: killScenarios, Mock: killMock(opts, kc)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -143,7 +144,7 @@ func TestKillMatrix(t *testing.T) {
 				if kc.Scenarios != nil {
 					scenarios = kc.Scenarios
 				}
-				h, err := suite.New(suite.Config{Driver: suite.Reference(kc.Break), Parallel: 4, Dialects: dialectsOf[kc.Break], Scenarios: scenarios,
+				h, err := suite.New(suite.Config{Driver: reference.Driver(kc.Break), Parallel: 4, Dialects: dialectsOf[kc.Break], Scenarios: scenarios,
 					Streams: []bool{false}, Mock: killMock(opts, kc)})
 				if err != nil {
 					t.Fatal(err)
@@ -186,7 +187,7 @@ func TestKillMatrix(t *testing.T) {
 			})
 		}
 	})
-	h, err := suite.New(suite.Config{Driver: suite.Reference(refdriver.None), Mock: opts})
+	h, err := suite.New(suite.Config{Driver: reference.Driver(refdriver.None), Mock: opts})
 	if err != nil {
 		t.Fatal(err)
 	}
