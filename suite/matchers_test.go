@@ -7,8 +7,8 @@ import (
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/suite"
-	"github.com/toolwire/toolwire/suite/reference"
 	"github.com/toolwire/toolwire/suite/refdriver"
+	"github.com/toolwire/toolwire/suite/reference"
 )
 
 // The SatisfyRule matcher fails a breached rule with a message that shows
