@@ -15,7 +15,6 @@ import (
 	"github.com/toolwire/toolwire/mockprovider"
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/reports"
-	"github.com/toolwire/toolwire/suite/refdriver"
 )
 
 // ConformOptions are the `toolwire conform` settings. An options file
@@ -35,6 +34,7 @@ type ConformOptions struct {
 	Baseline       string   `yaml:"baseline"`
 	Strict         bool     `yaml:"strict"`
 	Parallel       int      `yaml:"parallel"`
+	Shard          string   `yaml:"shard"` // "i/n": this machine's part of a split run
 	Timeout        time.Duration
 	TimeoutText    string                 `yaml:"timeout"`
 	LabelFilter    string                 `yaml:"label-filter"`
@@ -78,6 +78,11 @@ func Conform(ctx context.Context, o ConformOptions, stdout, stderr io.Writer) in
 		return 2
 	}
 	cfg := Config{Strict: o.Strict, Parallel: o.Parallel, Timeout: o.Timeout, Features: o.Features, Scenarios: o.Scenarios, Implementation: o.Implementation}
+	shard, err := reports.ParseShard(o.Shard)
+	if err != nil {
+		return errf("%v", err)
+	}
+	cfg.Shard = shard
 	modes := 0
 	for _, set := range []bool{o.Driver != "", o.DriverURL != "", o.FormatDriver != "", o.ToolURL != "", o.Reference} {
 		if set {
@@ -91,7 +96,6 @@ func Conform(ctx context.Context, o ConformOptions, stdout, stderr io.Writer) in
 	// configuration error, not something to find after a long run.
 	var baseline []reports.BaselineEntry
 	if o.Baseline != "" {
-		var err error
 		if baseline, err = reports.LoadBaseline(o.Baseline); err != nil {
 			return errf("%v", err)
 		}
@@ -108,16 +112,22 @@ func Conform(ctx context.Context, o ConformOptions, stdout, stderr io.Writer) in
 			cfg.Implementation.URL = o.DriverURL
 		}
 	case o.Reference:
-		if _, ok := refdriver.LookupBreak(o.ReferenceBreak); !ok {
-			return errf("unknown reference break %q", o.ReferenceBreak)
+		build := referenceDriver
+		if build == nil {
+			build = referenceProcess
 		}
-		cfg.Driver, cfg.Mode = Reference(refdriver.Break(o.ReferenceBreak)), "driver"
+		if cfg.Driver, err = build(o.ReferenceBreak); err != nil {
+			return errf("%v", err)
+		}
+		cfg.Mode = "driver"
 		if cfg.Implementation.Name == "" {
 			cfg.Implementation.Name = "toolwire-refdriver"
 			if o.ReferenceBreak != "" {
 				cfg.Implementation.Name += " --break " + o.ReferenceBreak
 			}
 		}
+	case o.FormatDriver != "" && !shard.Whole(), o.ToolURL != "" && !shard.Whole():
+		return errf("--shard splits driver runs; --format-driver and --tool-url runs are not sharded")
 	case o.FormatDriver != "":
 		return conformFormat(ctx, o, baseline, stdout, stderr)
 	case o.ToolURL != "":

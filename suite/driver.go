@@ -10,10 +10,11 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 
-	"github.com/toolwire/toolwire/suite/refdriver"
 	"github.com/toolwire/toolwire/suite/task"
 )
 
@@ -49,13 +50,60 @@ func (f Func) Drive(ctx context.Context, inv Invocation) Outcome {
 	return Outcome{Reply: task.Reply{FinalText: text}, Err: err}
 }
 
-// Reference is the in-process reference driver, optionally with a break.
-func Reference(b refdriver.Break) Driver {
-	d := &refdriver.Driver{Break: b}
-	return Func(func(ctx context.Context, inv Invocation) (string, error) {
-		env := refdriver.EnvFromMap(func(k string) string { return inv.Env[k] })
-		return d.Run(ctx, env, inv.Task)
-	})
+// referenceDriver builds the in-process reference driver with a break
+// ("" = none). Package suite/reference sets it: the suite itself does not
+// link the official SDKs the reference driver is built on.
+var referenceDriver func(brk string) (Driver, error)
+
+// RegisterReference is how package suite/reference provides the
+// in-process reference driver to `conform --reference`.
+func RegisterReference(f func(brk string) (Driver, error)) { referenceDriver = f }
+
+// referenceProcess is the reference driver as a process, for binaries
+// without the in-process one: toolwire-refdriver next to the running
+// executable, else on PATH.
+func referenceProcess(brk string) (Driver, error) {
+	name := "toolwire-refdriver"
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	bin := ""
+	if self, err := os.Executable(); err == nil {
+		if p := filepath.Join(filepath.Dir(self), name); fileExists(p) {
+			bin = p
+		}
+	}
+	if bin == "" {
+		p, err := exec.LookPath(name)
+		if err != nil {
+			return nil, fmt.Errorf("--reference runs %s, found neither next to this binary nor on PATH (go build -o bin/ ./cmd/toolwire-refdriver)", name)
+		}
+		bin = p
+	}
+	line := strconv.Quote(bin)
+	if brk != "" {
+		// Checked now, not found out from every run failing.
+		list, err := exec.Command(bin, "--list-breaks").Output()
+		if err != nil {
+			return nil, fmt.Errorf("%s --list-breaks: %v", bin, err)
+		}
+		known := false
+		for _, l := range strings.Split(string(list), "\n") {
+			if f := strings.Fields(l); len(f) > 0 && f[0] == brk && !strings.HasPrefix(l, " ") {
+				known = true
+			}
+		}
+		if !known {
+			return nil, fmt.Errorf("unknown reference break %q (see %s --list-breaks)", brk, name)
+		}
+		line += " --break " + strconv.Quote(brk)
+	}
+	return Command{Line: line}, nil
+}
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir()
 }
 
 // Command runs a driver process: sh -c CMD (cmd /C on Windows) with the

@@ -15,6 +15,7 @@ import (
 	"github.com/toolwire/toolwire/reports"
 	"github.com/toolwire/toolwire/suite"
 	"github.com/toolwire/toolwire/suite/refdriver"
+	"github.com/toolwire/toolwire/suite/reference"
 )
 
 var (
@@ -111,7 +112,7 @@ func TestURLDriver(t *testing.T) {
 
 // TestGoHook is the Go library entry point.
 func TestGoHook(t *testing.T) {
-	run := suite.Run(t, suite.Reference(refdriver.None), func(c *suite.Config) { c.Scenarios = []string{"single-call"} })
+	run := suite.Run(t, reference.Driver(refdriver.None), func(c *suite.Config) { c.Scenarios = []string{"single-call"} })
 	if run.Verdict() != reports.VerdictConformant {
 		t.Errorf("verdict %s", run.Verdict())
 	}
@@ -119,7 +120,7 @@ func TestGoHook(t *testing.T) {
 
 // TestNotSupported: an undeclared feature is reported, not counted.
 func TestNotSupported(t *testing.T) {
-	h, err := suite.New(suite.Config{Driver: suite.Reference(refdriver.None), Features: []string{"errors"}, Scenarios: []string{"image-result", "single-call"}})
+	h, err := suite.New(suite.Config{Driver: reference.Driver(refdriver.None), Features: []string{"errors"}, Scenarios: []string{"image-result", "single-call"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,10 +138,10 @@ func TestNotSupported(t *testing.T) {
 }
 
 func TestUnknownScenarioFilter(t *testing.T) {
-	if _, err := suite.New(suite.Config{Driver: suite.Reference(refdriver.None), Scenarios: []string{"no-such-scenario"}}); err == nil {
+	if _, err := suite.New(suite.Config{Driver: reference.Driver(refdriver.None), Scenarios: []string{"no-such-scenario"}}); err == nil {
 		t.Error("no error for a filter that selects nothing")
 	}
-	if _, err := suite.New(suite.Config{Driver: suite.Reference(refdriver.None), Dialects: []conv.Dialect{"cohere"}}); err == nil {
+	if _, err := suite.New(suite.Config{Driver: reference.Driver(refdriver.None), Dialects: []conv.Dialect{"cohere"}}); err == nil {
 		t.Error("no error for an unknown dialect")
 	}
 }

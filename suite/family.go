@@ -5,15 +5,17 @@ import (
 	"strings"
 
 	"github.com/toolwire/toolwire/mockprovider/rules"
+	"github.com/toolwire/toolwire/suite/checks"
 )
 
 // A family groups rules that protect one part of the protocol; each
-// family is declared in its own spec_<family>.go file, and its specs run
-// under one Describe, labelled "family:<name>".
+// family is declared in its own spec_<family>.go file, and its specs are
+// labelled "family:<name>".
 type family struct {
 	Name  string // label value, e.g. "pairing"
 	Title string // the Describe text
-	// Rules are rule names without their dialect prefix
+	// Rules are the names of the mock's request rules in the family,
+	// without their dialect prefix
 	// ("tool-result-first" covers anthropic.tool-result-first).
 	Rules []string
 }
@@ -29,17 +31,13 @@ func registerFamily(f family) bool {
 // keeps that set empty).
 func familyOf(r rules.Rule) string {
 	_, name, _ := strings.Cut(r.ID, ".")
+	if f, ok := checks.Family[name]; ok {
+		return f
+	}
 	for _, f := range families {
 		if slices.Contains(f.Rules, name) {
 			return f.Name
 		}
 	}
 	return "other"
-}
-
-// orderedFamilies is the families sorted by name, "other" last.
-func orderedFamilies() []family {
-	out := append([]family(nil), families...)
-	slices.SortFunc(out, func(a, b family) int { return strings.Compare(a.Name, b.Name) })
-	return append(out, family{Name: "other", Title: "Other rules"})
 }

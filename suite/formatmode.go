@@ -24,6 +24,7 @@ import (
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/rules"
 	"github.com/toolwire/toolwire/reports"
+	"github.com/toolwire/toolwire/suite/checks"
 	"github.com/toolwire/toolwire/suite/task"
 )
 
@@ -49,9 +50,9 @@ import (
 
 // Format-mode checks (rule IDs "<dialect>.<check>").
 const (
-	checkFormatNative  = "format-result-native"
-	checkNormalize     = "normalize-calls"
-	checkNormalizeArgs = "normalize-arguments"
+	checkFormatNative  = checks.FormatNative
+	checkNormalize     = checks.NormalizeCalls
+	checkNormalizeArgs = checks.NormalizeArguments
 )
 
 // FormatRules returns the rules only format-driver mode judges, for the
@@ -66,22 +67,22 @@ func FormatRules() []rules.Rule {
 		var native, nativeSrc, ids, args string
 		switch d {
 		case conv.OpenAIChat:
-			native, nativeSrc = "format_result answers a tool message {role: \"tool\", tool_call_id: the call's id, content} that answers the call", "seed 004 §The tool-result format; seed 001 §Sending results back"
+			native, nativeSrc = "format_result answers a tool message {role: \"tool\", tool_call_id: the call's id, content} that answers the call", openAIGuide
 			ids, args = "the tool_calls' ids", "the JSON-decoded function.arguments string"
 		case conv.OpenAIResponses:
-			native, nativeSrc = "format_result answers a function_call_output item {type, call_id: the call's call_id, output} that answers the call", "seed 000 §OpenAI: `function_call_output`; seed 001 §Common pitfalls (call_id, not id)"
+			native, nativeSrc = "format_result answers a function_call_output item {type, call_id: the call's call_id, output} that answers the call", openAIGuide+"; "+openAIRespOutput
 			ids, args = "the function_call items' call_id (not their fc_ item id)", "the JSON-decoded arguments string"
 		case conv.Anthropic:
-			native, nativeSrc = "format_result answers a user message whose tool_result block references the call by tool_use_id", "seed 000 §Anthropic: `tool_result` content block; seed 001 §Common pitfalls (tool_use_id, not id)"
+			native, nativeSrc = "format_result answers a user message whose tool_result block references the call by tool_use_id", anthropicGuide
 			ids, args = "the tool_use blocks' id", "the input object as is"
 		case conv.Gemini:
-			native, nativeSrc = "format_result answers a user content whose functionResponse part names the call's function", "seed 000 §Gemini: `Part.from_function_response()`"
+			native, nativeSrc = "format_result answers a user content whose functionResponse part names the call's function", geminiGuide
 			ids, args = `synthetic ids "gemini_0", "gemini_1", … in call order (the calls' own ids are accepted where they have one)`, "the args object ({} when absent)"
 		}
 		out = append(out,
 			r(checkFormatNative, native, nativeSrc),
-			r(checkNormalize, "normalize_calls returns every function call of the response, in order, with its name and "+ids+"; a response without calls gives an empty list", "seed 001 §Hands-on exercise; seed 001 §Building a normalized data model"),
-			r(checkNormalizeArgs, "normalize_calls returns each call's arguments as a JSON object: "+args, "seed 001 §Hands-on exercise (arguments must always be a dict); seed 001 §Common pitfalls"),
+			r(checkNormalize, "normalize_calls returns every function call of the response, in order, with its name and "+ids+"; a response without calls gives an empty list", guide(d)+" (the calls in a response)"),
+			r(checkNormalizeArgs, "normalize_calls returns each call's arguments as a JSON object: "+args, guide(d)+" (a call's arguments)"),
 		)
 	}
 	return out

@@ -31,7 +31,7 @@ func runFormatMode(t *testing.T, cfg suite.FormatConfig) *reports.Run {
 	return run
 }
 
-func reference(b formatdriver.Break) suite.FormatDriver {
+func referenceFormat(b formatdriver.Break) suite.FormatDriver {
 	d := &formatdriver.Driver{Break: b}
 	return suite.FormatFunc(d.Handle)
 }
@@ -39,7 +39,7 @@ func reference(b formatdriver.Break) suite.FormatDriver {
 // The honest reference format driver is conformant in every dialect, and
 // every format-mode rule and scenario check was judged.
 func TestFormatModeReferenceDriverIsConformant(t *testing.T) {
-	run := runFormatMode(t, suite.FormatConfig{Driver: reference("")})
+	run := runFormatMode(t, suite.FormatConfig{Driver: referenceFormat("")})
 	if v := run.Verdict(); v != reports.VerdictConformant {
 		t.Fatalf("verdict %s\n%s", v, describeFailures(run))
 	}
@@ -77,7 +77,7 @@ func TestFormatModeBreaksFailTheirRules(t *testing.T) {
 	for _, b := range formatdriver.Breaks() {
 		t.Run(string(b.Name), func(t *testing.T) {
 			t.Parallel()
-			run := runFormatMode(t, suite.FormatConfig{Driver: reference(b.Name)})
+			run := runFormatMode(t, suite.FormatConfig{Driver: referenceFormat(b.Name)})
 			want := slices.Clone(b.Rules)
 			sort.Strings(want)
 			if got := failing(run); !slices.Equal(got, want) {
@@ -90,7 +90,7 @@ func TestFormatModeBreaksFailTheirRules(t *testing.T) {
 // Undeclared features are not judged: the image case is reported
 // not-supported, everything else still runs.
 func TestFormatModeFeatures(t *testing.T) {
-	run := runFormatMode(t, suite.FormatConfig{Driver: reference(""), Dialects: []conv.Dialect{conv.Anthropic}, Features: []string{"core", "errors"}})
+	run := runFormatMode(t, suite.FormatConfig{Driver: referenceFormat(""), Dialects: []conv.Dialect{conv.Anthropic}, Features: []string{"core", "errors"}})
 	var images, structured int
 	for _, r := range run.Results {
 		if r.Dialect != "anthropic" {

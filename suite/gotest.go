@@ -2,16 +2,20 @@ package suite
 
 import (
 	"context"
+	"runtime"
 	"testing"
+
+	. "github.com/onsi/ginkgo/v2" //nolint:revive // the Ginkgo DSL reads best unqualified
 
 	"github.com/toolwire/toolwire/reports"
 )
 
-// Run is the Go hook: a Go library's own test drives the suite with its
-// adapter wrapped as a Driver (usually Func), one subtest per scenario ×
-// dialect × stream mode, failing on MUST breaches (and SHOULD ones when
-// opts set Strict). Pass extra options to narrow it (Dialects, Features,
-// Scenarios, Parallel). It returns the run for further checks.
+// Run is the Go hook for plain `go test`: a Go library's own test drives
+// the suite with its adapter wrapped as a Driver (usually Func), one
+// subtest per scenario × dialect × stream mode, failing on MUST breaches
+// (and SHOULD ones when opts set Strict). Pass extra options to narrow it
+// (Dialects, Features, Scenarios, Parallel). It returns the run for
+// further checks.
 //
 //	func TestConformance(t *testing.T) {
 //		suite.Run(t, suite.Func(func(ctx context.Context, inv suite.Invocation) (string, error) {
@@ -20,7 +24,7 @@ import (
 //	}
 func Run(t testing.TB, driver Driver, opts ...func(*Config)) *reports.Run {
 	t.Helper()
-	cfg := Config{Driver: driver, Parallel: 4, Mode: "go"}
+	cfg := Config{Driver: driver, Parallel: runtime.NumCPU(), Mode: "go"}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -49,4 +53,38 @@ func Run(t testing.TB, driver Driver, opts ...func(*Config)) *reports.Run {
 		}
 	}
 	return run
+}
+
+// Specs declares the conformance specs for driver in the calling
+// package's own Ginkgo suite — one line next to the adapter's specs:
+//
+//	var _ = suite.Specs(suite.Func(myadapter.Drive))
+//
+// The specs are those of RegisterSpecs, under a "toolwire conformance"
+// container, labelled for --label-filter; the mock starts while Ginkgo
+// builds the spec tree and stops after the suite. opts narrow the run as
+// for Run.
+func Specs(driver Driver, opts ...func(*Config)) bool {
+	var h *Harness
+	ReportAfterSuite("toolwire conformance: stop the mock", func(Report) {
+		if h != nil {
+			h.Close()
+		}
+	})
+	return Describe("toolwire conformance", func() {
+		cfg := Config{Driver: driver, Parallel: runtime.NumCPU(), Mode: "go"}
+		for _, o := range opts {
+			o(&cfg)
+		}
+		suiteConfig, _ := GinkgoConfiguration()
+		filter, err := parseLabelFilter(suiteConfig.LabelFilter)
+		if err == nil {
+			h, err = New(cfg)
+		}
+		if err != nil {
+			It("starts the conformance harness", func() { Fail(err.Error()) })
+			return
+		}
+		declareSpecs(h, nil, filter)
+	})
 }

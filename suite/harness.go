@@ -15,6 +15,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"sync"
@@ -43,8 +44,12 @@ type Config struct {
 	Scenarios []string
 	// Streams are the stream modes to run (nil = both).
 	Streams []bool
-	// Parallel is how many driver runs go at once (default 1).
+	// Parallel is how many driver runs go at once (default: the number
+	// of CPUs).
 	Parallel int
+	// Shard narrows the plan to one part of a run split across machines
+	// (zero = the whole plan); reports.Merge joins the parts.
+	Shard reports.Shard
 	// Timeout bounds one driver run (default 60s).
 	Timeout time.Duration
 	Strict  bool
@@ -64,7 +69,10 @@ type Harness struct {
 	srv    *httptest.Server
 	engine *model.Engine
 	dir    string
-	seq    atomic.Int64
+	// runs counts the runs of each combo: the session key (which seeds
+	// the ids the mock mints) depends only on the combo and how many times
+	// it ran, so a sharded run journals the same exchanges as a whole one.
+	runs sync.Map // combo name → *atomic.Int64
 }
 
 // New starts the mock provider on a loopback port.
@@ -73,7 +81,7 @@ func New(cfg Config) (*Harness, error) {
 		return nil, fmt.Errorf("suite: no driver")
 	}
 	if cfg.Parallel <= 0 {
-		cfg.Parallel = 1
+		cfg.Parallel = runtime.NumCPU()
 	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 60 * time.Second
@@ -148,9 +156,11 @@ func matchesAny(patterns []string, name string) bool {
 	return false
 }
 
-// Plan lists the combos to run, dialect-major.
+// Plan lists the combos to run, dialect-major: the shard's part of them
+// when the run is sharded.
 func (h *Harness) Plan() []Combo {
 	var out []Combo
+	k := 0
 	for _, d := range h.cfg.Dialects {
 		for _, sc := range h.scenarios() {
 			if !sc.Supports(d) {
@@ -160,7 +170,10 @@ func (h *Harness) Plan() []Combo {
 				if stream && slices.Contains(sc.Features, "no-stream") || !stream && slices.Contains(sc.Features, "stream-only") {
 					continue
 				}
-				out = append(out, Combo{Scenario: sc, Dialect: d, Stream: stream})
+				if h.cfg.Shard.Takes(k) {
+					out = append(out, Combo{Scenario: sc, Dialect: d, Stream: stream})
+				}
+				k++
 			}
 		}
 	}
@@ -202,16 +215,29 @@ func (h *Harness) RulesFor(d conv.Dialect) []rules.Rule {
 
 // RunCombo runs the driver once and judges the run: one result per rule.
 func (h *Harness) RunCombo(ctx context.Context, c Combo) []reports.Result {
+	return h.Drive(ctx, c).Results()
+}
+
+// Drive runs the driver once through a combo and returns the exchange:
+// the driver's outcome and the mock's journal, to be judged rule by rule.
+func (h *Harness) Drive(ctx context.Context, c Combo) *Exchange {
 	start := time.Now()
-	ruleSet := h.RulesFor(c.Dialect)
+	x := &Exchange{h: h, Combo: c}
 	if f := h.missingFeature(c); f != "" {
-		return h.uniform(c, ruleSet, reports.NotSupported, fmt.Sprintf("feature %q not declared", f), 0)
+		x.uniform = &reports.Result{Outcome: reports.NotSupported, Message: fmt.Sprintf("feature %q not declared", f)}
+		return x
+	}
+	broken := func(msg string) *Exchange {
+		x.uniform = &reports.Result{Outcome: reports.Error, Message: msg, Duration: time.Since(start)}
+		return x
 	}
 	t, err := task.FromScenario(c.Scenario, c.Dialect, c.Stream)
 	if err != nil {
-		return h.uniform(c, ruleSet, reports.Error, "harness: "+err.Error(), time.Since(start))
+		return broken("harness: " + err.Error())
 	}
-	key := fmt.Sprintf("tw-%s-%s-%s-%d", c.Scenario.Name, c.Dialect, reports.StreamMode(c.Stream), h.seq.Add(1))
+	x.Task = t
+	n, _ := h.runs.LoadOrStore(c.Name(), new(atomic.Int64))
+	key := fmt.Sprintf("tw-%s-%s-%s-%d", c.Scenario.Name, c.Dialect, reports.StreamMode(c.Stream), n.(*atomic.Int64).Add(1))
 	sess := h.mock.Sessions().Get(key)
 	sess.SetScenario(c.Scenario.Name)
 	defer h.mock.Sessions().Delete(key)
@@ -219,22 +245,21 @@ func (h *Harness) RunCombo(ctx context.Context, c Combo) []reports.Result {
 	taskFile := filepath.Join(h.dir, key+".json")
 	b, _ := json.MarshalIndent(t, "", "  ")
 	if err := os.WriteFile(taskFile, b, 0o600); err != nil {
-		return h.uniform(c, ruleSet, reports.Error, "harness: "+err.Error(), time.Since(start))
+		return broken("harness: " + err.Error())
 	}
 	inv := Invocation{Task: t, TaskFile: taskFile, Env: h.env(c, key, taskFile)}
 	rctx, cancel := context.WithTimeout(ctx, h.cfg.Timeout)
-	out := h.cfg.Driver.Drive(rctx, inv)
+	x.Outcome = h.cfg.Driver.Drive(rctx, inv)
 	cancel()
 	if ctx.Err() != nil {
-		return h.uniform(c, ruleSet, reports.Error, "harness: run cancelled", time.Since(start))
+		return broken("harness: run cancelled")
 	}
 	// The driver may have returned before the mock journaled its last
 	// request (SDKs stop reading at a stream's last event).
 	sess.Settle(5 * time.Second)
-	entries, _ := sess.Journal()
-	j := &judge{h: h, c: c, t: t, out: out, entries: entries, findings: map[string][]finding{}}
-	j.run()
-	return j.results(ruleSet, time.Since(start))
+	x.Entries, _ = sess.Journal()
+	x.Duration = time.Since(start)
+	return x
 }
 
 // env is the driver contract's environment for one run.
@@ -249,17 +274,6 @@ func (h *Harness) env(c Combo, key, taskFile string) map[string]string {
 		task.EnvAnthURL: h.srv.URL, task.EnvAnthKey: key,
 		task.EnvGemURL: h.srv.URL, task.EnvGemKey: key, task.EnvGoogleKey: key,
 	}
-}
-
-// uniform gives every rule the same outcome (not supported, harness error).
-func (h *Harness) uniform(c Combo, set []rules.Rule, o reports.Outcome, msg string, dur time.Duration) []reports.Result {
-	out := make([]reports.Result, 0, len(set))
-	for _, r := range set {
-		res := h.result(c, r)
-		res.Outcome, res.Message, res.Duration = o, msg, dur
-		out = append(out, res)
-	}
-	return out
 }
 
 func (h *Harness) result(c Combo, r rules.Rule) reports.Result {

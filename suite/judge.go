@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
 
@@ -52,7 +53,9 @@ func (j *judge) run() {
 	}
 	j.checkFinalText()
 	j.checkResults()
-	j.checkCallTurnsKept()
+	j.checkIssuedCallsKept()
+	j.checkToolChoice()
+	j.checkStrict()
 }
 
 // violationMessage is a journaled violation as the report shows it: the
@@ -119,34 +122,36 @@ func fail(res *reports.Result, level rules.Level, fs []finding) {
 	res.Expected, res.Got, res.Excerpt, res.Fix = fs[0].expected, fs[0].got, fs[0].excerpt, fs[0].fix
 }
 
-// results renders one result per rule; breaches of rules outside the set
-// (a dialect's rule raised elsewhere) are appended.
-func (j *judge) results(set []rules.Rule, dur time.Duration) []reports.Result {
-	var out []reports.Result
+// result is the verdict on one rule.
+func (j *judge) result(r rules.Rule, dur time.Duration) reports.Result {
+	res := j.h.result(j.c, r)
+	res.Duration = dur
+	fs := j.findings[r.ID]
+	switch {
+	case !j.h.Declared(r.Feature):
+		res.Outcome, res.Message = reports.NotSupported, fmt.Sprintf("feature %q not declared", r.Feature)
+	case len(fs) == 0:
+		res.Outcome = reports.Pass
+	default:
+		fail(&res, r.Level, fs)
+	}
+	return res
+}
+
+// outside lists the rules breached in the journal that the set does not
+// hold (a dialect's rule raised elsewhere), sorted by ID.
+func (j *judge) outside(set []rules.Rule) []rules.Rule {
 	seen := map[string]bool{}
-	emit := func(r rules.Rule) {
-		seen[r.ID] = true
-		res := j.h.result(j.c, r)
-		res.Duration = dur
-		fs := j.findings[r.ID]
-		switch {
-		case !j.h.Declared(r.Feature):
-			res.Outcome, res.Message = reports.NotSupported, fmt.Sprintf("feature %q not declared", r.Feature)
-		case len(fs) == 0:
-			res.Outcome = reports.Pass
-		default:
-			fail(&res, r.Level, fs)
-		}
-		out = append(out, res)
-	}
 	for _, r := range set {
-		emit(r)
+		seen[r.ID] = true
 	}
+	var out []rules.Rule
 	for id, fs := range j.findings {
 		if !seen[id] {
-			emit(rules.Rule{ID: id, Dialect: j.c.Dialect, Level: fs[0].level, Summary: "(rule outside the catalog)", Source: "mock journal"})
+			out = append(out, rules.Rule{ID: id, Dialect: j.c.Dialect, Level: fs[0].level, Summary: "(rule outside the catalog)", Source: "mock journal"})
 		}
 	}
+	slices.SortFunc(out, func(a, b rules.Rule) int { return strings.Compare(a.ID, b.ID) })
 	return out
 }
 
@@ -309,6 +314,7 @@ func (j *judge) checkResults() {
 			}
 			continue
 		}
+		j.checkOneResult(p)
 		exps := make([]expectation, len(p.calls))
 		for i := range p.calls {
 			exps[i] = j.expect(p, i)
@@ -323,14 +329,18 @@ func (j *judge) checkResults() {
 	}
 }
 
-// checkCallTurnsKept: when the model answered with tool calls, the
-// driver's next request must carry that assistant turn with its results.
-// checkResults judges the turns a request carries; this catches the turn
+// checkIssuedCallsKept judges against what the mock issued, not against
+// what the driver chose to replay: when the model answered with tool
+// calls, the driver's next request must carry that assistant turn with
+// every one of those calls (and so, by the request rules, their results).
+// checkResults judges the calls a request carries; this catches the turn
 // that vanished (results pasted into a user message as text, history
-// rebuilt without the calls), which no request rule can see. A request
-// that already broke a MUST rule, or that repeats the previous one (a
-// retry), is left alone.
-func (j *judge) checkCallTurnsKept() {
+// rebuilt without the calls) and the call that vanished with its result
+// (code that reads only the first call), which no request rule can see.
+// The issued calls are the deterministic model's answer to the request
+// the mock accepted — the turn it sent. A request that already broke a
+// MUST rule, or that repeats the previous one (a retry), is left alone.
+func (j *judge) checkIssuedCallsKept() {
 	for k, e := range j.entries {
 		if e.Status != 200 || e.Fault != "" || e.Conversation == nil {
 			continue
@@ -343,19 +353,51 @@ func (j *judge) checkCallTurnsKept() {
 		if err != nil || len(reply.Calls()) == 0 {
 			continue
 		}
+		issued := callNames(reply.Calls())
 		turn := assistantTurns(e.Conversation)
-		if t := assistantTurn(next.Conversation, turn); t != nil && len(t.Calls()) > 0 {
-			continue // carried: checkResults judges its results
+		var carried []string
+		if t := assistantTurn(next.Conversation, turn); t != nil {
+			carried = callNames(t.Calls())
 		}
-		var names []string
-		for _, c := range reply.Calls() {
-			names = append(names, c.Name)
+		if len(carried) == 0 {
+			j.add(checkResultsSent, finding{level: rules.MUST,
+				message: fmt.Sprintf("the model's turn %d called %s and the driver's next request does not carry that turn with its results", turn+1, strings.Join(issued, ", ")),
+				excerpt: clip(string(next.Request), 1500),
+				fix:     "append the model's turn as received (its calls included), then one native result per call; never paste results into a user message as text"})
+			continue
 		}
-		j.add(checkResultsSent, finding{level: rules.MUST,
-			message: fmt.Sprintf("the model's turn %d called %s and the driver's next request does not carry that turn with its results", turn+1, strings.Join(names, ", ")),
-			excerpt: clip(string(next.Request), 1500),
-			fix:     "append the model's turn as received (its calls included), then one native result per call; never paste results into a user message as text"})
+		if missing := missingNames(issued, carried); len(missing) > 0 {
+			j.add(checkResultsSent, finding{level: rules.MUST,
+				message:  fmt.Sprintf("the model's turn %d called %d tools (%s); the driver's next request carries %d of those calls, without %s", turn+1, len(issued), strings.Join(issued, ", "), len(carried), strings.Join(missing, ", ")),
+				expected: strings.Join(issued, ", "), got: strings.Join(carried, ", "), excerpt: clip(string(next.Request), 1500),
+				fix: "replay every call of the model's turn (not only the first choice or content block), each with its result"})
+		}
 	}
+}
+
+func callNames(calls []*conv.Call) []string {
+	out := make([]string, len(calls))
+	for i, c := range calls {
+		out[i] = c.Name
+	}
+	return out
+}
+
+// missingNames is issued minus carried, as multisets.
+func missingNames(issued, carried []string) []string {
+	left := map[string]int{}
+	for _, n := range carried {
+		left[n]++
+	}
+	var out []string
+	for _, n := range issued {
+		if left[n] > 0 {
+			left[n]--
+			continue
+		}
+		out = append(out, n)
+	}
+	return out
 }
 
 // nextRequest is the first entry after k the mock could read.
@@ -572,7 +614,9 @@ func carries(exp task.CallToolResult, r *conv.Result) bool {
 }
 
 // evidence gathers every string in a result and every JSON value it holds
-// (the structured object, texts that parse as JSON).
+// (the structured object, texts that parse as JSON), down through strings
+// nested in parsed JSON: a library that JSON-encodes a whole block list
+// into one output string still carries each block's text.
 func evidence(r *conv.Result) (texts []string, values []any) {
 	var walk func(v any)
 	walk = func(v any) {
@@ -583,6 +627,7 @@ func evidence(r *conv.Result) (texts []string, values []any) {
 			if json.Unmarshal([]byte(x), &parsed) == nil {
 				if _, isStr := parsed.(string); !isStr {
 					values = append(values, parsed)
+					walk(parsed)
 				}
 			}
 		case map[string]any:

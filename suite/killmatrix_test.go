@@ -19,6 +19,7 @@ import (
 	"github.com/toolwire/toolwire/reports"
 	"github.com/toolwire/toolwire/suite"
 	"github.com/toolwire/toolwire/suite/refdriver"
+	"github.com/toolwire/toolwire/suite/reference"
 )
 
 // selftestMock is the mock with the built-in scenarios plus the suite's
@@ -35,7 +36,7 @@ func selftestMock(t testing.TB) mockprovider.Options {
 // TestReferenceDriverConformant: the honest reference driver passes every
 // rule of every scenario on every dialect, streamed and not.
 func TestReferenceDriverConformant(t *testing.T) {
-	h, err := suite.New(suite.Config{Driver: suite.Reference(refdriver.None), Parallel: 4, Mock: selftestMock(t)})
+	h, err := suite.New(suite.Config{Driver: reference.Driver(refdriver.None), Parallel: 4, Mock: selftestMock(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,99 +55,16 @@ func TestReferenceDriverConformant(t *testing.T) {
 	}
 }
 
-// killCase says which rules a break variant must fail, and which others
-// it may fail as a consequence (a driver whose request was rejected also
-// has no final text). Patterns are path.Match globs on rule IDs. A
-// variant runs once per case: strictRoles runs it against a mock with
-// --strict-roles (the historic Anthropic role 400s), geminiCallIDs
-// against one whose Gemini function calls carry ids.
-type killCase struct {
-	brk           refdriver.Break
-	strictRoles   bool
-	geminiCallIDs bool
-	want          []string
-	allow         []string
-}
-
-func (kc killCase) name() string {
-	n := string(kc.brk)
-	if kc.strictRoles {
+// killName names a kill case by its break and mock configuration.
+func killName(kc refdriver.Expectation) string {
+	n := string(kc.Break)
+	if kc.StrictRoles {
 		n += "/strict-roles"
 	}
-	if kc.geminiCallIDs {
+	if kc.GeminiCallIDs {
 		n += "/gemini-call-ids"
 	}
 	return n
-}
-
-var collateral = []string{"*.final-text", "*.bad-call-error-result", "*.results-sent"}
-
-var killCases = []killCase{
-	{brk: refdriver.SwappedIDs, want: []string{"openai-chat.result-matches-call", "openai-responses.result-matches-call", "anthropic.result-matches-call"}, allow: []string{"gemini.result-matches-call"}},
-	{brk: refdriver.UnansweredCall, want: []string{"openai-chat.tool-calls-answered", "openai-responses.tool-output-required", "anthropic.tool-use-answered", "gemini.function-response-count", "anthropic.results-sent", "gemini.results-sent"}, allow: []string{"gemini.function-call-after-user", "anthropic.role-alternation"}},
-	{brk: refdriver.DropReasoning, want: []string{"openai-responses.reasoning-before-call"}},
-	{brk: refdriver.GeminiStringify, want: []string{"gemini.structured-response-object"}},
-	{brk: refdriver.OmitIsError, want: []string{"openai-chat.error-flagged", "openai-responses.error-flagged", "anthropic.error-flagged", "gemini.error-flagged", "openai-chat.bad-call-error-result"}},
-	{brk: refdriver.ReorderSameName, want: []string{"gemini.result-matches-call", "gemini.function-response-order"}},
-	{brk: refdriver.StripSignature, want: []string{"gemini.thought-signature"}},
-	{brk: refdriver.DuplicateRef, want: []string{"gemini.multimodal-response-ref-once"}},
-	{brk: refdriver.ImageInChatTool, want: []string{"openai-chat.image-only-in-user-messages"}},
-	{brk: refdriver.TextBeforeToolResult, want: []string{"anthropic.tool-result-first"}},
-	{brk: refdriver.AnthropicMessageID, want: []string{"anthropic.tool-result-matches-tool-use", "anthropic.tool-use-answered"}},
-	{brk: refdriver.ArgumentsAsObject, want: []string{"openai-chat.arguments-string"}},
-	{brk: refdriver.ItemIDForCallID, want: []string{"openai-responses.output-needs-call", "openai-responses.tool-output-required"}},
-	{brk: refdriver.OutputAsObject, want: []string{"openai-responses.result-carries-data"}, allow: []string{"openai-responses.result-carries-media", "openai-responses.error-flagged"}},
-	{brk: refdriver.SplitResults, want: []string{"anthropic.role-alternation"}},
-	{brk: refdriver.SplitResults, strictRoles: true, want: []string{"anthropic.strict-role-alternation"}},
-	{brk: refdriver.DropAssistantTurn, want: []string{"openai-chat.tool-message-follows-call", "anthropic.tool-result-matches-tool-use"}, allow: []string{"anthropic.role-alternation"}},
-	{brk: refdriver.Gemini2Multimodal, want: []string{"gemini.multimodal-response-model"}},
-	{brk: refdriver.DropData, want: []string{"*.result-carries-data"}, allow: []string{"*.result-carries-media", "gemini.structured-response-object"}},
-	{brk: refdriver.CrashOnUnknownTool, want: []string{"*.bad-call-error-result", "*.final-text"}},
-	{brk: refdriver.IgnoreFinalText, want: []string{"*.final-text"}},
-	{brk: refdriver.BadToolName, want: []string{"openai-chat.tool-name-pattern", "openai-responses.function-name-pattern", "gemini.function-name-valid"}},
-	{brk: refdriver.InvalidSchema, want: []string{"openai-chat.tool-schema-valid", "openai-responses.function-schema-valid"}},
-	{brk: refdriver.InputAsString, want: []string{"anthropic.tool-use-input-object"}},
-	{brk: refdriver.IsErrorString, want: []string{"anthropic.tool-result-is-error-boolean"}, allow: []string{"anthropic.error-flagged"}},
-	{brk: refdriver.ResponsesArgsObject, want: []string{"openai-responses.arguments-string"}},
-	{brk: refdriver.GeminiArgsString, want: []string{"gemini.function-call-args-object"}},
-	{brk: refdriver.GeminiResponseStr, want: []string{"gemini.function-response-object"}, allow: []string{"gemini.error-flagged", "gemini.result-carries-data", "gemini.result-carries-media", "gemini.structured-response-object"}},
-	{brk: refdriver.GeminiRoleFunction, want: []string{"gemini.valid-role"}},
-	{brk: refdriver.UnorderedGeminiResults, want: []string{"gemini.function-response-count"}, allow: []string{"gemini.function-response-after-call"}},
-
-	{brk: refdriver.ResultsAsUserText, want: []string{"openai-chat.results-sent", "openai-responses.results-sent", "anthropic.results-sent", "gemini.results-sent"}, allow: []string{"anthropic.role-alternation"}},
-	{brk: refdriver.OmitModel, want: []string{"openai-chat.model-required", "openai-responses.required-fields", "anthropic.required-fields"}},
-	{brk: refdriver.StrictWithLooseSchema, want: []string{"openai-chat.strict-schema", "openai-responses.strict-schema"}},
-	{brk: refdriver.ToolNameWithDot, want: []string{"openai-chat.tool-name-pattern", "openai-responses.function-name-pattern"}},
-	{brk: refdriver.OmitToolCallType, want: []string{"openai-chat.required-fields"}},
-	{brk: refdriver.StreamOptionsWithoutStream, want: []string{"openai-chat.stream-options-need-stream"}},
-	{brk: refdriver.EmptyToolCalls, want: []string{"openai-chat.tool-calls-non-empty"}},
-	{brk: refdriver.UnknownMember, want: []string{"openai-chat.known-fields"}},
-	{brk: refdriver.WrongMemberType, want: []string{"openai-chat.field-types"}},
-	{brk: refdriver.TruncatedBody, want: []string{"openai-chat.valid-json"}},
-	{brk: refdriver.ToolControlsWithoutTools, want: []string{"openai-chat.tool-controls-need-tools"}},
-	{brk: refdriver.ForceUndeclaredTool, want: []string{"openai-chat.forced-tool-declared"}},
-	{brk: refdriver.MaxTokensToReasoningModel, want: []string{"openai-chat.reasoning-models-refuse-max-tokens"}},
-	{brk: refdriver.OmitFunctionCallName, want: []string{"openai-responses.required-fields"}},
-	{brk: refdriver.AssistantInputText, want: []string{"openai-responses.assistant-content-type"}},
-	{brk: refdriver.ToolRoleInResponses, want: []string{"openai-responses.message-role"}, allow: []string{"openai-responses.tool-output-required"}},
-	{brk: refdriver.PreviousResponseUnknown, want: []string{"openai-responses.previous-response-known"}, allow: []string{"openai-responses.output-needs-call"}},
-	{brk: refdriver.DropOutputWithPreviousResp, want: []string{"openai-responses.tool-output-required"}},
-	{brk: refdriver.ReasoningWithoutFollowingItem, want: []string{"openai-responses.reasoning-needs-following-item", "openai-responses.reasoning-before-call"}},
-	{brk: refdriver.OmitMaxTokens, want: []string{"anthropic.required-fields"}},
-	{brk: refdriver.DuplicateToolUseIDs, want: []string{"anthropic.tool-use-ids-unique"}},
-	{brk: refdriver.TextAfterToolUse, want: []string{"anthropic.no-content-after-tool-use"}},
-	{brk: refdriver.DropToolUseBlocks, want: []string{"anthropic.non-empty-content", "anthropic.tool-result-matches-tool-use"}},
-	{brk: refdriver.MCPContentPassthrough, want: []string{"anthropic.tool-result-content-type"}, allow: []string{"anthropic.result-carries-media", "anthropic.result-carries-data"}},
-	{brk: refdriver.DropFirstUserTurn, want: []string{"anthropic.first-message-user", "gemini.function-call-after-user"}},
-	{brk: refdriver.DropFirstUserTurn, strictRoles: true, want: []string{"anthropic.strict-first-message-user", "gemini.function-call-after-user"}},
-	{brk: refdriver.ResponsesInCallTurn, want: []string{"gemini.call-turn-not-mixed"}},
-	{brk: refdriver.PromptAsSystemInstruction, want: []string{"gemini.contents-required"}},
-	{brk: refdriver.ResponseIDNotEchoed, geminiCallIDs: true, want: []string{"gemini.function-response-id"}},
-	{brk: refdriver.DuplicateDisplayName, want: []string{"gemini.multimodal-response-display-name-unique"}, allow: []string{"gemini.multimodal-response-ref-resolves"}},
-	{brk: refdriver.FileDataParts, want: []string{"gemini.multimodal-response-inline-data"}, allow: []string{"gemini.multimodal-response-ref-resolves", "gemini.result-carries-media", "gemini.result-carries-data"}},
-	{brk: refdriver.UnsupportedMIME, want: []string{"gemini.multimodal-response-mime"}, allow: []string{"gemini.result-carries-data"}},
-	{brk: refdriver.DanglingRef, want: []string{"gemini.multimodal-response-ref-resolves"}},
-	{brk: refdriver.GeminiRoleTool, want: []string{"gemini.valid-role"}},
 }
 
 // killScenarios is the representative subset the variants run on.
@@ -164,11 +82,11 @@ func matchAny(patterns []string, id string) bool {
 }
 
 // killMock is the self-test mock configured for one kill case.
-func killMock(base mockprovider.Options, kc killCase) mockprovider.Options {
+func killMock(base mockprovider.Options, kc refdriver.Expectation) mockprovider.Options {
 	opts := base
 	opts.Rules = rules.DefaultOptions()
-	opts.Rules.StrictRoles = kc.strictRoles
-	if kc.geminiCallIDs {
+	opts.Rules.StrictRoles = kc.StrictRoles
+	if kc.GeminiCallIDs {
 		opts.Dialects = []dialect.Dialect{openaichat.New(), openairesp.New(), anthropic.New(), &gemini.Dialect{EmitCallIDs: true}}
 	}
 	return opts
@@ -179,10 +97,10 @@ func killMock(base mockprovider.Options, kc killCase) mockprovider.Options {
 // there come from its mistake, not from the configuration.
 func TestReferenceDriverPassesKillMocks(t *testing.T) {
 	opts := selftestMock(t)
-	for _, kc := range []killCase{{strictRoles: true}, {geminiCallIDs: true}} {
-		t.Run(kc.name(), func(t *testing.T) {
+	for _, kc := range []refdriver.Expectation{{StrictRoles: true}, {GeminiCallIDs: true}} {
+		t.Run(killName(kc), func(t *testing.T) {
 			t.Parallel()
-			h, err := suite.New(suite.Config{Driver: suite.Reference(refdriver.None), Parallel: 4, Scenarios: killScenarios, Mock: killMock(opts, kc)})
+			h, err := suite.New(suite.Config{Driver: reference.Driver(refdriver.None), Parallel: 4, Scenarios: killScenarios, Mock: killMock(opts, kc)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -206,8 +124,8 @@ func TestKillMatrix(t *testing.T) {
 	var mu sync.Mutex
 	failedBy := map[string][]string{}
 	cased := map[refdriver.Break]bool{}
-	for _, kc := range killCases {
-		cased[kc.brk] = true
+	for _, kc := range refdriver.Expectations() {
+		cased[kc.Break] = true
 	}
 	for _, info := range refdriver.Breaks() {
 		if !cased[info.Name] {
@@ -219,10 +137,14 @@ func TestKillMatrix(t *testing.T) {
 		dialectsOf[info.Name] = info.Dialects
 	}
 	t.Run("variants", func(t *testing.T) {
-		for _, kc := range killCases {
-			t.Run(kc.name(), func(t *testing.T) {
+		for _, kc := range refdriver.Expectations() {
+			t.Run(killName(kc), func(t *testing.T) {
 				t.Parallel()
-				h, err := suite.New(suite.Config{Driver: suite.Reference(kc.brk), Parallel: 4, Dialects: dialectsOf[kc.brk], Scenarios: killScenarios,
+				scenarios := killScenarios
+				if kc.Scenarios != nil {
+					scenarios = kc.Scenarios
+				}
+				h, err := suite.New(suite.Config{Driver: reference.Driver(kc.Break), Parallel: 4, Dialects: dialectsOf[kc.Break], Scenarios: scenarios,
 					Streams: []bool{false}, Mock: killMock(opts, kc)})
 				if err != nil {
 					t.Fatal(err)
@@ -243,10 +165,10 @@ func TestKillMatrix(t *testing.T) {
 				}
 				mu.Lock()
 				for id := range failed {
-					failedBy[id] = append(failedBy[id], kc.name())
+					failedBy[id] = append(failedBy[id], killName(kc))
 				}
 				mu.Unlock()
-				for _, w := range kc.want {
+				for _, w := range kc.Fails {
 					hit := false
 					for id := range failed {
 						if ok, _ := path.Match(w, id); ok {
@@ -258,14 +180,14 @@ func TestKillMatrix(t *testing.T) {
 					}
 				}
 				for id, scs := range failed {
-					if !matchAny(kc.want, id) && !matchAny(kc.allow, id) && !matchAny(collateral, id) {
+					if !matchAny(kc.Fails, id) && !matchAny(kc.MayFail, id) && !matchAny(refdriver.Collateral, id) {
 						t.Errorf("unexpected failure of %s in %v", id, scs)
 					}
 				}
 			})
 		}
 	})
-	h, err := suite.New(suite.Config{Driver: suite.Reference(refdriver.None), Mock: opts})
+	h, err := suite.New(suite.Config{Driver: reference.Driver(refdriver.None), Mock: opts})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,6 @@ var _ = registerFamily(family{
 	Rules: []string{
 		"tool-calls-answered", "tool-message-follows-call", "tool-output-required", "output-needs-call",
 		"tool-use-answered", "tool-result-matches-tool-use", "tool-use-ids-unique",
-		"function-response-count", "function-response-id", "result-matches-call", "results-sent",
+		"function-response-count", "function-response-id",
 	},
 })

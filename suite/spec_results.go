@@ -9,10 +9,10 @@ var _ = registerFamily(family{
 	Name:  "results",
 	Title: "Results carry the tool's data, natively",
 	Rules: []string{
-		"result-carries-data", "result-carries-media", "error-flagged", "structured-response-object",
+
 		"function-response-object", "tool-result-content-type", "tool-result-is-error-boolean",
 		"image-only-in-user-messages", "multimodal-response-model", "multimodal-response-inline-data",
 		"multimodal-response-mime", "multimodal-response-display-name-unique",
-		"multimodal-response-ref-resolves", "multimodal-response-ref-once", "format-result-native",
+		"multimodal-response-ref-resolves", "multimodal-response-ref-once",
 	},
 })

@@ -13,7 +13,7 @@ var _ = registerFamily(family{
 		"function-schema-valid", "strict-schema", "arguments-string", "tool-use-input-object",
 		"function-call-args-object", "required-fields", "model-required", "contents-required",
 		"non-empty-content", "tool-calls-non-empty", "stream-options-need-stream",
-		"normalize-calls", "normalize-arguments", "known-fields", "field-types", "valid-json",
+		"known-fields", "field-types", "valid-json",
 		"tool-controls-need-tools", "forced-tool-declared", "reasoning-models-refuse-max-tokens",
 	},
 })

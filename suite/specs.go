@@ -8,6 +8,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2" //nolint:revive // the Ginkgo DSL reads best unqualified
 	"github.com/onsi/ginkgo/v2/types"
+	. "github.com/onsi/gomega" //nolint:revive // so does Gomega's
 
 	"github.com/toolwire/toolwire/mockprovider/rules"
 	"github.com/toolwire/toolwire/reports"
@@ -20,6 +21,9 @@ type Recorder struct {
 }
 
 func (r *Recorder) add(res reports.Result) {
+	if r == nil {
+		return
+	}
 	r.mu.Lock()
 	r.results = append(r.results, res)
 	r.mu.Unlock()
@@ -33,124 +37,162 @@ func (r *Recorder) Results() []reports.Result {
 }
 
 // specLabels are a rule's labels on one combo: rule, level, dialect,
-// feature, scenario and stream mode, filterable with --ginkgo.label-filter
-// (e.g. "level:MUST && dialect:gemini").
+// feature, family, scenario and stream mode, filterable with
+// --ginkgo.label-filter (e.g. "family:pairing && dialect:gemini").
 func specLabels(c Combo, r rules.Rule, feature string) Labels {
 	return Label("rule:"+r.ID, "level:"+string(r.Level), "dialect:"+string(c.Dialect), "feature:"+feature, "family:"+familyOf(r),
 		"scenario:"+c.Scenario.Name, "stream:"+reports.StreamMode(c.Stream))
 }
 
-// RegisterSpecs declares one Ginkgo spec per rule per combo of the plan,
-// labelled Label("rule:<id>", "level:MUST|SHOULD", "dialect:<d>",
-// "feature:<f>", …). Driver runs happen once per combo, in parallel, in a
-// BeforeSuite; each spec then reports its rule's outcome: pass, fail
-// (MUST), warn (SHOULD: passes with a report entry, fails under Strict),
-// skipped as not-supported, or failed as a harness error. labelFilter is
-// the filter the suite will run with (only combos with a selected spec
-// are driven). Call before RunSpecs.
+// RegisterSpecs declares the conformance specs of the harness's plan in
+// the running Ginkgo suite: one Ordered container per scenario × dialect ×
+// stream mode (ContinueOnFailure: one breach does not hide the next),
+// whose BeforeAll drives the implementation once, then one It
+// per rule that judges the exchange with the SatisfyRule matcher. Specs
+// are labelled rule:, level:, dialect:, feature:, family:, scenario: and
+// stream:, so label filters, focus, --until-it-fails, parallel processes
+// and Ginkgo's JUnit/JSON reporters work on them. A SHOULD breach passes
+// with a report entry (fails under Strict); a rule whose feature is not
+// declared is skipped as not supported. rec, when not nil, gets every
+// verdict for the reports. labelFilter is the filter the suite will run
+// with: only combos with a selected spec are driven ahead of their turn.
+// Call before RunSpecs.
 func RegisterSpecs(h *Harness, rec *Recorder, labelFilter string) error {
-	filter := func([]string) bool { return true }
-	if strings.TrimSpace(labelFilter) != "" {
-		f, err := types.ParseLabelFilter(labelFilter)
-		if err != nil {
-			return fmt.Errorf("label filter: %w", err)
-		}
-		filter = f
+	filter, err := parseLabelFilter(labelFilter)
+	if err != nil {
+		return err
 	}
-	plan := h.Plan()
-	var needed []Combo
+	Describe("toolwire conformance", func() { declareSpecs(h, rec, filter) })
+	return nil
+}
+
+func parseLabelFilter(labelFilter string) (func([]string) bool, error) {
+	if strings.TrimSpace(labelFilter) == "" {
+		return func([]string) bool { return true }, nil
+	}
+	f, err := types.ParseLabelFilter(labelFilter)
+	if err != nil {
+		return nil, fmt.Errorf("label filter: %w", err)
+	}
+	return f, nil
+}
+
+// declareSpecs declares the containers and specs of RegisterSpecs in the
+// current container; filter selects the combos driven ahead of their turn.
+func declareSpecs(h *Harness, rec *Recorder, filter func([]string) bool) {
 	type spec struct {
 		rule   rules.Rule
 		labels Labels
 	}
+	plan := h.Plan()
 	specs := make([][]spec, len(plan))
+	var needed []Combo
 	for i, c := range plan {
+		selected := false
 		for _, r := range h.RulesFor(c.Dialect) {
-			feature := h.result(c, r).Feature
-			l := specLabels(c, r, feature)
+			l := specLabels(c, r, h.result(c, r).Feature)
 			specs[i] = append(specs[i], spec{r, l})
+			selected = selected || filter(l)
 		}
-		for _, s := range specs[i] {
-			if filter(s.labels) {
-				needed = append(needed, c)
-				break
-			}
+		if selected {
+			needed = append(needed, c)
 		}
 	}
-	results := map[string][]reports.Result{}
-	BeforeSuite(func(ctx SpecContext) {
-		h.cfg.Progress.SetTotal(len(needed))
-		out := h.Execute(context.WithoutCancel(ctx), needed)
-		for i, c := range needed {
-			results[c.Name()] = out[i]
-		}
-	}, NodeTimeout(h.cfg.Timeout*10+3600e9))
+	sched := newScheduler(h, needed)
 
-	// One Describe per rule family (each declared in its spec_<family>.go),
-	// then one per scenario × dialect × stream mode, one It per rule.
-	Describe("toolwire conformance", func() {
-		for _, f := range orderedFamilies() {
-			Describe(f.Title, func() {
-				for i, c := range plan {
-					var mine []spec
-					for _, s := range specs[i] {
-						if familyOf(s.rule) == f.Name {
-							mine = append(mine, s)
-						}
+	for i, c := range plan {
+		Describe(c.Name(), Ordered, ContinueOnFailure, func() {
+			var x *Exchange
+			BeforeAll(func() {
+				x = sched.get(c)
+			})
+			for _, s := range specs[i] {
+				It(s.rule.ID, s.labels, func() {
+					res := x.Judge(s.rule)
+					rec.add(res)
+					switch res.Outcome {
+					case reports.NotSupported:
+						Skip("not supported: " + res.Message)
+					case reports.Warn:
+						AddReportEntry("warning", res.Rule+" [SHOULD]: "+res.Message)
 					}
-					if len(mine) == 0 {
-						continue
-					}
-					Describe(c.Name(), func() {
-						for _, s := range mine {
-							It(s.rule.ID, s.labels, func() {
-								res, ok := lookup(results[c.Name()], s.rule.ID)
-								if !ok {
-									Fail("harness error: no result for " + s.rule.ID)
-									return
-								}
-								rec.add(res)
-								report(res, h.cfg.Strict)
-							})
-						}
-					})
+					Expect(x).To(SatisfyRule(s.rule, h.cfg.Strict))
+				})
+			}
+			// A breach of a rule outside the dialect's catalog still
+			// fails the run.
+			It("breaches no rule outside the catalog", Label("family:other", "dialect:"+string(c.Dialect), "scenario:"+c.Scenario.Name,
+				"stream:"+reports.StreamMode(c.Stream)), func() {
+				for _, r := range x.Outside() {
+					rec.add(x.Judge(r))
+					Expect(x).To(SatisfyRule(r, h.cfg.Strict))
 				}
 			})
-		}
-	})
-	return nil
+		})
+	}
 }
 
-func lookup(rs []reports.Result, id string) (reports.Result, bool) {
-	for _, r := range rs {
-		if r.Rule == id {
-			return r, true
-		}
-	}
-	return reports.Result{}, false
+// scheduler drives the combos of the Ordered containers. Ginkgo runs one
+// container at a time in a process, so with Parallel > 1 the container
+// that starts also starts the next Parallel-1 selected combos, and each
+// BeforeAll waits only for its own. Under `ginkgo -p` each process drives
+// only the containers it runs.
+type scheduler struct {
+	h        *Harness
+	order    []Combo
+	index    map[string]int
+	prefetch bool
+	slots    chan struct{}
+
+	mu   sync.Mutex
+	runs map[string]*scheduled
 }
 
-// report turns a result into the spec's outcome.
-func report(res reports.Result, strict bool) {
-	detail := res.Message
-	if res.Expected != "" || res.Got != "" {
-		detail += fmt.Sprintf("\nexpected: %s\ngot:      %s", res.Expected, res.Got)
+type scheduled struct {
+	done chan struct{}
+	x    *Exchange
+}
+
+func newScheduler(h *Harness, order []Combo) *scheduler {
+	s := &scheduler{h: h, order: order, index: map[string]int{}, slots: make(chan struct{}, h.cfg.Parallel), runs: map[string]*scheduled{}}
+	for i, c := range order {
+		s.index[c.Name()] = i
 	}
-	if res.Fix != "" {
-		detail += "\nfix: " + res.Fix
+	return s
+}
+
+// get drives c (unless it already runs) and returns its exchange.
+func (s *scheduler) get(c Combo) *Exchange {
+	s.mu.Lock()
+	if len(s.runs) == 0 {
+		cfg, _ := GinkgoConfiguration()
+		s.prefetch = cfg.ParallelTotal <= 1
+		s.h.cfg.Progress.SetTotal(len(s.order))
 	}
-	switch res.Outcome {
-	case reports.Pass:
-	case reports.NotSupported:
-		Skip("not supported: " + res.Message)
-	case reports.Warn:
-		AddReportEntry("warning", res.Rule+" [SHOULD]: "+detail)
-		if strict {
-			Fail(res.Rule + " [SHOULD, strict]: " + detail)
+	run := s.start(c)
+	if i, ok := s.index[c.Name()]; ok && s.prefetch {
+		for k := i + 1; k < len(s.order) && k < i+s.h.cfg.Parallel; k++ {
+			s.start(s.order[k])
 		}
-	case reports.Error:
-		Fail("harness error: " + detail)
-	default:
-		Fail(res.Rule + " [" + res.Level + "]: " + detail)
 	}
+	s.mu.Unlock()
+	<-run.done
+	return run.x
+}
+
+// start launches the run of c once; the caller holds mu.
+func (s *scheduler) start(c Combo) *scheduled {
+	if run, ok := s.runs[c.Name()]; ok {
+		return run
+	}
+	run := &scheduled{done: make(chan struct{})}
+	s.runs[c.Name()] = run
+	go func() {
+		s.slots <- struct{}{}
+		run.x = s.h.Drive(context.Background(), c)
+		<-s.slots
+		s.h.cfg.Progress.Done(string(c.Dialect), c.Scenario.Name, c.Stream, run.x.Results())
+		close(run.done)
+	}()
+	return run
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/toolwire/toolwire/reports"
 	"github.com/toolwire/toolwire/suite"
 	"github.com/toolwire/toolwire/suite/refdriver"
+	"github.com/toolwire/toolwire/suite/reference"
 )
 
 // TestConformanceSpecs runs the Ginkgo specs with the reference driver in
@@ -19,7 +20,7 @@ import (
 func TestConformanceSpecs(t *testing.T) {
 	RegisterFailHandler(Fail)
 	suiteConfig, reporterConfig := GinkgoConfiguration()
-	h, err := suite.New(suite.Config{Driver: suite.Reference(refdriver.Break(os.Getenv("TOOLWIRE_REF_BREAK"))), Parallel: 4, Mock: selftestMock(t)})
+	h, err := suite.New(suite.Config{Driver: reference.Driver(refdriver.Break(os.Getenv("TOOLWIRE_REF_BREAK"))), Parallel: 4, Mock: selftestMock(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

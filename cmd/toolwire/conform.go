@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"runtime"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -89,7 +90,8 @@ Exit status: 0 conformant, 1 conformance failures, 2 harness or configuration er
 	f.StringVar(&o.ReportDir, "report-dir", "reports/out", "where to write the reports")
 	f.StringVar(&o.Baseline, "baseline", "", "expected-failures YAML (listed failures do not fail the run; stale entries do)")
 	f.BoolVar(&o.Strict, "strict", false, "SHOULD warnings fail the run")
-	f.IntVar(&o.Parallel, "parallel", 1, "driver runs at once")
+	f.IntVar(&o.Parallel, "parallel", runtime.NumCPU(), "driver runs at once (default: the number of CPUs)")
+	f.StringVar(&o.Shard, "shard", "", `run only part i of n of the plan ("2/4"); join the parts' report.json with "toolwire report merge"`)
 	f.DurationVar(&o.Timeout, "timeout", 0, "limit per driver run (default 60s)")
 	f.StringVar(&o.LabelFilter, "label-filter", "", `Ginkgo label filter, e.g. "level:MUST && dialect:gemini"`)
 	f.BoolVar(&o.NoStream, "no-stream", false, "skip the streamed runs")
@@ -116,6 +118,7 @@ func merge(cmd *cobra.Command, o *suite.ConformOptions, file suite.ConformOption
 	str("report-dir", &o.ReportDir, file.ReportDir)
 	str("baseline", &o.Baseline, file.Baseline)
 	str("label-filter", &o.LabelFilter, file.LabelFilter)
+	str("shard", &o.Shard, file.Shard)
 	str("name", &o.Implementation.Name, file.Implementation.Name)
 	str("impl-version", &o.Implementation.Version, file.Implementation.Version)
 	if o.Implementation.URL == "" {

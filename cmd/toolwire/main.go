@@ -25,7 +25,7 @@ func main() {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newServeCommand(), newRulesCommand(), newCheckCommand(), newRAPCommand(), newConformCommand(), newScenariosCommand())
+	root.AddCommand(newServeCommand(), newRulesCommand(), newCheckCommand(), newRAPCommand(), newConformCommand(), newReportCommand(), newScenariosCommand())
 	if err := root.Execute(); err != nil {
 		if e, ok := err.(exitError); ok {
 			os.Exit(e.code)

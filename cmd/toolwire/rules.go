@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 	"text/tabwriter"
 
@@ -46,7 +47,7 @@ func newRulesCommand() *cobra.Command {
 				fmt.Fprintln(out, "|---|---|---|---|---|")
 				cell := strings.NewReplacer("|", `\|`, "\n", " ")
 				for _, r := range list {
-					fmt.Fprintf(out, "| `%s` | %s | %s | %s | %s |\n", r.ID, r.Dialect, r.Level, cell.Replace(r.Summary), cell.Replace(r.Source))
+					fmt.Fprintf(out, "| `%s` | %s | %s | %s | %s |\n", r.ID, r.Dialect, r.Level, cell.Replace(r.Summary), cell.Replace(markdownSource(r.Source)))
 				}
 				return nil
 			}
@@ -62,4 +63,61 @@ func newRulesCommand() *cobra.Command {
 	cmd.Flags().BoolVar(&asMarkdown, "markdown", false, "print a Markdown table (docs/rules.md is this output)")
 	cmd.Flags().StringVar(&dialect, "dialect", "", "only this dialect (openai-chat, openai-responses, anthropic, gemini, rap)")
 	return cmd
+}
+
+// A rule's source is a list of references separated by "; ": each a
+// public URL or a file of this repository, optionally followed by a note
+// ("https://… (required body parameters)", "fixtures/x.yaml turn 2").
+var (
+	sourceURL  = regexp.MustCompile(`^https?://[^\s]+`)
+	sourceFile = regexp.MustCompile(`^[\w.-]+(/[\w.-]+)*\.[A-Za-z]+\b`)
+)
+
+// sourceRef is one reference of a rule's source: URL or Path (one of
+// them, or neither when the part cites something else), and the note.
+type sourceRef struct {
+	URL, Path, Note string
+	Text            string // the part as written
+}
+
+func sourceRefs(source string) []sourceRef {
+	var out []sourceRef
+	for _, part := range strings.Split(source, ";") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		ref := sourceRef{Text: part}
+		switch {
+		case sourceURL.MatchString(part):
+			ref.URL = strings.TrimRight(sourceURL.FindString(part), ").,")
+			ref.Note = strings.TrimSpace(part[len(ref.URL):])
+		case sourceFile.MatchString(part) && strings.Contains(sourceFile.FindString(part), "/"):
+			ref.Path = sourceFile.FindString(part)
+			ref.Note = strings.TrimSpace(part[len(ref.Path):])
+		}
+		out = append(out, ref)
+	}
+	return out
+}
+
+// markdownSource renders a source with its URLs and repository files as
+// links (files relative to docs/, where the catalog is published).
+func markdownSource(source string) string {
+	var parts []string
+	for _, ref := range sourceRefs(source) {
+		link := ref.Text
+		switch {
+		case ref.URL != "":
+			label := strings.TrimPrefix(strings.TrimPrefix(ref.URL, "https://"), "http://")
+			link = "[" + label + "](" + ref.URL + ")"
+		case ref.Path != "":
+			link = "[" + ref.Path + "](../" + ref.Path + ")"
+		}
+		if ref.Note != "" && (ref.URL != "" || ref.Path != "") {
+			link += " " + ref.Note
+		}
+		parts = append(parts, link)
+	}
+	return strings.Join(parts, "; ")
 }

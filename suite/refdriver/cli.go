@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"time"
 
 	"github.com/toolwire/toolwire/suite/task"
@@ -57,8 +58,30 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if *list {
+		// The kill matrix as declared: each variant, then the rules it
+		// must fail (and may fail) under each mock configuration.
 		for _, b := range Breaks() {
 			fmt.Fprintf(stdout, "%-28s %s\n", b.Name, b.Description)
+			for _, e := range Expectations() {
+				if e.Break != b.Name {
+					continue
+				}
+				mock := ""
+				if e.StrictRoles {
+					mock = " (mock --strict-roles)"
+				}
+				if e.GeminiCallIDs {
+					mock = " (mock: Gemini call ids)"
+				}
+				fails := strings.Join(e.Fails, ", ")
+				if fails == "" {
+					fails = "nothing (a correct variant)"
+				}
+				fmt.Fprintf(stdout, "%-28s   fails%s: %s\n", "", mock, fails)
+				if len(e.MayFail) > 0 {
+					fmt.Fprintf(stdout, "%-28s   may fail: %s\n", "", strings.Join(e.MayFail, ", "))
+				}
+			}
 		}
 		return 0
 	}

@@ -203,7 +203,7 @@ func (d *Driver) moreEdits() func([]byte) []byte {
 			return body
 		}
 	}
-	return nil
+	return d.issuedEdits()
 }
 
 // setKeys sets top-level members (in sorted order, so runs repeat).

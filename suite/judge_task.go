@@ -1,0 +1,166 @@
+package suite
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/rules"
+	"github.com/toolwire/toolwire/mockprovider/session"
+)
+
+// Checks against what the task asked the request to carry. A scripted
+// turn makes the forced call whether or not tool_choice was sent, and the
+// mock accepts a schema with or without strict, so only the task shows
+// that a driver dropped them.
+
+// checkToolChoice: the first request carries the tool_choice of the task.
+// Later requests may reset a forced choice (a library's guard against
+// calling the forced tool forever), so only the first one is judged.
+func (j *judge) checkToolChoice() {
+	want, ok := wantedToolChoice(j.t.ToolChoice)
+	if !ok {
+		return
+	}
+	first := j.firstRequest()
+	if first == nil || first.Conversation == nil {
+		return
+	}
+	got := first.Conversation.ToolChoice
+	if got.Mode == want.Mode && (want.Mode != conv.ToolChoiceFunction || got.Name == want.Name) {
+		return
+	}
+	j.add(checkToolChoiceSent, finding{level: rules.MUST,
+		message:  fmt.Sprintf("the task forces tool_choice %q but the first request sent %s", j.t.ToolChoice, describeChoice(got)),
+		expected: describeChoice(want), got: describeChoice(got), excerpt: clip(string(first.Request), 1500),
+		fix: "pass the task's tool_choice through to the request (" + choiceShape(j.c.Dialect) + ")"})
+}
+
+// wantedToolChoice maps the task's tool_choice onto the neutral form;
+// ok is false when the task leaves it to the API's default.
+func wantedToolChoice(tc string) (conv.ToolChoice, bool) {
+	switch tc {
+	case "", "auto":
+		return conv.ToolChoice{}, false
+	case "required":
+		return conv.ToolChoice{Mode: conv.ToolChoiceRequired}, true
+	case "none":
+		return conv.ToolChoice{Mode: conv.ToolChoiceNone}, true
+	}
+	return conv.ToolChoice{Mode: conv.ToolChoiceFunction, Name: tc}, true
+}
+
+func describeChoice(c conv.ToolChoice) string {
+	switch {
+	case c.Mode == conv.ToolChoiceFunction:
+		return "function " + c.Name
+	case c.Mode == "":
+		return "no tool_choice"
+	}
+	return string(c.Mode)
+}
+
+func choiceShape(d conv.Dialect) string {
+	switch d {
+	case conv.OpenAIChat:
+		return `{"type": "function", "function": {"name": …}}`
+	case conv.OpenAIResponses:
+		return `{"type": "function", "name": …}`
+	case conv.Anthropic:
+		return `{"type": "tool", "name": …}`
+	}
+	return `toolConfig.functionCallingConfig {"mode": "ANY", "allowedFunctionNames": [name]}`
+}
+
+// checkStrict: every request declaring a tool the task marks strict sends
+// it with strict: true. Read from the wire, where the flag lives per
+// dialect (Gemini has none).
+func (j *judge) checkStrict() {
+	if j.c.Dialect == conv.Gemini {
+		return
+	}
+	for _, tool := range j.t.Tools {
+		if !tool.Strict {
+			continue
+		}
+		for i := range j.entries {
+			e := &j.entries[i]
+			if e.Conversation == nil {
+				continue
+			}
+			declared, strict := strictFlag(j.c.Dialect, e.Request, tool.Name)
+			if !declared || strict {
+				continue
+			}
+			j.add(checkStrictSent, finding{level: rules.MUST,
+				message:  fmt.Sprintf("the task declares %s strict but the request sends it without strict: true", tool.Name),
+				expected: "strict: true", got: "strict absent or false", excerpt: clip(string(e.Request), 1500),
+				fix: "pass the tool's strict flag through to its declaration"})
+			break
+		}
+	}
+}
+
+// strictFlag finds the declaration of name in a request body: whether it
+// is declared, and whether it carries strict: true.
+func strictFlag(d conv.Dialect, body []byte, name string) (declared, strict bool) {
+	for _, t := range gjson.GetBytes(body, "tools").Array() {
+		decl := t
+		if d == conv.OpenAIChat {
+			decl = t.Get("function")
+		}
+		if decl.Get("name").Str == name {
+			return true, decl.Get("strict").Type == gjson.True
+		}
+	}
+	return false, false
+}
+
+// firstRequest is the first journaled request the mock could read.
+func (j *judge) firstRequest() *session.Entry {
+	for i := range j.entries {
+		if j.entries[i].Conversation != nil {
+			return &j.entries[i]
+		}
+	}
+	return nil
+}
+
+// callKey identifies a call or result: its id, or for Gemini calls
+// without ids, its function name.
+func callKey(id, name string) string {
+	if id != "" {
+		return id
+	}
+	return "name:" + name
+}
+
+// checkOneResult: no call is answered twice. A second result for one call
+// is ignored or rejected depending on the API, and says the driver's
+// bookkeeping lost track of which calls it answered.
+func (j *judge) checkOneResult(p *pair) {
+	calls := map[string]int{}
+	for _, c := range p.calls {
+		calls[callKey(c.ID, c.Name)]++
+	}
+	got := map[string]int{}
+	var order []string
+	for _, r := range p.results {
+		k := callKey(r.CallID, r.Name)
+		if got[k] == 0 {
+			order = append(order, k)
+		}
+		got[k]++
+	}
+	for _, k := range order {
+		if calls[k] == 0 || got[k] <= calls[k] {
+			continue
+		}
+		j.add(checkOneResult, finding{level: rules.MUST,
+			message:  fmt.Sprintf("the model's turn %d: %d result(s) answer %d call(s) %s", p.index+1, got[k], calls[k], strings.TrimPrefix(k, "name:")),
+			expected: "one result per call", got: fmt.Sprintf("%d results", got[k]), excerpt: clip(string(p.request), 1500),
+			fix: "send exactly one result per call, once"})
+	}
+}
