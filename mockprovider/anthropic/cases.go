@@ -41,7 +41,7 @@ const pairingTail = "Each `tool_use` block must have a corresponding `tool_resul
 // the same request corrected. Cases for rules with an Option expect the
 // server to run with that option (--strict-roles).
 func RuleCases() []dialect.RuleCase {
-	return []dialect.RuleCase{
+	return append(wireCases(), []dialect.RuleCase{
 		{
 			Rule: RuleRequiredFields, Name: "max_tokens missing",
 			Bad:         json.RawMessage(`{"model":"claude-haiku-4-5",` + caseTools + `,"messages":` + msgs(askWeather) + `}`),
@@ -97,13 +97,13 @@ func RuleCases() []dialect.RuleCase {
 			WantMessage: "messages.1.content.0.tool_use.input: Input should be a valid dictionary",
 		},
 		{
-			Rule: RuleToolResultContentType, Name: "tool_result content holds a tool_reference block",
+			Rule: RuleToolResultContentType, Name: "tool_result content holds a thinking block",
 			Bad: body(msgs(askWeather, assistant(callA),
-				user(`{"type":"tool_result","tool_use_id":"toolu_01A","content":[{"type":"tool_reference","tool_name":"get_weather"}]}`))),
+				user(`{"type":"tool_result","tool_use_id":"toolu_01A","content":[{"type":"thinking","thinking":"hmm","signature":"x"}]}`))),
 			Good: body(msgs(askWeather, assistant(callA),
 				user(`{"type":"tool_result","tool_use_id":"toolu_01A","content":[{"type":"text","text":"18C, cloudy"}]}`))),
 			WantStatus:  400,
-			WantMessage: "messages.2.content.0.tool_result.content.0: Input tag 'tool_reference' found using 'type' does not match any of the expected tags: 'document', 'image', 'search_result', 'text'",
+			WantMessage: "messages.2.content.0.tool_result.content.0: Input tag 'thinking' found using 'type' does not match any of the expected tags: 'browser_state', 'document', 'image', 'search_result', 'text', 'tool_reference'",
 		},
 		{
 			Rule: RuleToolResultIsErrorBool, Name: "is_error sent as a string",
@@ -152,6 +152,55 @@ func RuleCases() []dialect.RuleCase {
 			Good:        body(msgs(askWeather, assistant(callA), user(resultA))),
 			WantStatus:  400,
 			WantMessage: "messages.2.content.1: unexpected `tool_use_id` found in `tool_result` blocks: toolu_01B. Each `tool_result` block must have a corresponding `tool_use` block in the previous message.",
+		},
+	}...)
+}
+
+// wireCases break the typed wire model: members, types and the body's
+// JSON itself.
+func wireCases() []dialect.RuleCase {
+	return []dialect.RuleCase{
+		{
+			Rule: RuleValidJSON, Name: "body cut short",
+			Bad:         json.RawMessage(`{"model":"claude-haiku-4-5","max_tokens":1024,"messages":[` + askWeather + `]`),
+			Good:        body(msgs(askWeather)),
+			WantStatus:  400,
+			WantMessage: "The request body is not valid JSON: Expecting value: line 1 column ",
+		},
+		{
+			Rule: RuleKnownFields, Name: "unknown member in a text block",
+			Bad:         body(msgs(`{"role":"user","content":[{"type":"text","text":"What's the weather in Paris?","foo":1}]}`)),
+			Good:        body(msgs(`{"role":"user","content":[{"type":"text","text":"What's the weather in Paris?"}]}`)),
+			WantStatus:  400,
+			WantMessage: "messages.0.content.0.text.foo: Extra inputs are not permitted",
+		},
+		{
+			Rule: RuleFieldTypes, Name: "temperature sent as a string",
+			Bad:         json.RawMessage(`{"model":"claude-haiku-4-5","max_tokens":1024,"temperature":"0.5","messages":` + msgs(askWeather) + `}`),
+			Good:        json.RawMessage(`{"model":"claude-haiku-4-5","max_tokens":1024,"temperature":0.5,"messages":` + msgs(askWeather) + `}`),
+			WantStatus:  400,
+			WantMessage: "temperature: Input should be a valid number",
+		},
+		{
+			Rule: RuleToolNamePattern, Name: "tool name with a dot",
+			Bad:         json.RawMessage(`{"model":"claude-haiku-4-5","max_tokens":1024,"tools":[{"name":"weather.get","input_schema":{"type":"object"}}],"messages":` + msgs(askWeather) + `}`),
+			Good:        json.RawMessage(`{"model":"claude-haiku-4-5","max_tokens":1024,"tools":[{"name":"weather_get","input_schema":{"type":"object"}}],"messages":` + msgs(askWeather) + `}`),
+			WantStatus:  400,
+			WantMessage: "tools.0.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'",
+		},
+		{
+			Rule: RuleToolNamesUnique, Name: "the same tool declared twice",
+			Bad:         json.RawMessage(`{"model":"claude-haiku-4-5","max_tokens":1024,"tools":[{"name":"get_weather","input_schema":{"type":"object"}},{"name":"get_weather","input_schema":{"type":"object"}}],"messages":` + msgs(askWeather) + `}`),
+			Good:        json.RawMessage(`{"model":"claude-haiku-4-5","max_tokens":1024,"tools":[{"name":"get_weather","input_schema":{"type":"object"}},{"name":"get_forecast","input_schema":{"type":"object"}}],"messages":` + msgs(askWeather) + `}`),
+			WantStatus:  400,
+			WantMessage: "tools: Tool names must be unique.",
+		},
+		{
+			Rule: RuleNonEmptyTextBlock, Name: "an empty text block beside the question",
+			Bad:         body(msgs(`{"role":"user","content":[{"type":"text","text":""},{"type":"text","text":"What's the weather in Paris?"}]}`)),
+			Good:        body(msgs(`{"role":"user","content":[{"type":"text","text":"What's the weather in Paris?"}]}`)),
+			WantStatus:  400,
+			WantMessage: "messages: text content blocks must be non-empty",
 		},
 	}
 }

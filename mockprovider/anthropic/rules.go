@@ -1,7 +1,6 @@
 package anthropic
 
 import (
-	"bytes"
 	"fmt"
 	"net/http"
 	"strings"
@@ -26,6 +25,12 @@ const (
 	RuleToolResultFirst       = "anthropic.tool-result-first"
 	RuleNoContentAfterToolUse = "anthropic.no-content-after-tool-use"
 	RuleToolResultMatches     = "anthropic.tool-result-matches-tool-use"
+	RuleKnownFields           = "anthropic.known-fields"
+	RuleFieldTypes            = "anthropic.field-types"
+	RuleValidJSON             = "anthropic.valid-json"
+	RuleToolNamePattern       = "anthropic.tool-name-pattern"
+	RuleToolNamesUnique       = "anthropic.tool-names-unique"
+	RuleNonEmptyTextBlock     = "anthropic.non-empty-text-block"
 )
 
 const (
@@ -44,10 +49,34 @@ func catalog() []rules.Rule {
 		return rules.Rule{ID: id, Dialect: conv.Anthropic, Level: level, Summary: summary, Source: source, Check: check}
 	}
 	set := []rules.Rule{
+		r(RuleValidJSON, rules.MUST,
+			"The body must be JSON in UTF-8.",
+			"https://platform.claude.com/docs/en/api/errors (invalid_request_error); syntax text as pasted from API answers (\"The request body is not valid JSON: … line L column C (char O)\"); the invalid UTF-8 wording [I] (Python's codec message)",
+			nil),
+		r(RuleKnownFields, rules.MUST,
+			"Every member must be one the API defines: unknown members get pydantic's \"Extra inputs are not permitted\" at their dotted path (journaled instead under --lenient).",
+			"https://github.com/anthropics/claude-code/issues/14135 (\"context_management: Extra inputs are not permitted\"); https://github.com/anthropics/claude-code/issues/4378 (\"messages.65.content.1.tool_use.text: Extra inputs are not permitted\")",
+			checkKnownFields),
+		r(RuleFieldTypes, rules.MUST,
+			"Every member must have its type: wrong JSON kinds, fractions for integers, numbers out of range, unknown union tags and duplicate members are 400s at the dotted path.",
+			"https://github.com/anthropics/anthropic-sdk-go/blob/v1.84.0/message.go (param types); texts [I]: pydantic wording (\"Input should be a valid string\", \"Input tag 'x' found using 'type' does not match any of the expected tags\"); duplicate members [I]",
+			nil),
 		r(RuleRequiredFields, rules.MUST,
-			"model, max_tokens and a non-empty messages list are required.",
+			"model, max_tokens and a non-empty messages list are required, and so are each block's own required members.",
 			"https://platform.claude.com/docs/en/api/messages (required body parameters); texts [I]: pydantic \"Field required\" as seen in \"max_tokens: Field required\", and \"at least one message is required\" as matched by client code",
 			checkRequired),
+		r(RuleToolNamePattern, rules.MUST,
+			"Tool names must match ^[a-zA-Z0-9_-]{1,128}$.",
+			"https://github.com/jedisct1/openapi-mcp/issues/9 and https://github.com/modelcontextprotocol/modelcontextprotocol/issues/1345 (\"tools.73.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'\")",
+			checkToolNamePattern),
+		r(RuleToolNamesUnique, rules.MUST,
+			"Tool names must be unique within a request.",
+			"https://github.com/anthropics/claude-code/issues/10687 (\"tools: Tool names must be unique.\")",
+			checkToolNamesUnique),
+		r(RuleNonEmptyTextBlock, rules.MUST,
+			"Text content blocks must be non-empty and not only whitespace.",
+			"https://github.com/anthropics/claude-code/issues/53473 (\"messages: text content blocks must be non-empty\"); https://github.com/anthropics/claude-code/issues/23440 (\"messages: text content blocks must contain non-whitespace text\")",
+			checkNonEmptyTextBlock),
 		r(RuleFirstMessageUser, rules.SHOULD,
 			"The first message should use the user role (the API now accepts an assistant first; journaled only).",
 			refDoc+" rule 5 (historic text, no longer enforced per the 2026-05 recording)",
@@ -73,7 +102,7 @@ func catalog() []rules.Rule {
 			"provider-rules.md §3.2 (tool_use)",
 			checkInputObject),
 		r(RuleToolResultContentType, rules.MUST,
-			"tool_result content blocks must be text, image, document or search_result.",
+			"tool_result content blocks must be text, image, document, search_result, tool_reference or browser_state.",
 			"provider-rules.md §3.2 (tool_result)",
 			checkResultContentType),
 		r(RuleToolResultIsErrorBool, rules.MUST,
@@ -108,6 +137,88 @@ func catalog() []rules.Rule {
 		}
 	}
 	return set
+}
+
+// checkKnownFields journals, under --lenient, the members decoding would
+// otherwise have answered (strict decoding never gets this far).
+func checkKnownFields(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil {
+		return nil
+	}
+	var out []rules.Violation
+	for _, p := range r.Unknown {
+		out = append(out, bad(-1, p, p+": "+notAllowed))
+	}
+	return out
+}
+
+// validToolName is ^[a-zA-Z0-9_-]{1,128}$ without regexp.
+func validToolName(s string) bool {
+	if len(s) == 0 || len(s) > 128 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+func checkToolNamePattern(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil {
+		return nil
+	}
+	var out []rules.Violation
+	for i, t := range r.Tools {
+		if !validToolName(t.Name) {
+			p := fmt.Sprintf("tools.%d.custom.name", r.customIndex[i])
+			out = append(out, bad(-1, p, p+": String should match pattern '^[a-zA-Z0-9_-]{1,128}$'"))
+		}
+	}
+	return out
+}
+
+func checkToolNamesUnique(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil {
+		return nil
+	}
+	seen := make(map[string]bool, len(r.ToolNames))
+	for _, n := range r.ToolNames {
+		if n != "" && seen[n] {
+			return []rules.Violation{bad(-1, "tools", "tools: Tool names must be unique.")}
+		}
+		seen[n] = true
+	}
+	return nil
+}
+
+// checkNonEmptyTextBlock: an empty text block is refused wherever it sits
+// except in a final assistant message (a prefill).
+func checkNonEmptyTextBlock(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil {
+		return nil
+	}
+	for i, m := range r.Messages {
+		if i == len(r.Messages)-1 && m.Role == "assistant" {
+			continue
+		}
+		for _, b := range m.Blocks {
+			switch {
+			case b.Type != "text":
+			case b.Text == "":
+				return []rules.Violation{bad(i, "messages", "messages: text content blocks must be non-empty")}
+			case strings.TrimSpace(b.Text) == "":
+				return []rules.Violation{bad(i, "messages", "messages: text content blocks must contain non-whitespace text")}
+			}
+		}
+	}
+	return nil
 }
 
 // bad is a 400 invalid_request_error violation at a message index.
@@ -212,8 +323,9 @@ func checkInputObject(req any, _ *rules.Env) []rules.Violation {
 	return out
 }
 
-// resultTags are the block types a tool_result may contain.
-var resultTags = []string{"document", "image", "search_result", "text"}
+// resultTags are the block types a tool_result may contain (generated
+// from the SDK's union).
+var resultTags = wToolResultBlockContentUnionTags
 
 func checkResultContentType(req any, _ *rules.Env) []rules.Violation {
 	r := asRequest(req)
@@ -257,7 +369,7 @@ func checkIsErrorBool(req any, _ *rules.Env) []rules.Violation {
 		if b.Type != "tool_result" || b.IsError == nil {
 			return
 		}
-		switch string(bytes.TrimSpace(b.IsError)) {
+		switch strings.TrimSpace(string(b.IsError)) {
 		case "true", "false", "null":
 			return
 		}
