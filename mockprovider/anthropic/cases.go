@@ -2,6 +2,7 @@ package anthropic
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"github.com/toolwire/toolwire/mockprovider/dialect"
@@ -41,7 +42,7 @@ const pairingTail = "Each `tool_use` block must have a corresponding `tool_resul
 // the same request corrected. Cases for rules with an Option expect the
 // server to run with that option (--strict-roles).
 func RuleCases() []dialect.RuleCase {
-	return append(wireCases(), []dialect.RuleCase{
+	return append(append(wireCases(), thinkingCases()...), []dialect.RuleCase{
 		{
 			Rule: RuleRequiredFields, Name: "max_tokens missing",
 			Bad:         json.RawMessage(`{"model":"claude-haiku-4-5",` + caseTools + `,"messages":` + msgs(askWeather) + `}`),
@@ -201,6 +202,56 @@ func wireCases() []dialect.RuleCase {
 			Good:        body(msgs(`{"role":"user","content":[{"type":"text","text":"What's the weather in Paris?"}]}`)),
 			WantStatus:  400,
 			WantMessage: "messages: text content blocks must be non-empty",
+		},
+	}
+}
+
+// thinkingCases break the extended-thinking rules. A thinking block passed
+// back carries a signature this process issued (signed here, as the mock
+// signed it in the answer the client received).
+func thinkingCases() []dialect.RuleCase {
+	const plan = "The user wants the weather in Paris: call get_weather."
+	think := func(budget, maxTokens int, extra, messages string) json.RawMessage {
+		return json.RawMessage(fmt.Sprintf(`{"model":"claude-sonnet-4-5","max_tokens":%d,"thinking":{"type":"enabled","budget_tokens":%d},%s%s,"messages":%s}`,
+			maxTokens, budget, extra, caseTools, messages))
+	}
+	signed := fmt.Sprintf(`{"type":"thinking","thinking":%q,"signature":%q}`, plan, sign(plan))
+	forged := fmt.Sprintf(`{"type":"thinking","thinking":%q,"signature":%q}`, plan, sign(plan+" (edited)"))
+	return []dialect.RuleCase{
+		{
+			Rule: RuleThinkingBudgetMinimum, Name: "budget of 512 tokens",
+			Bad:         think(512, 4096, "", msgs(askWeather)),
+			Good:        think(1024, 4096, "", msgs(askWeather)),
+			WantStatus:  400,
+			WantMessage: "thinking.enabled.budget_tokens: Input should be greater than or equal to 1024",
+		},
+		{
+			Rule: RuleThinkingBudgetBelow, Name: "budget equal to max_tokens",
+			Bad:         think(2048, 2048, "", msgs(askWeather)),
+			Good:        think(2048, 4096, "", msgs(askWeather)),
+			WantStatus:  400,
+			WantMessage: "`max_tokens` must be greater than `thinking.budget_tokens`. Please consult our documentation at " + thinkingDoc + "#max-tokens-and-context-window-size",
+		},
+		{
+			Rule: RuleThinkingForcedChoice, Name: "thinking with tool_choice any",
+			Bad:         think(1024, 4096, `"tool_choice":{"type":"any"},`, msgs(askWeather)),
+			Good:        think(1024, 4096, `"tool_choice":{"type":"auto"},`, msgs(askWeather)),
+			WantStatus:  400,
+			WantMessage: "Thinking may not be enabled when tool_choice forces tool use.",
+		},
+		{
+			Rule: RuleThinkingSignature, Name: "thinking block passed back with another block's signature",
+			Bad:         think(1024, 4096, "", msgs(askWeather, assistant(forged, callA), user(resultA))),
+			Good:        think(1024, 4096, "", msgs(askWeather, assistant(signed, callA), user(resultA))),
+			WantStatus:  400,
+			WantMessage: "messages.1.content.0: Invalid `signature` in `thinking` block",
+		},
+		{
+			Rule: RuleThinkingBlockFirst, Name: "thinking block dropped from the tool-calling turn",
+			Bad:         think(1024, 4096, "", msgs(askWeather, assistant(`{"type":"text","text":"Checking."}`, callA), user(resultA))),
+			Good:        think(1024, 4096, "", msgs(askWeather, assistant(signed, `{"type":"text","text":"Checking."}`, callA), user(resultA))),
+			WantStatus:  400,
+			WantMessage: "messages.1.content.0.type: Expected `thinking` or `redacted_thinking`, but found `text`. When `thinking` is enabled, a final `assistant` message must start with a thinking block (preceeding the lastmost set of `tool_use` and `tool_result` blocks).",
 		},
 	}
 }

@@ -30,6 +30,15 @@ type Request struct {
 	// Thinking is set when extended thinking is enabled: only then does
 	// the reply carry a thinking block.
 	Thinking bool
+	// ThinkingBudget is thinking.budget_tokens of type "enabled" (nil
+	// otherwise).
+	ThinkingBudget *int64
+	// Interleaved is set under the interleaved-thinking beta: the model
+	// thinks after tool results too, and the budget may pass max_tokens.
+	Interleaved bool
+	// Betas are the anthropic-beta values (header, or the body's
+	// anthropic_beta on Vertex).
+	Betas []string
 	// BodySize feeds the token estimate in usage.
 	BodySize int
 	// Unknown are the dotted paths of members the API does not define,
@@ -153,6 +162,13 @@ func fromWire(w *wireRequest, size int) (*Request, *wire.APIError) {
 		return nil, err
 	}
 	req.Thinking = w.Thinking.Enabled != nil || w.Thinking.Adaptive != nil
+	if w.Thinking.Enabled != nil {
+		if w.Thinking.Enabled.BudgetTokens == nil {
+			return nil, invalidRule(RuleRequiredFields, "thinking.enabled.budget_tokens: "+required)
+		}
+		req.ThinkingBudget = w.Thinking.Enabled.BudgetTokens
+	}
+	req.Betas = w.AnthropicBeta
 	req.Groups = mergeRuns(req.Messages)
 	return req, nil
 }

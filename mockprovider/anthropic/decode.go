@@ -50,6 +50,12 @@ func (d *Dialect) Decode(x *dialect.Exchange, body []byte) (any, *conv.Conversat
 	if aerr != nil {
 		return nil, nil, aerr
 	}
+	if x != nil {
+		req.Betas = append(req.Betas, betas(x.R)...)
+	}
+	for _, b := range req.Betas {
+		req.Interleaved = req.Interleaved || b == interleavedBeta
+	}
 	return req, req.conversation(), nil
 }
 

@@ -154,9 +154,7 @@ func reply(x *dialect.Exchange, req *Request, r *model.Reply) ([]block, string) 
 			if !req.Thinking || p.Reasoning == nil {
 				continue
 			}
-			sig := x.IDs().Next("Eq", 88)
-			out = append(out, block{kind: "thinking", text: p.Reasoning.Summary, sig: sig,
-				body: thinkingBlock{Type: "thinking", Thinking: p.Reasoning.Summary, Signature: sig}})
+			out = append(out, thinking(p.Reasoning.Summary))
 		case conv.KindText:
 			out = append(out, block{kind: "text", text: p.Text, body: textBlock{Type: "text", Text: p.Text}})
 		case conv.KindCall:
@@ -179,7 +177,30 @@ func reply(x *dialect.Exchange, req *Request, r *model.Reply) ([]block, string) 
 	if len(out) == 0 {
 		out = append(out, block{kind: "text", body: textBlock{Type: "text", Text: ""}})
 	}
+	if req.thinksNow() && out[0].kind != "thinking" {
+		out = append([]block{thinking(defaultThinking)}, out...)
+	}
 	return out, stop
+}
+
+// thinking is a signed thinking block.
+func thinking(text string) block {
+	sig := sign(text)
+	return block{kind: "thinking", text: text, sig: sig, body: thinkingBlock{Type: "thinking", Thinking: text, Signature: sig}}
+}
+
+// thinksNow reports whether the model opens this answer with thinking:
+// with thinking on, at the start of a turn, and after tool results only
+// under the interleaved-thinking beta (without it the model thinks once
+// per assistant turn, before its first tool call).
+func (r *Request) thinksNow() bool {
+	if !r.Thinking {
+		return false
+	}
+	if n := len(r.Groups); n > 0 && r.Groups[n-1].Role == "user" && hasType(r.Groups[n-1].Blocks, "tool_result") {
+		return r.Interleaved
+	}
+	return true
 }
 
 // tokens is a deterministic size-based estimate (about four bytes a

@@ -31,7 +31,15 @@ const (
 	RuleToolNamePattern       = "anthropic.tool-name-pattern"
 	RuleToolNamesUnique       = "anthropic.tool-names-unique"
 	RuleNonEmptyTextBlock     = "anthropic.non-empty-text-block"
+	RuleThinkingBudgetMinimum = "anthropic.thinking-budget-minimum"
+	RuleThinkingBudgetBelow   = "anthropic.thinking-budget-below-max-tokens"
+	RuleThinkingForcedChoice  = "anthropic.thinking-no-forced-tool-choice"
+	RuleThinkingBlockFirst    = "anthropic.thinking-block-first"
+	RuleThinkingSignature     = "anthropic.thinking-signature"
 )
+
+// thinkingDoc is the link the API's thinking errors end with.
+const thinkingDoc = "https://docs.claude.com/en/docs/build-with-claude/extended-thinking"
 
 const (
 	refDoc = "provider-rules.md §3.3"
@@ -77,6 +85,26 @@ func catalog() []rules.Rule {
 			"Text content blocks must be non-empty and not only whitespace.",
 			"https://github.com/anthropics/claude-code/issues/53473 (\"messages: text content blocks must be non-empty\"); https://github.com/anthropics/claude-code/issues/23440 (\"messages: text content blocks must contain non-whitespace text\")",
 			checkNonEmptyTextBlock),
+		r(RuleThinkingBudgetMinimum, rules.MUST,
+			"thinking.budget_tokens must be at least 1024.",
+			"https://github.com/themaximalist/llm.js/issues/30 (\"thinking.enabled.budget_tokens: Input should be greater than or equal to 1024\")",
+			checkThinkingMinimum),
+		r(RuleThinkingBudgetBelow, rules.MUST,
+			"max_tokens must be greater than thinking.budget_tokens (except under the interleaved-thinking beta).",
+			"https://github.com/liuw1535/antigravity2api-nodejs/issues/149 (\"`max_tokens` must be greater than `thinking.budget_tokens`. …\"); https://platform.claude.com/docs/en/build-with-claude/extended-thinking (interleaved thinking lets the budget exceed max_tokens)",
+			checkThinkingBelowMax),
+		r(RuleThinkingForcedChoice, rules.MUST,
+			"Thinking cannot be combined with a tool_choice that forces tool use (any, tool).",
+			"https://github.com/mastra-ai/mastra/issues/7507 (\"Thinking may not be enabled when tool_choice forces tool use.\")",
+			checkThinkingForcedChoice),
+		r(RuleThinkingSignature, rules.MUST,
+			"A thinking block passed back must carry the signature it was issued with, for its exact text.",
+			"https://github.com/ding113/claude-code-hub/issues/518 (\"messages.1.content.0: Invalid `signature` in `thinking` block\")",
+			checkThinkingSignature),
+		r(RuleThinkingBlockFirst, rules.MUST,
+			"With thinking on, the assistant message whose tool calls the request answers must start with its thinking block.",
+			"https://github.com/lbjlaq/Antigravity-Manager/issues/139 (\"messages.129.content.0.type: Expected `thinking` or `redacted_thinking`, but found `text`. When `thinking` is enabled, a final `assistant` message must start with a thinking block …\")",
+			checkThinkingFirst),
 		r(RuleFirstMessageUser, rules.SHOULD,
 			"The first message should use the user role (the API now accepts an assistant first; journaled only).",
 			refDoc+" rule 5 (historic text, no longer enforced per the 2026-05 recording)",
@@ -137,6 +165,81 @@ func catalog() []rules.Rule {
 		}
 	}
 	return set
+}
+
+func checkThinkingMinimum(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil || r.ThinkingBudget == nil || *r.ThinkingBudget >= 1024 {
+		return nil
+	}
+	return []rules.Violation{bad(-1, "thinking.enabled.budget_tokens", "thinking.enabled.budget_tokens: Input should be greater than or equal to 1024")}
+}
+
+func checkThinkingBelowMax(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil || r.ThinkingBudget == nil || !r.HasMaxTokens || r.Interleaved || r.MaxTokens > *r.ThinkingBudget {
+		return nil
+	}
+	return []rules.Violation{bad(-1, "max_tokens", "`max_tokens` must be greater than `thinking.budget_tokens`. Please consult our documentation at "+thinkingDoc+"#max-tokens-and-context-window-size")}
+}
+
+func checkThinkingForcedChoice(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil || !r.Thinking || (r.ToolChoice.Mode != conv.ToolChoiceRequired && r.ToolChoice.Mode != conv.ToolChoiceFunction) {
+		return nil
+	}
+	return []rules.Violation{bad(-1, "tool_choice", "Thinking may not be enabled when tool_choice forces tool use.")}
+}
+
+// checkThinkingSignature verifies every thinking block passed back when
+// thinking is on (the blocks the model then reads).
+func checkThinkingSignature(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil || !r.Thinking {
+		return nil
+	}
+	var out []rules.Violation
+	r.blocks(func(b *Block) {
+		if b.Type == "thinking" && !validSignature(b.Text, b.Signature) {
+			p := blockPath(b)
+			out = append(out, bad(b.Msg, p, p+": Invalid `signature` in `thinking` block"))
+		}
+	})
+	return out
+}
+
+// checkThinkingFirst: when the request answers tool calls with thinking
+// on, the assistant turn that made them must open with its thinking.
+func checkThinkingFirst(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil || !r.Thinking || len(r.Groups) < 2 {
+		return nil
+	}
+	last := r.Groups[len(r.Groups)-1]
+	if last.Role != "user" || !hasType(last.Blocks, "tool_result") {
+		return nil
+	}
+	g := r.Groups[len(r.Groups)-2]
+	if g.Role != "assistant" || !hasType(g.Blocks, "tool_use") || len(g.Blocks) == 0 {
+		return nil
+	}
+	first := g.Blocks[0]
+	if first.Type == "thinking" || first.Type == "redacted_thinking" {
+		return nil
+	}
+	p := blockPath(&first) + ".type"
+	return []rules.Violation{bad(first.Msg, p, p+": Expected `thinking` or `redacted_thinking`, but found `"+first.Type+"`. "+
+		"When `thinking` is enabled, a final `assistant` message must start with a thinking block (preceeding the lastmost set of `tool_use` and `tool_result` blocks). "+
+		"We recommend you include thinking blocks from previous turns. To avoid this requirement, disable `thinking`. Please consult our documentation at "+thinkingDoc)}
+}
+
+func hasType(blocks []Block, typ string) bool {
+	for _, b := range blocks {
+		if b.Type == typ {
+			return true
+		}
+	}
+	return false
 }
 
 // checkKnownFields journals, under --lenient, the members decoding would
