@@ -39,8 +39,10 @@ type Request struct {
 	// Betas are the anthropic-beta values (header, or the body's
 	// anthropic_beta on Vertex).
 	Betas []string
-	// BodySize feeds the token estimate in usage.
+	// BodySize is the body's length in bytes.
 	BodySize int
+	// CountTokens is set for POST /v1/messages/count_tokens.
+	CountTokens bool
 	// Unknown are the dotted paths of members the API does not define,
 	// kept under --lenient for the known-fields rule to journal.
 	Unknown []string
@@ -462,4 +464,23 @@ func resultContent(u *wToolResultBlockContentUnion) conv.Content {
 func isObject(raw json.RawMessage) bool {
 	t := strings.TrimSpace(string(raw))
 	return len(t) > 0 && t[0] == '{'
+}
+
+// promptSize is the size of what the model reads (system, messages, tool
+// declarations), so the token estimate of a count_tokens request and of
+// the same prompt sent to /v1/messages agree.
+func (r *Request) promptSize() int {
+	n := len(r.System)
+	for _, m := range r.Messages {
+		for _, b := range m.Blocks {
+			n += len(b.Type) + len(b.Text) + len(b.Name) + len(b.Input) + len(b.ResultText) + len(b.Media.Data) + len(b.Media.Text)
+			for _, it := range b.ResultItems {
+				n += len(it.Content.Text) + len(it.Content.Data)
+			}
+		}
+	}
+	for _, t := range r.Tools {
+		n += len(t.Name) + len(t.Description) + len(t.Parameters)
+	}
+	return n
 }

@@ -46,7 +46,8 @@ func invalidRule(rule, msg string) *wire.APIError {
 // journal instead of being answered.
 func (d *Dialect) Decode(x *dialect.Exchange, body []byte) (any, *conv.Conversation, *wire.APIError) {
 	lenient := x != nil && x.Env != nil && x.Env.Options.Lenient
-	req, aerr := decodeRequest(body, lenient)
+	count := x != nil && x.R != nil && x.R.URL.Path == CountTokensRoute[len("POST "):]
+	req, aerr := decodeRequest(body, lenient, count)
 	if aerr != nil {
 		return nil, nil, aerr
 	}
@@ -59,18 +60,32 @@ func (d *Dialect) Decode(x *dialect.Exchange, body []byte) (any, *conv.Conversat
 	return req, req.conversation(), nil
 }
 
-func decodeRequest(body []byte, lenient bool) (*Request, *wire.APIError) {
+// decodeRequest reads a Messages body, or a count_tokens body (the same
+// members less those that only shape an answer: max_tokens, stream,
+// sampling, metadata …).
+func decodeRequest(body []byte, lenient, countTokens bool) (*Request, *wire.APIError) {
 	var w wireRequest
-	unknown, err := wirejson.Decode(body, &w, wirejson.Options{Lenient: lenient})
+	var target any = &w
+	root := requestType
+	var ct wireCountTokens
+	if countTokens {
+		target, root = &ct, countTokensType
+	}
+	unknown, err := wirejson.Decode(body, target, wirejson.Options{Lenient: lenient})
 	if err != nil {
-		return nil, decodeError(body, err)
+		return nil, decodeError(body, root, err)
+	}
+	if countTokens {
+		w = wireRequest{Model: ct.Model, Messages: ct.Messages, System: ct.System, Thinking: ct.Thinking,
+			ToolChoice: ct.ToolChoice, Tools: ct.Tools, AnthropicBeta: ct.AnthropicBeta}
 	}
 	req, aerr := fromWire(&w, len(body))
 	if aerr != nil {
 		return nil, aerr
 	}
+	req.CountTokens = countTokens
 	for _, p := range unknown {
-		req.Unknown = append(req.Unknown, pydanticPath(body, p))
+		req.Unknown = append(req.Unknown, pydanticPath(body, root, p))
 	}
 	return req, nil
 }
@@ -78,12 +93,12 @@ func decodeRequest(body []byte, lenient bool) (*Request, *wire.APIError) {
 // decodeError answers a decoding failure as the API does: pydantic's
 // message after the dotted path, or the JSON parser's for a body that is
 // not JSON.
-func decodeError(body []byte, e *wirejson.Error) *wire.APIError {
+func decodeError(body []byte, root reflect.Type, e *wirejson.Error) *wire.APIError {
 	at := func(msg string) string {
 		if len(e.Path) == 0 {
 			return msg
 		}
-		return pydanticPath(body, e.Path) + ": " + msg
+		return pydanticPath(body, root, e.Path) + ": " + msg
 	}
 	switch e.Kind {
 	case wirejson.Syntax:
@@ -166,8 +181,9 @@ func position(body []byte, offset int) string {
 }
 
 var (
-	requestType    = reflect.TypeFor[wireRequest]()
-	resultItemType = reflect.TypeFor[resultItem]()
+	requestType     = reflect.TypeFor[wireRequest]()
+	countTokensType = reflect.TypeFor[wireCountTokens]()
+	resultItemType  = reflect.TypeFor[resultItem]()
 )
 
 // pydanticPath renders a JSON pointer the way the API's validator does:
@@ -175,12 +191,12 @@ var (
 // through (messages.0.content.0.tool_use.input, tools.0.custom.name).
 // It walks the body and the wire types side by side; it runs only for an
 // error.
-func pydanticPath(body []byte, path []string) string {
+func pydanticPath(body []byte, root reflect.Type, path []string) string {
 	var doc any
 	if json.Unmarshal(body, &doc) != nil {
 		return wirejson.Dotted(path)
 	}
-	t, node := requestType, doc
+	t, node := root, doc
 	out := make([]string, 0, len(path)+2)
 	for i, tok := range path {
 		out = append(out, tok)

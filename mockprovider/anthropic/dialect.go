@@ -28,11 +28,16 @@ func New() *Dialect {
 	return &Dialect{requestIDs: wire.NewIDs("anthropic-request-id"), rules: catalog()}
 }
 
-// Route is the one endpoint of the dialect.
-const Route = "POST /v1/messages"
+// Route is the Messages endpoint; CountTokensRoute counts a prompt's
+// tokens with the same validation and journal (the reply the pipeline
+// computes for it is not sent).
+const (
+	Route            = "POST /v1/messages"
+	CountTokensRoute = "POST /v1/messages/count_tokens"
+)
 
 func (d *Dialect) Name() conv.Dialect { return conv.Anthropic }
-func (d *Dialect) Routes() []string   { return []string{Route} }
+func (d *Dialect) Routes() []string   { return []string{Route, CountTokensRoute} }
 
 // Error types of the Anthropic error envelope (errors page).
 const (

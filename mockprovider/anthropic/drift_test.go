@@ -10,7 +10,8 @@ import (
 )
 
 // TestWireModelKnowsEverySDKField walks the official Go SDK's request
-// param types (MessageNewParams, BetaMessageNewParams) alongside the wire
+// param types (MessageNewParams, BetaMessageNewParams and their
+// count_tokens forms) alongside the wire
 // structs and fails for every JSON member the SDK can send that the wire
 // model does not know: a new SDK field shows up here, not as a 400 in a
 // user's face. Regenerate with `go generate ./mockprovider/anthropic`.
@@ -18,6 +19,8 @@ func TestWireModelKnowsEverySDKField(t *testing.T) {
 	d := &drift{t: t, seen: map[[2]reflect.Type]bool{}}
 	d.walk(reflect.TypeFor[anthropic.MessageNewParams](), requestType, "MessageNewParams")
 	d.walk(reflect.TypeFor[anthropic.BetaMessageNewParams](), requestType, "BetaMessageNewParams")
+	d.walk(reflect.TypeFor[anthropic.MessageCountTokensParams](), countTokensType, "MessageCountTokensParams")
+	d.walk(reflect.TypeFor[anthropic.BetaMessageCountTokensParams](), countTokensType, "BetaMessageCountTokensParams")
 	if d.fields < 500 {
 		t.Fatalf("only %d SDK fields compared: the walk is not reaching the param types", d.fields)
 	}

@@ -37,6 +37,11 @@ type usage struct {
 	InferenceGeo             string         `json:"inference_geo,omitempty"`
 }
 
+// countTokensBody is the answer of POST /v1/messages/count_tokens.
+type countTokensBody struct {
+	InputTokens int `json:"input_tokens"`
+}
+
 type cacheCreation struct {
 	Ephemeral5m int `json:"ephemeral_5m_input_tokens"`
 	Ephemeral1h int `json:"ephemeral_1h_input_tokens"`
@@ -214,13 +219,18 @@ func (d *Dialect) Encode(x *dialect.Exchange, reqAny any, c *conv.Conversation, 
 	if req == nil {
 		req = &Request{Model: c.Model}
 	}
+	if req.CountTokens {
+		x.W.Header().Set("Request-Id", x.IDs().Next("req_011C", 20))
+		x.JSON(http.StatusOK, countTokensBody{InputTokens: tokens(req.promptSize())})
+		return
+	}
 	blocks, stop := reply(x, req, r)
 	content := make([]any, len(blocks))
 	for i, b := range blocks {
 		content[i] = b.body
 	}
 	raw, _ := json.Marshal(content)
-	in, out := tokens(req.BodySize), tokens(len(raw))
+	in, out := tokens(req.promptSize()), tokens(len(raw))
 	msgID := x.IDs().Next("msg_01", 22)
 	x.W.Header().Set("Request-Id", x.IDs().Next("req_011C", 20))
 	if !c.Stream {

@@ -343,7 +343,7 @@ func checkRequired(req any, _ *rules.Env) []rules.Violation {
 	for _, f := range []struct {
 		name string
 		ok   bool
-	}{{"model", r.HasModel}, {"max_tokens", r.HasMaxTokens}, {"messages", r.HasMessages}} {
+	}{{"model", r.HasModel}, {"max_tokens", r.HasMaxTokens || r.CountTokens}, {"messages", r.HasMessages}} {
 		if !f.ok {
 			out = append(out, bad(-1, f.name, f.name+": "+required))
 		}

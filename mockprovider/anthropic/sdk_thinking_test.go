@@ -101,6 +101,12 @@ func TestSDKThinkingRequestRules(t *testing.T) {
 func assertAPIError(t *testing.T, send func(sdk.MessageNewParams) (*sdk.Message, error), p sdk.MessageNewParams, rule, wantPrefix string) {
 	t.Helper()
 	_, err := send(p)
+	assertSDKRule(t, err, rule, wantPrefix)
+}
+
+// assertSDKRule expects err to be the SDK's *Error for the rule's 400.
+func assertSDKRule(t *testing.T, err error, rule, wantPrefix string) {
+	t.Helper()
 	var apiErr *sdk.Error
 	if !errors.As(err, &apiErr) {
 		t.Fatalf("error %v, want an API error", err)

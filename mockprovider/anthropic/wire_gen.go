@@ -1367,6 +1367,24 @@ type wMCPToolDefaultConfig struct {
 	Enabled      *bool `json:"enabled"`
 }
 
+type wireCountTokens struct {
+	Messages          []wMessage                       `json:"messages"`
+	Model             *string                          `json:"model"`
+	Speed             *string                          `json:"speed"`
+	CacheControl      *wCacheControlEphemeral          `json:"cache_control"`
+	OutputConfig      *wOutputConfig                   `json:"output_config"`
+	System            systemUnion                      `json:"system"`
+	Thinking          wThinkingConfigUnion             `json:"thinking"`
+	ToolChoice        wToolChoiceUnion                 `json:"tool_choice"`
+	Tools             []wToolUnion                     `json:"tools"`
+	Compaction        wCompactionConfigUnion           `json:"compaction"`
+	ContextManagement *wContextManagementConfig        `json:"context_management"`
+	McpServers        []wRequestMCPServerURLDefinition `json:"mcp_servers"`
+	OutputFormat      *wJSONOutputFormat               `json:"output_format"`
+	AnthropicVersion  *string                          `json:"anthropic_version"`
+	AnthropicBeta     []string                         `json:"anthropic_beta"`
+}
+
 type wContentBlockUnion struct {
 	Tag                               string                                   `default:""`
 	Text                              *wTextBlock                              `kind:"{" tag:"text"`

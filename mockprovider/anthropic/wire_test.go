@@ -27,7 +27,18 @@ const simple = `{"model":"claude-haiku-4-5","max_tokens":64,"messages":[{"role":
 // key "wire").
 func post(t *testing.T, ts *mockprovider.TestServer, h http.Header, body string) (int, http.Header, string) {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, ts.URL+"/v1/messages", strings.NewReader(body))
+	return postTo(t, ts, "/v1/messages", h, body)
+}
+
+// postPath posts to another path with the usual headers.
+func postPath(t *testing.T, ts *mockprovider.TestServer, path, body string) (int, http.Header, string) {
+	t.Helper()
+	return postTo(t, ts, path, nil, body)
+}
+
+func postTo(t *testing.T, ts *mockprovider.TestServer, path string, h http.Header, body string) (int, http.Header, string) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, ts.URL+path, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}

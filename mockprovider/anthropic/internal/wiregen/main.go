@@ -23,6 +23,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -36,6 +37,7 @@ import (
 var overrides = map[string]string{
 	"wMessage.content":          "contentUnion",
 	"wireRequest.system":        "systemUnion",
+	"wireCountTokens.system":    "systemUnion",
 	"wToolUseBlock.input":       "jsontext.Value",
 	"wToolResultBlock.is_error": "jsontext.Value",
 	"wToolResultBlock.content":  "toolResultContent",
@@ -421,6 +423,35 @@ func main() {
 	// document source lists itself as its own item type).
 	nodeFor(reflect.TypeFor[anthropic.MessageNewParams](), root)
 	nodeFor(reflect.TypeFor[anthropic.BetaMessageNewParams](), root)
+	// count_tokens takes a subset of the members; its nested types are
+	// the same wire types.
+	count := &node{Name: "wireCountTokens"}
+	byName[count.Name] = count
+	ordered = append(ordered, count)
+	nodeFor(reflect.TypeFor[anthropic.MessageCountTokensParams](), count)
+	nodeFor(reflect.TypeFor[anthropic.BetaMessageCountTokensParams](), count)
+	// The tool list of count_tokens is its own SDK union with the same
+	// variants: one wire union takes both.
+	for _, f := range count.Fields {
+		if f.JSON == "tools" {
+			for _, g := range root.Fields {
+				if g.JSON == "tools" {
+					merge(g.Type.elem.node, f.Type.elem.node)
+					ordered = slices.DeleteFunc(ordered, func(n *node) bool { return n == f.Type.elem.node })
+				}
+			}
+		}
+	}
+	for i, f := range count.Fields {
+		if f.JSON == "tools" {
+			count.Fields[i].Type = tref{kind: "named", named: "[]wToolUnion"}
+		}
+	}
+	for _, f := range extraFields[root.Name] {
+		if f.JSON == "anthropic_beta" || f.JSON == "anthropic_version" {
+			addField(count, f)
+		}
+	}
 	// tool_result content is decoded item by item (toolResultContent), so
 	// an unknown item type reaches its rule; its variants come from here.
 	blocks := nodeFor(reflect.TypeFor[anthropic.ContentBlockParamUnion](), nil)
