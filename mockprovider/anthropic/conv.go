@@ -43,6 +43,8 @@ type Request struct {
 	BodySize int
 	// CountTokens is set for POST /v1/messages/count_tokens.
 	CountTokens bool
+	// HasAnthropicVersion: the body carries anthropic_version (Vertex).
+	HasAnthropicVersion bool
 	// Unknown are the dotted paths of members the API does not define,
 	// kept under --lenient for the known-fields rule to journal.
 	Unknown []string
@@ -171,6 +173,7 @@ func fromWire(w *wireRequest, size int) (*Request, *wire.APIError) {
 		req.ThinkingBudget = w.Thinking.Enabled.BudgetTokens
 	}
 	req.Betas = w.AnthropicBeta
+	req.HasAnthropicVersion = w.AnthropicVersion != nil
 	req.Groups = mergeRuns(req.Messages)
 	return req, nil
 }

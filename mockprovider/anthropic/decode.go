@@ -46,14 +46,18 @@ func invalidRule(rule, msg string) *wire.APIError {
 // journal instead of being answered.
 func (d *Dialect) Decode(x *dialect.Exchange, body []byte) (any, *conv.Conversation, *wire.APIError) {
 	lenient := x != nil && x.Env != nil && x.Env.Options.Lenient
-	count := x != nil && x.R != nil && x.R.URL.Path == CountTokensRoute[len("POST "):]
-	req, aerr := decodeRequest(body, lenient, count)
+	var req *Request
+	var aerr *wire.APIError
+	if _, _, vertex := vertexCall(requestOf(x)); vertex {
+		req, aerr = decodeVertex(x.R, body, lenient)
+	} else {
+		count := x != nil && x.R != nil && x.R.URL.Path == CountTokensRoute[len("POST "):]
+		req, aerr = decodeRequest(body, lenient, count)
+	}
 	if aerr != nil {
 		return nil, nil, aerr
 	}
-	if x != nil {
-		req.Betas = append(req.Betas, betas(x.R)...)
-	}
+	req.Betas = append(req.Betas, betas(requestOf(x))...)
 	for _, b := range req.Betas {
 		req.Interleaved = req.Interleaved || b == interleavedBeta
 	}
@@ -63,6 +67,13 @@ func (d *Dialect) Decode(x *dialect.Exchange, body []byte) (any, *conv.Conversat
 // decodeRequest reads a Messages body, or a count_tokens body (the same
 // members less those that only shape an answer: max_tokens, stream,
 // sampling, metadata …).
+func requestOf(x *dialect.Exchange) *http.Request {
+	if x == nil {
+		return nil
+	}
+	return x.R
+}
+
 func decodeRequest(body []byte, lenient, countTokens bool) (*Request, *wire.APIError) {
 	var w wireRequest
 	var target any = &w
@@ -77,7 +88,7 @@ func decodeRequest(body []byte, lenient, countTokens bool) (*Request, *wire.APIE
 	}
 	if countTokens {
 		w = wireRequest{Model: ct.Model, Messages: ct.Messages, System: ct.System, Thinking: ct.Thinking,
-			ToolChoice: ct.ToolChoice, Tools: ct.Tools, AnthropicBeta: ct.AnthropicBeta}
+			ToolChoice: ct.ToolChoice, Tools: ct.Tools, AnthropicBeta: ct.AnthropicBeta, AnthropicVersion: ct.AnthropicVersion}
 	}
 	req, aerr := fromWire(&w, len(body))
 	if aerr != nil {

@@ -37,7 +37,7 @@ const (
 )
 
 func (d *Dialect) Name() conv.Dialect { return conv.Anthropic }
-func (d *Dialect) Routes() []string   { return []string{Route, CountTokensRoute} }
+func (d *Dialect) Routes() []string   { return []string{Route, CountTokensRoute, VertexRoute} }
 
 // Error types of the Anthropic error envelope (errors page).
 const (
@@ -62,6 +62,9 @@ func (d *Dialect) Key(r *http.Request) (string, *wire.APIError) {
 	}
 	if key == "" {
 		return "", &wire.APIError{Status: http.StatusUnauthorized, Type: errAuthentication, Message: "x-api-key header is required"}
+	}
+	if _, _, vertex := vertexCall(r); vertex {
+		return key, nil // Vertex reads the version from the body
 	}
 	if strings.TrimSpace(r.Header.Get("Anthropic-Version")) == "" {
 		return "", &wire.APIError{Status: http.StatusBadRequest, Type: errInvalidRequest, Message: "anthropic-version: header is required"}
