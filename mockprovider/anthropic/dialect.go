@@ -93,6 +93,7 @@ func (d *Dialect) WriteError(w http.ResponseWriter, e *wire.APIError) {
 	}
 	id := d.requestIDs.Next("req_011C", 20)
 	w.Header().Set("Request-Id", id)
+	setRateLimits(w.Header(), time.Now(), requestLimit-1)
 	wire.WriteJSON(w, e.Status, errorBody{Type: "error", Error: errorDetail{Type: typ, Message: e.Message}, RequestID: id})
 }
 
@@ -160,17 +161,31 @@ func (d *Dialect) Fault(kind string) *wire.APIError {
 // a 429 (rate-limits page): the request bucket is empty and refills in a
 // second, so retrying clients do not wait long in tests.
 func rateLimitHeaders(now time.Time) http.Header {
-	reset := now.Add(time.Second).UTC().Format(time.RFC3339)
 	h := http.Header{}
 	h.Set("Retry-After", "1")
+	setRateLimits(h, now, 0)
+	return h
+}
+
+// setRateLimits writes the anthropic-ratelimit-* headers the API sends on
+// every answer (rate-limits page); remaining is what the request bucket
+// has left. Headers a fault already set are kept.
+func setRateLimits(h http.Header, now time.Time, remaining int) {
+	if h.Get("Anthropic-Ratelimit-Requests-Limit") != "" {
+		return
+	}
+	reset := now.Add(time.Second).UTC().Format(time.RFC3339)
 	set := func(bucket string, limit, remaining int) {
 		h.Set("Anthropic-Ratelimit-"+bucket+"-Limit", strconv.Itoa(limit))
 		h.Set("Anthropic-Ratelimit-"+bucket+"-Remaining", strconv.Itoa(remaining))
 		h.Set("Anthropic-Ratelimit-"+bucket+"-Reset", reset)
 	}
-	set("Requests", 50, 0)
+	set("Requests", 50, remaining)
 	set("Tokens", 50000, 50000)
 	set("Input-Tokens", 40000, 40000)
 	set("Output-Tokens", 10000, 10000)
-	return h
 }
+
+// requestLimit is the request bucket's size; an answered request leaves
+// one less.
+const requestLimit = 50

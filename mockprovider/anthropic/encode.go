@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net"
 	"net/http"
+	"time"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
@@ -219,6 +220,7 @@ func (d *Dialect) Encode(x *dialect.Exchange, reqAny any, c *conv.Conversation, 
 	if req == nil {
 		req = &Request{Model: c.Model}
 	}
+	setRateLimits(x.W.Header(), time.Now(), requestLimit-1)
 	if req.CountTokens {
 		x.W.Header().Set("Request-Id", x.IDs().Next("req_011C", 20))
 		x.JSON(http.StatusOK, countTokensBody{InputTokens: tokens(req.promptSize())})

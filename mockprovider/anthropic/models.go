@@ -3,6 +3,7 @@ package anthropic
 import (
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/toolwire/toolwire/mockprovider/wire"
 )
@@ -110,6 +111,7 @@ func (d *Dialect) GetModel(w http.ResponseWriter, r *http.Request) {
 			c.Thinking.Types.Adaptive.Supported = true
 		}
 		w.Header().Set("Request-Id", d.requestIDs.Next("req_011C", 20))
+		setRateLimits(w.Header(), time.Now(), requestLimit-1)
 		wire.WriteJSON(w, http.StatusOK, info)
 		return
 	}
