@@ -42,7 +42,7 @@ const pairingTail = "Each `tool_use` block must have a corresponding `tool_resul
 // the same request corrected. Cases for rules with an Option expect the
 // server to run with that option (--strict-roles).
 func RuleCases() []dialect.RuleCase {
-	return append(append(wireCases(), thinkingCases()...), []dialect.RuleCase{
+	return append(append(append(wireCases(), thinkingCases()...), cacheCase()), []dialect.RuleCase{
 		{
 			Rule: RuleRequiredFields, Name: "max_tokens missing",
 			Bad:         json.RawMessage(`{"model":"claude-haiku-4-5",` + caseTools + `,"messages":` + msgs(askWeather) + `}`),
@@ -253,5 +253,28 @@ func thinkingCases() []dialect.RuleCase {
 			WantStatus:  400,
 			WantMessage: "messages.1.content.0.type: Expected `thinking` or `redacted_thinking`, but found `text`. When `thinking` is enabled, a final `assistant` message must start with a thinking block (preceeding the lastmost set of `tool_use` and `tool_result` blocks).",
 		},
+	}
+}
+
+// cacheCase marks five blocks for caching: one too many.
+func cacheCase() dialect.RuleCase {
+	const cc = `,"cache_control":{"type":"ephemeral"}`
+	block := func(text string, cached bool) string {
+		if cached {
+			return `{"type":"text","text":"` + text + `"` + cc + `}`
+		}
+		return `{"type":"text","text":"` + text + `"}`
+	}
+	req := func(lastCached bool) json.RawMessage {
+		return json.RawMessage(`{"model":"claude-haiku-4-5","max_tokens":1024,` +
+			`"system":[` + block("You are a weather assistant.", true) + `,` + block("Answer in one sentence.", true) + `],` +
+			`"tools":[{"name":"get_weather","description":"Get current weather for a location.","input_schema":{"type":"object","properties":{"location":{"type":"string"}}}` + cc + `}],` +
+			`"messages":[{"role":"user","content":[` + block("Here is the city list: Paris, Rome.", true) + `,` + block("What's the weather in Paris?", lastCached) + `]}]}`)
+	}
+	return dialect.RuleCase{
+		Rule: RuleCacheControlLimit, Name: "five cache_control breakpoints",
+		Bad: req(true), Good: req(false),
+		WantStatus:  400,
+		WantMessage: "A maximum of 4 blocks with cache_control may be provided. Found 5.",
 	}
 }

@@ -45,6 +45,9 @@ type Request struct {
 	CountTokens bool
 	// HasAnthropicVersion: the body carries anthropic_version (Vertex).
 	HasAnthropicVersion bool
+	// CacheBreakpoints counts the blocks (and tools, and the top-level
+	// automatic breakpoint) that carry cache_control.
+	CacheBreakpoints int
 	// Unknown are the dotted paths of members the API does not define,
 	// kept under --lenient for the known-fields rule to journal.
 	Unknown []string
@@ -486,4 +489,37 @@ func (r *Request) promptSize() int {
 		n += len(t.Name) + len(t.Description) + len(t.Parameters)
 	}
 	return n
+}
+
+var cacheControlType = reflect.TypeFor[*wCacheControlEphemeral]()
+
+// countCacheControl counts the cache_control members set anywhere in a
+// decoded request (they sit on dozens of block and tool types).
+func countCacheControl(v reflect.Value) int {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() {
+			return 0
+		}
+		if v.Type() == cacheControlType {
+			return 1
+		}
+		return countCacheControl(v.Elem())
+	case reflect.Slice:
+		if v.Type().Elem().Kind() == reflect.Uint8 { // jsontext.Value: free-form
+			return 0
+		}
+		n := 0
+		for i := range v.Len() {
+			n += countCacheControl(v.Index(i))
+		}
+		return n
+	case reflect.Struct:
+		n := 0
+		for i := range v.NumField() {
+			n += countCacheControl(v.Field(i))
+		}
+		return n
+	}
+	return 0
 }

@@ -1,6 +1,7 @@
 package anthropic
 
 import (
+	"bytes"
 	"fmt"
 	"net/http"
 	"reflect"
@@ -88,13 +89,18 @@ func decodeRequest(body []byte, lenient, countTokens bool) (*Request, *wire.APIE
 	}
 	if countTokens {
 		w = wireRequest{Model: ct.Model, Messages: ct.Messages, System: ct.System, Thinking: ct.Thinking,
-			ToolChoice: ct.ToolChoice, Tools: ct.Tools, AnthropicBeta: ct.AnthropicBeta, AnthropicVersion: ct.AnthropicVersion}
+			ToolChoice: ct.ToolChoice, Tools: ct.Tools, AnthropicBeta: ct.AnthropicBeta, AnthropicVersion: ct.AnthropicVersion, CacheControl: ct.CacheControl}
 	}
 	req, aerr := fromWire(&w, len(body))
 	if aerr != nil {
 		return nil, aerr
 	}
 	req.CountTokens = countTokens
+	// The walk is by reflection over every block type: only bodies that
+	// mention cache_control pay for it.
+	if bytes.Contains(body, []byte(`"cache_control"`)) {
+		req.CacheBreakpoints = countCacheControl(reflect.ValueOf(&w).Elem())
+	}
 	for _, p := range unknown {
 		req.Unknown = append(req.Unknown, pydanticPath(body, root, p))
 	}

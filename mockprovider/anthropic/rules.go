@@ -36,6 +36,7 @@ const (
 	RuleThinkingForcedChoice  = "anthropic.thinking-no-forced-tool-choice"
 	RuleThinkingBlockFirst    = "anthropic.thinking-block-first"
 	RuleThinkingSignature     = "anthropic.thinking-signature"
+	RuleCacheControlLimit     = "anthropic.cache-control-limit"
 )
 
 // thinkingDoc is the link the API's thinking errors end with.
@@ -105,6 +106,10 @@ func catalog() []rules.Rule {
 			"With thinking on, the assistant message whose tool calls the request answers must start with its thinking block.",
 			"https://github.com/lbjlaq/Antigravity-Manager/issues/139 (\"messages.129.content.0.type: Expected `thinking` or `redacted_thinking`, but found `text`. When `thinking` is enabled, a final `assistant` message must start with a thinking block …\")",
 			checkThinkingFirst),
+		r(RuleCacheControlLimit, rules.MUST,
+			"At most 4 blocks may carry cache_control (tools, system, messages and the automatic breakpoint together).",
+			"https://github.com/tghamm/Anthropic.SDK/issues/50 (\"A maximum of 4 blocks with cache_control may be provided. Found 5.\")",
+			checkCacheControlLimit),
 		r(RuleFirstMessageUser, rules.SHOULD,
 			"The first message should use the user role (the API now accepts an assistant first; journaled only).",
 			refDoc+" rule 5 (historic text, no longer enforced per the 2026-05 recording)",
@@ -240,6 +245,14 @@ func hasType(blocks []Block, typ string) bool {
 		}
 	}
 	return false
+}
+
+func checkCacheControlLimit(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil || r.CacheBreakpoints <= 4 {
+		return nil
+	}
+	return []rules.Violation{bad(-1, "", fmt.Sprintf("A maximum of 4 blocks with cache_control may be provided. Found %d.", r.CacheBreakpoints))}
 }
 
 // checkKnownFields journals, under --lenient, the members decoding would
