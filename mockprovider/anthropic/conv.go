@@ -45,6 +45,8 @@ type Request struct {
 	CountTokens bool
 	// HasAnthropicVersion: the body carries anthropic_version (Vertex).
 	HasAnthropicVersion bool
+	// ToolChoiceType is tool_choice.type as sent ("" when absent).
+	ToolChoiceType string
 	// CacheBreakpoints counts the blocks (and tools, and the top-level
 	// automatic breakpoint) that carry cache_control.
 	CacheBreakpoints int
@@ -312,6 +314,7 @@ func serverToolName(u *wToolUnion) string {
 }
 
 func (req *Request) fromToolChoice(u *wToolChoiceUnion) *wire.APIError {
+	req.ToolChoiceType = u.Tag
 	switch {
 	case u.Any != nil:
 		req.ToolChoice = conv.ToolChoice{Mode: conv.ToolChoiceRequired}

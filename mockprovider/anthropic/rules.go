@@ -37,6 +37,8 @@ const (
 	RuleThinkingBlockFirst    = "anthropic.thinking-block-first"
 	RuleThinkingSignature     = "anthropic.thinking-signature"
 	RuleCacheControlLimit     = "anthropic.cache-control-limit"
+	RuleToolChoiceNeedsTools  = "anthropic.tool-choice-needs-tools"
+	RuleToolChoiceDeclared    = "anthropic.tool-choice-declared"
 )
 
 // thinkingDoc is the link the API's thinking errors end with.
@@ -106,6 +108,14 @@ func catalog() []rules.Rule {
 			"With thinking on, the assistant message whose tool calls the request answers must start with its thinking block.",
 			"https://github.com/lbjlaq/Antigravity-Manager/issues/139 (\"messages.129.content.0.type: Expected `thinking` or `redacted_thinking`, but found `text`. When `thinking` is enabled, a final `assistant` message must start with a thinking block …\")",
 			checkThinkingFirst),
+		r(RuleToolChoiceNeedsTools, rules.MUST,
+			"tool_choice (auto, any or tool) needs a tools list.",
+			"https://platform.claude.com/docs/en/agents-and-tools/tool-use/implement-tool-use#forcing-tool-use (tool_choice chooses among the tools provided); text [I] in the API's style",
+			checkToolChoiceNeedsTools),
+		r(RuleToolChoiceDeclared, rules.MUST,
+			"A tool_choice of type tool must name a declared tool.",
+			"https://platform.claude.com/docs/en/agents-and-tools/tool-use/implement-tool-use#forcing-tool-use (tool: force one specific tool of the list); text [I] in the API's style",
+			checkToolChoiceDeclared),
 		r(RuleCacheControlLimit, rules.MUST,
 			"At most 4 blocks may carry cache_control (tools, system, messages and the automatic breakpoint together).",
 			"https://github.com/tghamm/Anthropic.SDK/issues/50 (\"A maximum of 4 blocks with cache_control may be provided. Found 5.\")",
@@ -245,6 +255,22 @@ func hasType(blocks []Block, typ string) bool {
 		}
 	}
 	return false
+}
+
+func checkToolChoiceNeedsTools(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil || r.ToolChoiceType == "" || r.ToolChoiceType == "none" || len(r.ToolNames) > 0 {
+		return nil
+	}
+	return []rules.Violation{bad(-1, "tool_choice", "tool_choice: tool_choice may only be specified while providing tools.")}
+}
+
+func checkToolChoiceDeclared(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil || r.ToolChoiceType != "tool" || len(r.ToolNames) == 0 || contains(r.ToolNames, r.ToolChoice.Name) {
+		return nil
+	}
+	return []rules.Violation{bad(-1, "tool_choice.tool.name", "tool_choice.tool.name: Tool '"+r.ToolChoice.Name+"' not found in the provided tools.")}
 }
 
 func checkCacheControlLimit(req any, _ *rules.Env) []rules.Violation {
