@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
@@ -171,19 +172,54 @@ func rateLimitHeaders(now time.Time) http.Header {
 // every answer (rate-limits page); remaining is what the request bucket
 // has left. Headers a fault already set are kept.
 func setRateLimits(h http.Header, now time.Time, remaining int) {
-	if h.Get("Anthropic-Ratelimit-Requests-Limit") != "" {
+	if _, ok := h["Anthropic-Ratelimit-Requests-Limit"]; ok {
 		return
 	}
-	reset := now.Add(time.Second).UTC().Format(time.RFC3339)
-	set := func(bucket string, limit, remaining int) {
-		h.Set("Anthropic-Ratelimit-"+bucket+"-Limit", strconv.Itoa(limit))
-		h.Set("Anthropic-Ratelimit-"+bucket+"-Remaining", strconv.Itoa(remaining))
-		h.Set("Anthropic-Ratelimit-"+bucket+"-Reset", reset)
+	// Assigned rather than Set, from shared values: these headers go out
+	// with every answer, and nothing edits a header value in place.
+	reset := resetValue(now)
+	for _, b := range rateBuckets {
+		h[b.limitKey] = b.limit
+		h[b.remainingKey] = b.limit
+		h[b.resetKey] = reset
 	}
-	set("Requests", 50, remaining)
-	set("Tokens", 50000, 50000)
-	set("Input-Tokens", 40000, 40000)
-	set("Output-Tokens", 10000, 10000)
+	h[rateBuckets[0].remainingKey] = requestsLeft
+	if remaining != requestLimit-1 {
+		h[rateBuckets[0].remainingKey] = []string{strconv.Itoa(remaining)}
+	}
+}
+
+type rateBucket struct {
+	limitKey, remainingKey, resetKey string
+	limit                            []string
+}
+
+func bucket(name string, limit int) rateBucket {
+	k := "Anthropic-Ratelimit-" + name + "-"
+	return rateBucket{k + "Limit", k + "Remaining", k + "Reset", []string{strconv.Itoa(limit)}}
+}
+
+// rateBuckets: requests first (the bucket a request drains).
+var (
+	rateBuckets  = []rateBucket{bucket("Requests", requestLimit), bucket("Tokens", 50000), bucket("Input-Tokens", 40000), bucket("Output-Tokens", 10000)}
+	requestsLeft = []string{strconv.Itoa(requestLimit - 1)}
+	resetCache   atomic.Pointer[resetStamp]
+)
+
+type resetStamp struct {
+	second int64
+	value  []string
+}
+
+// resetValue is the reset time (a second from now) formatted once per
+// second.
+func resetValue(now time.Time) []string {
+	if c := resetCache.Load(); c != nil && c.second == now.Unix() {
+		return c.value
+	}
+	c := &resetStamp{second: now.Unix(), value: []string{now.Add(time.Second).UTC().Format(time.RFC3339)}}
+	resetCache.Store(c)
+	return c.value
 }
 
 // requestLimit is the request bucket's size; an answered request leaves

@@ -132,19 +132,36 @@ func wrongKind(dec *jsontext.Decoder, kinds string) error {
 	return &wirejson.InvalidError{Message: notNumber}
 }
 
-// probeTag reads an object's "type" member.
+// probeTag reads an object's "type" member with the tokenizer, skipping
+// the other members' values unread (raw is valid JSON: it was read whole).
 func probeTag(raw jsontext.Value) (string, bool) {
-	var probe struct {
-		Type jsontext.Value `json:"type"`
-	}
-	if json.Unmarshal(raw, &probe) != nil || len(probe.Type) == 0 || probe.Type.Kind() != '"' {
+	d := decoders.Get().(*jsontext.Decoder)
+	defer decoders.Put(d)
+	d.Reset(bytes.NewReader(raw))
+	if tok, err := d.ReadToken(); err != nil || tok.Kind() != '{' {
 		return "", false
 	}
-	var tag string
-	if json.Unmarshal(probe.Type, &tag) != nil {
-		return "", false
+	for d.PeekKind() == '"' {
+		name, err := d.ReadToken()
+		if err != nil {
+			return "", false
+		}
+		if name.String() != "type" {
+			if d.SkipValue() != nil {
+				return "", false
+			}
+			continue
+		}
+		if d.PeekKind() != '"' {
+			return "", false
+		}
+		tok, err := d.ReadToken()
+		if err != nil {
+			return "", false
+		}
+		return tok.String(), true
 	}
-	return tag, true
+	return "", false
 }
 
 // decodeTagged reads an object of a discriminated union: the "type" member
@@ -185,7 +202,6 @@ func decodeAt(raw jsontext.Value, base jsontext.Pointer, v any, outer jsontext.O
 	d := decoders.Get().(*jsontext.Decoder)
 	d.Reset(bytes.NewReader(raw), json.RejectUnknownMembers(strict))
 	err := json.UnmarshalDecode(d, v)
-	d.Reset(bytes.NewReader(nil))
 	decoders.Put(d)
 	if se, ok := err.(*json.SemanticError); ok {
 		se.JSONPointer = base + se.JSONPointer
