@@ -25,12 +25,11 @@ var allCases = map[conv.Dialect][]dialect.RuleCase{
 func TestEveryCheckedRuleHasABreakingCase(t *testing.T) {
 	cat := mockprovider.New(mockprovider.Options{}).Catalog()
 	for _, r := range cat.All() {
-		if r.Check == nil {
-			if r.Dialect != conv.RAP {
-				t.Errorf("%s has no check and is not judged by the RAP runtime", r.ID)
-			}
+		if r.Check == nil && r.Dialect == conv.RAP {
 			continue
 		}
+		// A dialect rule without a check is enforced while decoding
+		// (valid JSON, member types): its case proves it all the same.
 		found := false
 		for _, c := range allCases[r.Dialect] {
 			if c.Rule == r.ID && len(c.Bad) > 0 && len(c.Good) > 0 {

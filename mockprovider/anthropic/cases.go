@@ -2,6 +2,7 @@ package anthropic
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"github.com/toolwire/toolwire/mockprovider/dialect"
@@ -41,7 +42,21 @@ const pairingTail = "Each `tool_use` block must have a corresponding `tool_resul
 // the same request corrected. Cases for rules with an Option expect the
 // server to run with that option (--strict-roles).
 func RuleCases() []dialect.RuleCase {
-	return []dialect.RuleCase{
+	return append(append(append(wireCases(), thinkingCases()...), cacheCase()), []dialect.RuleCase{
+		{
+			Rule: RuleToolChoiceNeedsTools, Name: "tool_choice any without tools",
+			Bad:         json.RawMessage(`{"model":"claude-haiku-4-5","max_tokens":1024,"tool_choice":{"type":"any"},"messages":` + msgs(askWeather) + `}`),
+			Good:        json.RawMessage(`{"model":"claude-haiku-4-5","max_tokens":1024,"tool_choice":{"type":"any"},` + caseTools + `,"messages":` + msgs(askWeather) + `}`),
+			WantStatus:  400,
+			WantMessage: "tool_choice: tool_choice may only be specified while providing tools.",
+		},
+		{
+			Rule: RuleToolChoiceDeclared, Name: "tool_choice forces an undeclared tool",
+			Bad:         json.RawMessage(`{"model":"claude-haiku-4-5","max_tokens":1024,"tool_choice":{"type":"tool","name":"get_forecast"},` + caseTools + `,"messages":` + msgs(askWeather) + `}`),
+			Good:        json.RawMessage(`{"model":"claude-haiku-4-5","max_tokens":1024,"tool_choice":{"type":"tool","name":"get_weather"},` + caseTools + `,"messages":` + msgs(askWeather) + `}`),
+			WantStatus:  400,
+			WantMessage: "tool_choice.tool.name: Tool 'get_forecast' not found in the provided tools.",
+		},
 		{
 			Rule: RuleRequiredFields, Name: "max_tokens missing",
 			Bad:         json.RawMessage(`{"model":"claude-haiku-4-5",` + caseTools + `,"messages":` + msgs(askWeather) + `}`),
@@ -97,13 +112,13 @@ func RuleCases() []dialect.RuleCase {
 			WantMessage: "messages.1.content.0.tool_use.input: Input should be a valid dictionary",
 		},
 		{
-			Rule: RuleToolResultContentType, Name: "tool_result content holds a tool_reference block",
+			Rule: RuleToolResultContentType, Name: "tool_result content holds a thinking block",
 			Bad: body(msgs(askWeather, assistant(callA),
-				user(`{"type":"tool_result","tool_use_id":"toolu_01A","content":[{"type":"tool_reference","tool_name":"get_weather"}]}`))),
+				user(`{"type":"tool_result","tool_use_id":"toolu_01A","content":[{"type":"thinking","thinking":"hmm","signature":"x"}]}`))),
 			Good: body(msgs(askWeather, assistant(callA),
 				user(`{"type":"tool_result","tool_use_id":"toolu_01A","content":[{"type":"text","text":"18C, cloudy"}]}`))),
 			WantStatus:  400,
-			WantMessage: "messages.2.content.0.tool_result.content.0: Input tag 'tool_reference' found using 'type' does not match any of the expected tags: 'document', 'image', 'search_result', 'text'",
+			WantMessage: "messages.2.content.0.tool_result.content.0: Input tag 'thinking' found using 'type' does not match any of the expected tags: 'browser_state', 'document', 'image', 'search_result', 'text', 'tool_reference'",
 		},
 		{
 			Rule: RuleToolResultIsErrorBool, Name: "is_error sent as a string",
@@ -153,5 +168,127 @@ func RuleCases() []dialect.RuleCase {
 			WantStatus:  400,
 			WantMessage: "messages.2.content.1: unexpected `tool_use_id` found in `tool_result` blocks: toolu_01B. Each `tool_result` block must have a corresponding `tool_use` block in the previous message.",
 		},
+	}...)
+}
+
+// wireCases break the typed wire model: members, types and the body's
+// JSON itself.
+func wireCases() []dialect.RuleCase {
+	return []dialect.RuleCase{
+		{
+			Rule: RuleValidJSON, Name: "body cut short",
+			Bad:         json.RawMessage(`{"model":"claude-haiku-4-5","max_tokens":1024,"messages":[` + askWeather + `]`),
+			Good:        body(msgs(askWeather)),
+			WantStatus:  400,
+			WantMessage: "The request body is not valid JSON: Expecting value: line 1 column ",
+		},
+		{
+			Rule: RuleKnownFields, Name: "unknown member in a text block",
+			Bad:         body(msgs(`{"role":"user","content":[{"type":"text","text":"What's the weather in Paris?","foo":1}]}`)),
+			Good:        body(msgs(`{"role":"user","content":[{"type":"text","text":"What's the weather in Paris?"}]}`)),
+			WantStatus:  400,
+			WantMessage: "messages.0.content.0.text.foo: Extra inputs are not permitted",
+		},
+		{
+			Rule: RuleFieldTypes, Name: "temperature sent as a string",
+			Bad:         json.RawMessage(`{"model":"claude-haiku-4-5","max_tokens":1024,"temperature":"0.5","messages":` + msgs(askWeather) + `}`),
+			Good:        json.RawMessage(`{"model":"claude-haiku-4-5","max_tokens":1024,"temperature":0.5,"messages":` + msgs(askWeather) + `}`),
+			WantStatus:  400,
+			WantMessage: "temperature: Input should be a valid number",
+		},
+		{
+			Rule: RuleToolNamePattern, Name: "tool name with a dot",
+			Bad:         json.RawMessage(`{"model":"claude-haiku-4-5","max_tokens":1024,"tools":[{"name":"weather.get","input_schema":{"type":"object"}}],"messages":` + msgs(askWeather) + `}`),
+			Good:        json.RawMessage(`{"model":"claude-haiku-4-5","max_tokens":1024,"tools":[{"name":"weather_get","input_schema":{"type":"object"}}],"messages":` + msgs(askWeather) + `}`),
+			WantStatus:  400,
+			WantMessage: "tools.0.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'",
+		},
+		{
+			Rule: RuleToolNamesUnique, Name: "the same tool declared twice",
+			Bad:         json.RawMessage(`{"model":"claude-haiku-4-5","max_tokens":1024,"tools":[{"name":"get_weather","input_schema":{"type":"object"}},{"name":"get_weather","input_schema":{"type":"object"}}],"messages":` + msgs(askWeather) + `}`),
+			Good:        json.RawMessage(`{"model":"claude-haiku-4-5","max_tokens":1024,"tools":[{"name":"get_weather","input_schema":{"type":"object"}},{"name":"get_forecast","input_schema":{"type":"object"}}],"messages":` + msgs(askWeather) + `}`),
+			WantStatus:  400,
+			WantMessage: "tools: Tool names must be unique.",
+		},
+		{
+			Rule: RuleNonEmptyTextBlock, Name: "an empty text block beside the question",
+			Bad:         body(msgs(`{"role":"user","content":[{"type":"text","text":""},{"type":"text","text":"What's the weather in Paris?"}]}`)),
+			Good:        body(msgs(`{"role":"user","content":[{"type":"text","text":"What's the weather in Paris?"}]}`)),
+			WantStatus:  400,
+			WantMessage: "messages: text content blocks must be non-empty",
+		},
+	}
+}
+
+// thinkingCases break the extended-thinking rules. A thinking block passed
+// back carries a signature this process issued (signed here, as the mock
+// signed it in the answer the client received).
+func thinkingCases() []dialect.RuleCase {
+	const plan = "The user wants the weather in Paris: call get_weather."
+	think := func(budget, maxTokens int, extra, messages string) json.RawMessage {
+		return json.RawMessage(fmt.Sprintf(`{"model":"claude-sonnet-4-5","max_tokens":%d,"thinking":{"type":"enabled","budget_tokens":%d},%s%s,"messages":%s}`,
+			maxTokens, budget, extra, caseTools, messages))
+	}
+	signed := fmt.Sprintf(`{"type":"thinking","thinking":%q,"signature":%q}`, plan, sign(plan))
+	forged := fmt.Sprintf(`{"type":"thinking","thinking":%q,"signature":%q}`, plan, sign(plan+" (edited)"))
+	return []dialect.RuleCase{
+		{
+			Rule: RuleThinkingBudgetMinimum, Name: "budget of 512 tokens",
+			Bad:         think(512, 4096, "", msgs(askWeather)),
+			Good:        think(1024, 4096, "", msgs(askWeather)),
+			WantStatus:  400,
+			WantMessage: "thinking.enabled.budget_tokens: Input should be greater than or equal to 1024",
+		},
+		{
+			Rule: RuleThinkingBudgetBelow, Name: "budget equal to max_tokens",
+			Bad:         think(2048, 2048, "", msgs(askWeather)),
+			Good:        think(2048, 4096, "", msgs(askWeather)),
+			WantStatus:  400,
+			WantMessage: "`max_tokens` must be greater than `thinking.budget_tokens`. Please consult our documentation at " + thinkingDoc + "#max-tokens-and-context-window-size",
+		},
+		{
+			Rule: RuleThinkingForcedChoice, Name: "thinking with tool_choice any",
+			Bad:         think(1024, 4096, `"tool_choice":{"type":"any"},`, msgs(askWeather)),
+			Good:        think(1024, 4096, `"tool_choice":{"type":"auto"},`, msgs(askWeather)),
+			WantStatus:  400,
+			WantMessage: "Thinking may not be enabled when tool_choice forces tool use.",
+		},
+		{
+			Rule: RuleThinkingSignature, Name: "thinking block passed back with another block's signature",
+			Bad:         think(1024, 4096, "", msgs(askWeather, assistant(forged, callA), user(resultA))),
+			Good:        think(1024, 4096, "", msgs(askWeather, assistant(signed, callA), user(resultA))),
+			WantStatus:  400,
+			WantMessage: "messages.1.content.0: Invalid `signature` in `thinking` block",
+		},
+		{
+			Rule: RuleThinkingBlockFirst, Name: "thinking block dropped from the tool-calling turn",
+			Bad:         think(1024, 4096, "", msgs(askWeather, assistant(`{"type":"text","text":"Checking."}`, callA), user(resultA))),
+			Good:        think(1024, 4096, "", msgs(askWeather, assistant(signed, `{"type":"text","text":"Checking."}`, callA), user(resultA))),
+			WantStatus:  400,
+			WantMessage: "messages.1.content.0.type: Expected `thinking` or `redacted_thinking`, but found `text`. When `thinking` is enabled, a final `assistant` message must start with a thinking block (preceeding the lastmost set of `tool_use` and `tool_result` blocks).",
+		},
+	}
+}
+
+// cacheCase marks five blocks for caching: one too many.
+func cacheCase() dialect.RuleCase {
+	const cc = `,"cache_control":{"type":"ephemeral"}`
+	block := func(text string, cached bool) string {
+		if cached {
+			return `{"type":"text","text":"` + text + `"` + cc + `}`
+		}
+		return `{"type":"text","text":"` + text + `"}`
+	}
+	req := func(lastCached bool) json.RawMessage {
+		return json.RawMessage(`{"model":"claude-haiku-4-5","max_tokens":1024,` +
+			`"system":[` + block("You are a weather assistant.", true) + `,` + block("Answer in one sentence.", true) + `],` +
+			`"tools":[{"name":"get_weather","description":"Get current weather for a location.","input_schema":{"type":"object","properties":{"location":{"type":"string"}}}` + cc + `}],` +
+			`"messages":[{"role":"user","content":[` + block("Here is the city list: Paris, Rome.", true) + `,` + block("What's the weather in Paris?", lastCached) + `]}]}`)
+	}
+	return dialect.RuleCase{
+		Rule: RuleCacheControlLimit, Name: "five cache_control breakpoints",
+		Bad: req(true), Good: req(false),
+		WantStatus:  400,
+		WantMessage: "A maximum of 4 blocks with cache_control may be provided. Found 5.",
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
@@ -28,11 +29,16 @@ func New() *Dialect {
 	return &Dialect{requestIDs: wire.NewIDs("anthropic-request-id"), rules: catalog()}
 }
 
-// Route is the one endpoint of the dialect.
-const Route = "POST /v1/messages"
+// Route is the Messages endpoint; CountTokensRoute counts a prompt's
+// tokens with the same validation and journal (the reply the pipeline
+// computes for it is not sent).
+const (
+	Route            = "POST /v1/messages"
+	CountTokensRoute = "POST /v1/messages/count_tokens"
+)
 
 func (d *Dialect) Name() conv.Dialect { return conv.Anthropic }
-func (d *Dialect) Routes() []string   { return []string{Route} }
+func (d *Dialect) Routes() []string   { return []string{Route, CountTokensRoute, VertexRoute} }
 
 // Error types of the Anthropic error envelope (errors page).
 const (
@@ -57,6 +63,9 @@ func (d *Dialect) Key(r *http.Request) (string, *wire.APIError) {
 	}
 	if key == "" {
 		return "", &wire.APIError{Status: http.StatusUnauthorized, Type: errAuthentication, Message: "x-api-key header is required"}
+	}
+	if _, _, vertex := vertexCall(r); vertex {
+		return key, nil // Vertex reads the version from the body
 	}
 	if strings.TrimSpace(r.Header.Get("Anthropic-Version")) == "" {
 		return "", &wire.APIError{Status: http.StatusBadRequest, Type: errInvalidRequest, Message: "anthropic-version: header is required"}
@@ -85,6 +94,7 @@ func (d *Dialect) WriteError(w http.ResponseWriter, e *wire.APIError) {
 	}
 	id := d.requestIDs.Next("req_011C", 20)
 	w.Header().Set("Request-Id", id)
+	setRateLimits(w.Header(), time.Now(), requestLimit-1)
 	wire.WriteJSON(w, e.Status, errorBody{Type: "error", Error: errorDetail{Type: typ, Message: e.Message}, RequestID: id})
 }
 
@@ -152,17 +162,66 @@ func (d *Dialect) Fault(kind string) *wire.APIError {
 // a 429 (rate-limits page): the request bucket is empty and refills in a
 // second, so retrying clients do not wait long in tests.
 func rateLimitHeaders(now time.Time) http.Header {
-	reset := now.Add(time.Second).UTC().Format(time.RFC3339)
 	h := http.Header{}
 	h.Set("Retry-After", "1")
-	set := func(bucket string, limit, remaining int) {
-		h.Set("Anthropic-Ratelimit-"+bucket+"-Limit", strconv.Itoa(limit))
-		h.Set("Anthropic-Ratelimit-"+bucket+"-Remaining", strconv.Itoa(remaining))
-		h.Set("Anthropic-Ratelimit-"+bucket+"-Reset", reset)
-	}
-	set("Requests", 50, 0)
-	set("Tokens", 50000, 50000)
-	set("Input-Tokens", 40000, 40000)
-	set("Output-Tokens", 10000, 10000)
+	setRateLimits(h, now, 0)
 	return h
 }
+
+// setRateLimits writes the anthropic-ratelimit-* headers the API sends on
+// every answer (rate-limits page); remaining is what the request bucket
+// has left. Headers a fault already set are kept.
+func setRateLimits(h http.Header, now time.Time, remaining int) {
+	if _, ok := h["Anthropic-Ratelimit-Requests-Limit"]; ok {
+		return
+	}
+	// Assigned rather than Set, from shared values: these headers go out
+	// with every answer, and nothing edits a header value in place.
+	reset := resetValue(now)
+	for _, b := range rateBuckets {
+		h[b.limitKey] = b.limit
+		h[b.remainingKey] = b.limit
+		h[b.resetKey] = reset
+	}
+	h[rateBuckets[0].remainingKey] = requestsLeft
+	if remaining != requestLimit-1 {
+		h[rateBuckets[0].remainingKey] = []string{strconv.Itoa(remaining)}
+	}
+}
+
+type rateBucket struct {
+	limitKey, remainingKey, resetKey string
+	limit                            []string
+}
+
+func bucket(name string, limit int) rateBucket {
+	k := "Anthropic-Ratelimit-" + name + "-"
+	return rateBucket{k + "Limit", k + "Remaining", k + "Reset", []string{strconv.Itoa(limit)}}
+}
+
+// rateBuckets: requests first (the bucket a request drains).
+var (
+	rateBuckets  = []rateBucket{bucket("Requests", requestLimit), bucket("Tokens", 50000), bucket("Input-Tokens", 40000), bucket("Output-Tokens", 10000)}
+	requestsLeft = []string{strconv.Itoa(requestLimit - 1)}
+	resetCache   atomic.Pointer[resetStamp]
+)
+
+type resetStamp struct {
+	second int64
+	value  []string
+}
+
+// resetValue is the reset time (a second from now) formatted once per
+// second.
+func resetValue(now time.Time) []string {
+	if c := resetCache.Load(); c != nil && c.second == now.Unix() {
+		return c.value
+	}
+	c := &resetStamp{second: now.Unix(), value: []string{now.Add(time.Second).UTC().Format(time.RFC3339)}}
+	resetCache.Store(c)
+	return c.value
+}
+
+// requestLimit is the request bucket's size; an answered request leaves
+// one less.
+const requestLimit = 50

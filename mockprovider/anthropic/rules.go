@@ -1,7 +1,6 @@
 package anthropic
 
 import (
-	"bytes"
 	"fmt"
 	"net/http"
 	"strings"
@@ -26,7 +25,24 @@ const (
 	RuleToolResultFirst       = "anthropic.tool-result-first"
 	RuleNoContentAfterToolUse = "anthropic.no-content-after-tool-use"
 	RuleToolResultMatches     = "anthropic.tool-result-matches-tool-use"
+	RuleKnownFields           = "anthropic.known-fields"
+	RuleFieldTypes            = "anthropic.field-types"
+	RuleValidJSON             = "anthropic.valid-json"
+	RuleToolNamePattern       = "anthropic.tool-name-pattern"
+	RuleToolNamesUnique       = "anthropic.tool-names-unique"
+	RuleNonEmptyTextBlock     = "anthropic.non-empty-text-block"
+	RuleThinkingBudgetMinimum = "anthropic.thinking-budget-minimum"
+	RuleThinkingBudgetBelow   = "anthropic.thinking-budget-below-max-tokens"
+	RuleThinkingForcedChoice  = "anthropic.thinking-no-forced-tool-choice"
+	RuleThinkingBlockFirst    = "anthropic.thinking-block-first"
+	RuleThinkingSignature     = "anthropic.thinking-signature"
+	RuleCacheControlLimit     = "anthropic.cache-control-limit"
+	RuleToolChoiceNeedsTools  = "anthropic.tool-choice-needs-tools"
+	RuleToolChoiceDeclared    = "anthropic.tool-choice-declared"
 )
+
+// thinkingDoc is the link the API's thinking errors end with.
+const thinkingDoc = "https://docs.claude.com/en/docs/build-with-claude/extended-thinking"
 
 const (
 	refDoc = "provider-rules.md §3.3"
@@ -44,10 +60,66 @@ func catalog() []rules.Rule {
 		return rules.Rule{ID: id, Dialect: conv.Anthropic, Level: level, Summary: summary, Source: source, Check: check}
 	}
 	set := []rules.Rule{
+		r(RuleValidJSON, rules.MUST,
+			"The body must be JSON in UTF-8.",
+			"https://platform.claude.com/docs/en/api/errors (invalid_request_error); syntax text as pasted from API answers (\"The request body is not valid JSON: … line L column C (char O)\"); the invalid UTF-8 wording [I] (Python's codec message)",
+			nil),
+		r(RuleKnownFields, rules.MUST,
+			"Every member must be one the API defines: unknown members get pydantic's \"Extra inputs are not permitted\" at their dotted path (journaled instead under --lenient).",
+			"https://github.com/anthropics/claude-code/issues/14135 (\"context_management: Extra inputs are not permitted\"); https://github.com/anthropics/claude-code/issues/4378 (\"messages.65.content.1.tool_use.text: Extra inputs are not permitted\")",
+			checkKnownFields),
+		r(RuleFieldTypes, rules.MUST,
+			"Every member must have its type: wrong JSON kinds, fractions for integers, numbers out of range, unknown union tags and duplicate members are 400s at the dotted path.",
+			"https://github.com/anthropics/anthropic-sdk-go/blob/v1.84.0/message.go (param types); texts [I]: pydantic wording (\"Input should be a valid string\", \"Input tag 'x' found using 'type' does not match any of the expected tags\"); duplicate members [I]",
+			nil),
 		r(RuleRequiredFields, rules.MUST,
-			"model, max_tokens and a non-empty messages list are required.",
+			"model, max_tokens and a non-empty messages list are required, and so are each block's own required members.",
 			"https://platform.claude.com/docs/en/api/messages (required body parameters); texts [I]: pydantic \"Field required\" as seen in \"max_tokens: Field required\", and \"at least one message is required\" as matched by client code",
 			checkRequired),
+		r(RuleToolNamePattern, rules.MUST,
+			"Tool names must match ^[a-zA-Z0-9_-]{1,128}$.",
+			"https://github.com/jedisct1/openapi-mcp/issues/9 and https://github.com/modelcontextprotocol/modelcontextprotocol/issues/1345 (\"tools.73.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'\")",
+			checkToolNamePattern),
+		r(RuleToolNamesUnique, rules.MUST,
+			"Tool names must be unique within a request.",
+			"https://github.com/anthropics/claude-code/issues/10687 (\"tools: Tool names must be unique.\")",
+			checkToolNamesUnique),
+		r(RuleNonEmptyTextBlock, rules.MUST,
+			"Text content blocks must be non-empty and not only whitespace.",
+			"https://github.com/anthropics/claude-code/issues/53473 (\"messages: text content blocks must be non-empty\"); https://github.com/anthropics/claude-code/issues/23440 (\"messages: text content blocks must contain non-whitespace text\")",
+			checkNonEmptyTextBlock),
+		r(RuleThinkingBudgetMinimum, rules.MUST,
+			"thinking.budget_tokens must be at least 1024.",
+			"https://github.com/themaximalist/llm.js/issues/30 (\"thinking.enabled.budget_tokens: Input should be greater than or equal to 1024\")",
+			checkThinkingMinimum),
+		r(RuleThinkingBudgetBelow, rules.MUST,
+			"max_tokens must be greater than thinking.budget_tokens (except under the interleaved-thinking beta).",
+			"https://github.com/liuw1535/antigravity2api-nodejs/issues/149 (\"`max_tokens` must be greater than `thinking.budget_tokens`. …\"); https://platform.claude.com/docs/en/build-with-claude/extended-thinking (interleaved thinking lets the budget exceed max_tokens)",
+			checkThinkingBelowMax),
+		r(RuleThinkingForcedChoice, rules.MUST,
+			"Thinking cannot be combined with a tool_choice that forces tool use (any, tool).",
+			"https://github.com/mastra-ai/mastra/issues/7507 (\"Thinking may not be enabled when tool_choice forces tool use.\")",
+			checkThinkingForcedChoice),
+		r(RuleThinkingSignature, rules.MUST,
+			"A thinking block passed back must carry the signature it was issued with, for its exact text.",
+			"https://github.com/ding113/claude-code-hub/issues/518 (\"messages.1.content.0: Invalid `signature` in `thinking` block\")",
+			checkThinkingSignature),
+		r(RuleThinkingBlockFirst, rules.MUST,
+			"With thinking on, the assistant message whose tool calls the request answers must start with its thinking block.",
+			"https://github.com/lbjlaq/Antigravity-Manager/issues/139 (\"messages.129.content.0.type: Expected `thinking` or `redacted_thinking`, but found `text`. When `thinking` is enabled, a final `assistant` message must start with a thinking block …\")",
+			checkThinkingFirst),
+		r(RuleToolChoiceNeedsTools, rules.MUST,
+			"tool_choice (auto, any or tool) needs a tools list.",
+			"https://platform.claude.com/docs/en/agents-and-tools/tool-use/implement-tool-use#forcing-tool-use (tool_choice chooses among the tools provided); text [I] in the API's style",
+			checkToolChoiceNeedsTools),
+		r(RuleToolChoiceDeclared, rules.MUST,
+			"A tool_choice of type tool must name a declared tool.",
+			"https://platform.claude.com/docs/en/agents-and-tools/tool-use/implement-tool-use#forcing-tool-use (tool: force one specific tool of the list); text [I] in the API's style",
+			checkToolChoiceDeclared),
+		r(RuleCacheControlLimit, rules.MUST,
+			"At most 4 blocks may carry cache_control (tools, system, messages and the automatic breakpoint together).",
+			"https://github.com/tghamm/Anthropic.SDK/issues/50 (\"A maximum of 4 blocks with cache_control may be provided. Found 5.\")",
+			checkCacheControlLimit),
 		r(RuleFirstMessageUser, rules.SHOULD,
 			"The first message should use the user role (the API now accepts an assistant first; journaled only).",
 			refDoc+" rule 5 (historic text, no longer enforced per the 2026-05 recording)",
@@ -73,7 +145,7 @@ func catalog() []rules.Rule {
 			"provider-rules.md §3.2 (tool_use)",
 			checkInputObject),
 		r(RuleToolResultContentType, rules.MUST,
-			"tool_result content blocks must be text, image, document or search_result.",
+			"tool_result content blocks must be text, image, document, search_result, tool_reference or browser_state.",
 			"provider-rules.md §3.2 (tool_result)",
 			checkResultContentType),
 		r(RuleToolResultIsErrorBool, rules.MUST,
@@ -110,6 +182,187 @@ func catalog() []rules.Rule {
 	return set
 }
 
+func checkThinkingMinimum(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil || r.ThinkingBudget == nil || *r.ThinkingBudget >= 1024 {
+		return nil
+	}
+	return []rules.Violation{bad(-1, "thinking.enabled.budget_tokens", "thinking.enabled.budget_tokens: Input should be greater than or equal to 1024")}
+}
+
+func checkThinkingBelowMax(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil || r.ThinkingBudget == nil || !r.HasMaxTokens || r.Interleaved || r.MaxTokens > *r.ThinkingBudget {
+		return nil
+	}
+	return []rules.Violation{bad(-1, "max_tokens", "`max_tokens` must be greater than `thinking.budget_tokens`. Please consult our documentation at "+thinkingDoc+"#max-tokens-and-context-window-size")}
+}
+
+func checkThinkingForcedChoice(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil || !r.Thinking || (r.ToolChoice.Mode != conv.ToolChoiceRequired && r.ToolChoice.Mode != conv.ToolChoiceFunction) {
+		return nil
+	}
+	return []rules.Violation{bad(-1, "tool_choice", "Thinking may not be enabled when tool_choice forces tool use.")}
+}
+
+// checkThinkingSignature verifies every thinking block passed back when
+// thinking is on (the blocks the model then reads).
+func checkThinkingSignature(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil || !r.Thinking {
+		return nil
+	}
+	var out []rules.Violation
+	r.blocks(func(b *Block) {
+		if b.Type == "thinking" && !validSignature(b.Text, b.Signature) {
+			p := blockPath(b)
+			out = append(out, bad(b.Msg, p, p+": Invalid `signature` in `thinking` block"))
+		}
+	})
+	return out
+}
+
+// checkThinkingFirst: when the request answers tool calls with thinking
+// on, the assistant turn that made them must open with its thinking.
+func checkThinkingFirst(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil || !r.Thinking || len(r.Groups) < 2 {
+		return nil
+	}
+	last := r.Groups[len(r.Groups)-1]
+	if last.Role != "user" || !hasType(last.Blocks, "tool_result") {
+		return nil
+	}
+	g := r.Groups[len(r.Groups)-2]
+	if g.Role != "assistant" || !hasType(g.Blocks, "tool_use") || len(g.Blocks) == 0 {
+		return nil
+	}
+	first := g.Blocks[0]
+	if first.Type == "thinking" || first.Type == "redacted_thinking" {
+		return nil
+	}
+	p := blockPath(&first) + ".type"
+	return []rules.Violation{bad(first.Msg, p, p+": Expected `thinking` or `redacted_thinking`, but found `"+first.Type+"`. "+
+		"When `thinking` is enabled, a final `assistant` message must start with a thinking block (preceeding the lastmost set of `tool_use` and `tool_result` blocks). "+
+		"We recommend you include thinking blocks from previous turns. To avoid this requirement, disable `thinking`. Please consult our documentation at "+thinkingDoc)}
+}
+
+func hasType(blocks []Block, typ string) bool {
+	for _, b := range blocks {
+		if b.Type == typ {
+			return true
+		}
+	}
+	return false
+}
+
+func checkToolChoiceNeedsTools(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil || r.ToolChoiceType == "" || r.ToolChoiceType == "none" || len(r.ToolNames) > 0 {
+		return nil
+	}
+	return []rules.Violation{bad(-1, "tool_choice", "tool_choice: tool_choice may only be specified while providing tools.")}
+}
+
+func checkToolChoiceDeclared(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil || r.ToolChoiceType != "tool" || len(r.ToolNames) == 0 || contains(r.ToolNames, r.ToolChoice.Name) {
+		return nil
+	}
+	return []rules.Violation{bad(-1, "tool_choice.tool.name", "tool_choice.tool.name: Tool '"+r.ToolChoice.Name+"' not found in the provided tools.")}
+}
+
+func checkCacheControlLimit(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil || r.CacheBreakpoints <= 4 {
+		return nil
+	}
+	return []rules.Violation{bad(-1, "", fmt.Sprintf("A maximum of 4 blocks with cache_control may be provided. Found %d.", r.CacheBreakpoints))}
+}
+
+// checkKnownFields journals, under --lenient, the members decoding would
+// otherwise have answered (strict decoding never gets this far).
+func checkKnownFields(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil {
+		return nil
+	}
+	var out []rules.Violation
+	for _, p := range r.Unknown {
+		out = append(out, bad(-1, p, p+": "+notAllowed))
+	}
+	return out
+}
+
+// validToolName is ^[a-zA-Z0-9_-]{1,128}$ without regexp.
+func validToolName(s string) bool {
+	if len(s) == 0 || len(s) > 128 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+func checkToolNamePattern(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil {
+		return nil
+	}
+	var out []rules.Violation
+	for i, t := range r.Tools {
+		if !validToolName(t.Name) {
+			p := fmt.Sprintf("tools.%d.custom.name", r.customIndex[i])
+			out = append(out, bad(-1, p, p+": String should match pattern '^[a-zA-Z0-9_-]{1,128}$'"))
+		}
+	}
+	return out
+}
+
+func checkToolNamesUnique(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil {
+		return nil
+	}
+	seen := make(map[string]bool, len(r.ToolNames))
+	for _, n := range r.ToolNames {
+		if n != "" && seen[n] {
+			return []rules.Violation{bad(-1, "tools", "tools: Tool names must be unique.")}
+		}
+		seen[n] = true
+	}
+	return nil
+}
+
+// checkNonEmptyTextBlock: an empty text block is refused wherever it sits
+// except in a final assistant message (a prefill).
+func checkNonEmptyTextBlock(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil {
+		return nil
+	}
+	for i, m := range r.Messages {
+		if i == len(r.Messages)-1 && m.Role == "assistant" {
+			continue
+		}
+		for _, b := range m.Blocks {
+			switch {
+			case b.Type != "text":
+			case b.Text == "":
+				return []rules.Violation{bad(i, "messages", "messages: text content blocks must be non-empty")}
+			case strings.TrimSpace(b.Text) == "":
+				return []rules.Violation{bad(i, "messages", "messages: text content blocks must contain non-whitespace text")}
+			}
+		}
+	}
+	return nil
+}
+
 // bad is a 400 invalid_request_error violation at a message index.
 func bad(order int, path, msg string) rules.Violation {
 	return rules.Violation{Path: path, Message: msg, Status: http.StatusBadRequest, ErrType: errInvalidRequest, Order: order}
@@ -129,7 +382,7 @@ func checkRequired(req any, _ *rules.Env) []rules.Violation {
 	for _, f := range []struct {
 		name string
 		ok   bool
-	}{{"model", r.HasModel}, {"max_tokens", r.HasMaxTokens}, {"messages", r.HasMessages}} {
+	}{{"model", r.HasModel}, {"max_tokens", r.HasMaxTokens || r.CountTokens}, {"messages", r.HasMessages}} {
 		if !f.ok {
 			out = append(out, bad(-1, f.name, f.name+": "+required))
 		}
@@ -212,8 +465,9 @@ func checkInputObject(req any, _ *rules.Env) []rules.Violation {
 	return out
 }
 
-// resultTags are the block types a tool_result may contain.
-var resultTags = []string{"document", "image", "search_result", "text"}
+// resultTags are the block types a tool_result may contain (generated
+// from the SDK's union).
+var resultTags = wToolResultBlockContentUnionTags
 
 func checkResultContentType(req any, _ *rules.Env) []rules.Violation {
 	r := asRequest(req)
@@ -257,7 +511,7 @@ func checkIsErrorBool(req any, _ *rules.Env) []rules.Violation {
 		if b.Type != "tool_result" || b.IsError == nil {
 			return
 		}
-		switch string(bytes.TrimSpace(b.IsError)) {
+		switch strings.TrimSpace(string(b.IsError)) {
 		case "true", "false", "null":
 			return
 		}

@@ -1,0 +1,528 @@
+package anthropic
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/wire"
+)
+
+// Request is a decoded Messages request, the input of the rule checks.
+// Fields whose wire type the rules judge (tool_use.input, is_error,
+// tool_result content tags) stay raw, so a wrong type reaches the rule that
+// answers it with the API's own message instead of failing decoding.
+type Request struct {
+	Model     string
+	MaxTokens int64
+	// Present records which required top-level fields the body carried.
+	HasModel, HasMaxTokens, HasMessages bool
+
+	System     string
+	Messages   []Message
+	Tools      []conv.Tool
+	ToolChoice conv.ToolChoice
+	Stream     bool
+	// Thinking is set when extended thinking is enabled: only then does
+	// the reply carry a thinking block.
+	Thinking bool
+	// ThinkingBudget is thinking.budget_tokens of type "enabled" (nil
+	// otherwise).
+	ThinkingBudget *int64
+	// Interleaved is set under the interleaved-thinking beta: the model
+	// thinks after tool results too, and the budget may pass max_tokens.
+	Interleaved bool
+	// Betas are the anthropic-beta values (header, or the body's
+	// anthropic_beta on Vertex).
+	Betas []string
+	// BodySize is the body's length in bytes.
+	BodySize int
+	// CountTokens is set for POST /v1/messages/count_tokens.
+	CountTokens bool
+	// HasAnthropicVersion: the body carries anthropic_version (Vertex).
+	HasAnthropicVersion bool
+	// ToolChoiceType is tool_choice.type as sent ("" when absent).
+	ToolChoiceType string
+	// CacheBreakpoints counts the blocks (and tools, and the top-level
+	// automatic breakpoint) that carry cache_control.
+	CacheBreakpoints int
+	// Unknown are the dotted paths of members the API does not define,
+	// kept under --lenient for the known-fields rule to journal.
+	Unknown []string
+	// Tool names as declared, in order, with their paths (every tool
+	// type, server tools included), for the name rules.
+	ToolNames []string
+	// customIndex maps Tools[i] to its index in tools[].
+	customIndex []int
+
+	// Groups are the messages as the API sees them: consecutive messages
+	// of the same role merged into one turn (SDK doc comment on
+	// MessageParam; provider-rules.md §3.3 rule 5).
+	Groups []Group
+}
+
+// Message is one entry of messages[], as sent.
+type Message struct {
+	Index  int
+	Role   string
+	Blocks []Block
+	// Empty is set for content "" or [].
+	Empty bool
+}
+
+// Group is a run of consecutive same-role messages merged into one turn.
+type Group struct {
+	Role   string
+	First  int // index of the first message of the run in messages[]
+	Blocks []Block
+}
+
+// Block is one content block. Msg and Index locate it in the request, so
+// errors point at the block the client sent even after merging.
+type Block struct {
+	Msg, Index int
+	Type       string
+	Text       string // text, thinking
+	Signature  string // thinking
+	// tool_use
+	ID    string
+	Name  string
+	Input json.RawMessage
+	// tool_result
+	ToolUseID      string
+	IsError        json.RawMessage // as sent; absent = nil
+	ResultText     string          // content given as a string
+	ResultItems    []ResultItem    // content given as a list
+	ResultHasItems bool
+	// image, document
+	Media conv.Content
+}
+
+// ResultItem is one block of a tool_result's content list.
+type ResultItem struct {
+	Type    string // "" when the item has no type
+	HasTag  bool
+	Content conv.Content
+}
+
+// blockTags are the content block types the Messages API accepts in
+// messages[].content (generated from the SDK's union).
+var blockTags = wContentBlockUnionTags
+
+func tagList(tags []string) string {
+	s := append([]string(nil), tags...)
+	sort.Strings(s)
+	return "'" + strings.Join(s, "', '") + "'"
+}
+
+// tagError is pydantic's discriminated-union message with its path.
+func tagError(path, tag string, expected []string) string {
+	return path + ": " + tagMismatch(tag, expected)
+}
+
+func str(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+// fromWire checks what decoding cannot (required members, the role enum)
+// and maps the wire request to the rules' Request.
+func fromWire(w *wireRequest, size int) (*Request, *wire.APIError) {
+	req := &Request{BodySize: size, ToolChoice: conv.ToolChoice{Mode: conv.ToolChoiceAuto},
+		Model: str(w.Model), HasModel: w.Model != nil, HasMaxTokens: w.MaxTokens != nil, HasMessages: w.Messages != nil}
+	if w.MaxTokens != nil {
+		req.MaxTokens = *w.MaxTokens
+	}
+	if w.Stream != nil {
+		req.Stream = *w.Stream
+	}
+	if w.System.String != nil {
+		req.System = *w.System.String
+	} else if len(w.System.Blocks) > 0 {
+		texts := make([]string, len(w.System.Blocks))
+		for i, b := range w.System.Blocks {
+			if b.Text == nil {
+				return nil, invalidRule(RuleRequiredFields, fmt.Sprintf("system.%d.text: %s", i, required))
+			}
+			texts[i] = *b.Text
+		}
+		req.System = strings.Join(texts, "\n")
+	}
+	if len(w.Messages) > 0 {
+		req.Messages = make([]Message, 0, len(w.Messages))
+	}
+	for i := range w.Messages {
+		msg, err := fromMessage(i, &w.Messages[i])
+		if err != nil {
+			return nil, err
+		}
+		req.Messages = append(req.Messages, msg)
+	}
+	if err := req.fromTools(w.Tools); err != nil {
+		return nil, err
+	}
+	if err := req.fromToolChoice(&w.ToolChoice); err != nil {
+		return nil, err
+	}
+	req.Thinking = w.Thinking.Enabled != nil || w.Thinking.Adaptive != nil
+	if w.Thinking.Enabled != nil {
+		if w.Thinking.Enabled.BudgetTokens == nil {
+			return nil, invalidRule(RuleRequiredFields, "thinking.enabled.budget_tokens: "+required)
+		}
+		req.ThinkingBudget = w.Thinking.Enabled.BudgetTokens
+	}
+	req.Betas = w.AnthropicBeta
+	req.HasAnthropicVersion = w.AnthropicVersion != nil
+	req.Groups = mergeRuns(req.Messages)
+	return req, nil
+}
+
+func fromMessage(i int, m *wMessage) (Message, *wire.APIError) {
+	path := func() string { return "messages." + strconv.Itoa(i) }
+	msg := Message{Index: i, Role: str(m.Role)}
+	switch {
+	case m.Role == nil:
+		return msg, invalidRule(RuleRequiredFields, path()+".role: "+required)
+	case msg.Role != "user" && msg.Role != "assistant":
+		return msg, invalidRule(RuleFieldTypes, path()+".role: Input should be 'user' or 'assistant'")
+	case m.Content.String == nil && m.Content.Blocks == nil:
+		return msg, invalidRule(RuleRequiredFields, path()+".content: "+required)
+	case m.Content.String != nil:
+		msg.Empty = *m.Content.String == ""
+		if !msg.Empty {
+			msg.Blocks = []Block{{Msg: i, Index: 0, Type: "text", Text: *m.Content.String}}
+		}
+		return msg, nil
+	}
+	msg.Empty = len(m.Content.Blocks) == 0
+	if !msg.Empty {
+		msg.Blocks = make([]Block, 0, len(m.Content.Blocks))
+	}
+	for j := range m.Content.Blocks {
+		b, err := fromBlock(i, j, &m.Content.Blocks[j])
+		if err != nil {
+			return msg, err
+		}
+		msg.Blocks = append(msg.Blocks, b)
+	}
+	return msg, nil
+}
+
+// fromBlock maps block j of message i, checking the members the rules
+// read are present.
+func fromBlock(i, j int, u *wContentBlockUnion) (Block, *wire.APIError) {
+	b := Block{Msg: i, Index: j, Type: u.Tag}
+	need := func(name string, p *string) *wire.APIError {
+		if p == nil {
+			return invalidRule(RuleRequiredFields, fmt.Sprintf("messages.%d.content.%d.%s.%s: %s", i, j, b.Type, name, required))
+		}
+		return nil
+	}
+	var err *wire.APIError
+	switch {
+	case u.Text != nil:
+		b.Text, err = str(u.Text.Text), need("text", u.Text.Text)
+	case u.Thinking != nil:
+		if err = need("thinking", u.Thinking.Thinking); err == nil {
+			err = need("signature", u.Thinking.Signature)
+		}
+		b.Text, b.Signature = str(u.Thinking.Thinking), str(u.Thinking.Signature)
+	case u.RedactedThinking != nil:
+		b.Signature, err = str(u.RedactedThinking.Data), need("data", u.RedactedThinking.Data)
+	case u.ToolUse != nil:
+		t := u.ToolUse
+		if err = need("id", t.Id); err == nil {
+			if err = need("name", t.Name); err == nil && t.Input == nil {
+				err = invalidRule(RuleRequiredFields, fmt.Sprintf("messages.%d.content.%d.tool_use.input: %s", i, j, required))
+			}
+		}
+		b.ID, b.Name, b.Input = str(t.Id), str(t.Name), json.RawMessage(t.Input)
+	case u.ToolResult != nil:
+		t := u.ToolResult
+		err = need("tool_use_id", t.ToolUseId)
+		b.ToolUseID, b.IsError = str(t.ToolUseId), json.RawMessage(t.IsError)
+		b.ResultText = str(t.Content.String)
+		b.ResultHasItems = t.Content.Items != nil
+		for _, it := range t.Content.Items {
+			b.ResultItems = append(b.ResultItems, ResultItem{Type: it.Tag, HasTag: it.HasTag, Content: resultContent(&it.Block)})
+		}
+	case u.Image != nil:
+		b.Media = imageContent(&u.Image.Source)
+		if u.Image.Source.Tag == "" {
+			err = invalidRule(RuleRequiredFields, fmt.Sprintf("messages.%d.content.%d.image.source: %s", i, j, required))
+		}
+	case u.Document != nil:
+		b.Media = documentContent(&u.Document.Source)
+		if u.Document.Source.Tag == "" {
+			err = invalidRule(RuleRequiredFields, fmt.Sprintf("messages.%d.content.%d.document.source: %s", i, j, required))
+		}
+	}
+	return b, err
+}
+
+func (req *Request) fromTools(tools []wToolUnion) *wire.APIError {
+	for i := range tools {
+		u := &tools[i]
+		if u.Tool == nil {
+			// A server tool (web_search_…, bash_…): the API runs it, the
+			// client declares no schema.
+			req.ToolNames = append(req.ToolNames, serverToolName(u))
+			continue
+		}
+		t := u.Tool
+		path := "tools." + strconv.Itoa(i) + ".custom."
+		if t.Name == nil {
+			return invalidRule(RuleRequiredFields, path+"name: "+required)
+		}
+		if t.InputSchema == nil {
+			return invalidRule(RuleRequiredFields, path+"input_schema: "+required)
+		}
+		if t.InputSchema.Kind() != '{' {
+			return invalidRule(RuleFieldTypes, path+"input_schema: "+notObject)
+		}
+		tool := conv.Tool{Name: *t.Name, Description: str(t.Description), Parameters: json.RawMessage(t.InputSchema)}
+		if t.Strict != nil {
+			tool.Strict = *t.Strict
+		}
+		req.ToolNames = append(req.ToolNames, tool.Name)
+		req.Tools = append(req.Tools, tool)
+		req.customIndex = append(req.customIndex, i)
+	}
+	return nil
+}
+
+// serverToolName reads the name member every server tool variant has
+// (by reflection: there are dozens of variants, and a tool list is short).
+func serverToolName(u *wToolUnion) string {
+	v := reflect.ValueOf(u).Elem()
+	for i := range v.NumField() {
+		f := v.Field(i)
+		if f.Kind() != reflect.Pointer || f.IsNil() {
+			continue
+		}
+		if name := f.Elem().FieldByName("Name"); name.IsValid() && name.Kind() == reflect.Pointer && !name.IsNil() {
+			return name.Elem().String()
+		}
+	}
+	return ""
+}
+
+func (req *Request) fromToolChoice(u *wToolChoiceUnion) *wire.APIError {
+	req.ToolChoiceType = u.Tag
+	switch {
+	case u.Any != nil:
+		req.ToolChoice = conv.ToolChoice{Mode: conv.ToolChoiceRequired}
+	case u.None != nil:
+		req.ToolChoice = conv.ToolChoice{Mode: conv.ToolChoiceNone}
+	case u.Tool != nil:
+		if u.Tool.Name == nil {
+			return invalidRule(RuleRequiredFields, "tool_choice.tool.name: "+required)
+		}
+		req.ToolChoice = conv.ToolChoice{Mode: conv.ToolChoiceFunction, Name: *u.Tool.Name}
+	}
+	return nil
+}
+
+// mergeRuns combines consecutive same-role messages into one turn, as the
+// API does before validating tool use.
+func mergeRuns(msgs []Message) []Group {
+	if len(msgs) == 0 {
+		return nil
+	}
+	out := make([]Group, 0, len(msgs))
+	for _, m := range msgs {
+		if n := len(out); n > 0 && out[n-1].Role == m.Role {
+			out[n-1].Blocks = append(out[n-1].Blocks, m.Blocks...)
+			continue
+		}
+		// A group shares its first message's blocks (nothing edits them);
+		// the capacity cap makes a merge's append copy them first.
+		var blocks []Block
+		if len(m.Blocks) > 0 {
+			blocks = m.Blocks[:len(m.Blocks):len(m.Blocks)]
+		}
+		out = append(out, Group{Role: m.Role, First: m.Index, Blocks: blocks})
+	}
+	return out
+}
+
+// conversation maps the merged turns to the neutral model.
+func (r *Request) conversation() *conv.Conversation {
+	c := &conv.Conversation{
+		Dialect: conv.Anthropic, Model: r.Model, System: r.System,
+		Tools: r.Tools, ToolChoice: r.ToolChoice, Stream: r.Stream,
+	}
+	names := map[string]string{} // tool_use id → tool name, to name results
+	if len(r.Groups) > 0 {
+		c.Turns = make([]conv.Turn, 0, len(r.Groups))
+	}
+	for _, g := range r.Groups {
+		t := conv.Turn{Role: conv.Role(g.Role)}
+		for _, b := range g.Blocks {
+			if t.Parts == nil && convertible(b.Type) {
+				t.Parts = make([]conv.Part, 0, len(g.Blocks))
+			}
+			switch b.Type {
+			case "text":
+				t.Parts = append(t.Parts, conv.Part{Kind: conv.KindText, Text: b.Text})
+			case "thinking":
+				t.Parts = append(t.Parts, conv.Part{Kind: conv.KindReasoning, Reasoning: &conv.Reasoning{Summary: b.Text, EncryptedContent: b.Signature}})
+			case "image", "document":
+				media := b.Media
+				t.Parts = append(t.Parts, conv.Part{Kind: conv.KindMedia, Media: &media})
+			case "tool_use":
+				// A non-object input is a rule violation and keeps {}; null
+				// gives nil.
+				args := arguments(b.Input)
+				names[b.ID] = b.Name
+				t.Parts = append(t.Parts, conv.Part{Kind: conv.KindCall, Call: &conv.Call{ID: b.ID, Name: b.Name, Arguments: args}})
+			case "tool_result":
+				res := &conv.Result{CallID: b.ToolUseID, Name: names[b.ToolUseID], IsError: strings.TrimSpace(string(b.IsError)) == "true"}
+				if b.ResultHasItems {
+					for _, it := range b.ResultItems {
+						res.Content = append(res.Content, it.Content)
+					}
+				} else if b.ResultText != "" {
+					res.Content = []conv.Content{{Type: conv.ContentText, Text: b.ResultText}}
+				}
+				t.Parts = append(t.Parts, conv.Part{Kind: conv.KindResult, Result: res})
+			}
+		}
+		c.Turns = append(c.Turns, t)
+	}
+	return c
+}
+
+// convertible reports whether conversation maps a block of this type to a
+// part (a turn whose blocks map to none keeps nil parts).
+func convertible(typ string) bool {
+	switch typ {
+	case "text", "thinking", "image", "document", "tool_use", "tool_result":
+		return true
+	}
+	return false
+}
+
+// arguments decodes a tool_use input as the model sees it.
+func arguments(input json.RawMessage) map[string]any {
+	t := strings.TrimSpace(string(input))
+	if t == "null" || t == "" {
+		return nil
+	}
+	var m map[string]any
+	if t[0] != '{' || json.Unmarshal(input, &m) != nil {
+		return map[string]any{}
+	}
+	return m
+}
+
+func imageContent(u *wImageBlockSourceUnion) conv.Content {
+	out := conv.Content{Type: conv.ContentImage}
+	switch {
+	case u.Base64 != nil:
+		out.MIMEType, out.Data = str(u.Base64.MediaType), str(u.Base64.Data)
+	case u.URL != nil:
+		out.URL = str(u.URL.Url)
+	case u.File != nil:
+		out.URL = "file:" + str(u.File.FileId)
+	}
+	return out
+}
+
+func documentContent(u *wDocumentBlockSourceUnion) conv.Content {
+	out := conv.Content{Type: conv.ContentDocument}
+	switch {
+	case u.Base64 != nil:
+		out.MIMEType, out.Data = str(u.Base64.MediaType), str(u.Base64.Data)
+	case u.Text != nil:
+		out.Text, out.MIMEType = str(u.Text.Data), "text/plain"
+	case u.URL != nil:
+		out.URL = str(u.URL.Url)
+	case u.File != nil:
+		out.URL = "file:" + str(u.File.FileId)
+	case u.Content != nil:
+		out.Text, out.MIMEType = str(u.Content.Content.String), "text/plain"
+	}
+	return out
+}
+
+func resultContent(u *wToolResultBlockContentUnion) conv.Content {
+	switch {
+	case u.Text != nil:
+		return conv.Content{Type: conv.ContentText, Text: str(u.Text.Text)}
+	case u.Image != nil:
+		return imageContent(&u.Image.Source)
+	case u.Document != nil:
+		return documentContent(&u.Document.Source)
+	case u.SearchResult != nil:
+		parts := make([]string, len(u.SearchResult.Content))
+		for i, c := range u.SearchResult.Content {
+			parts[i] = str(c.Text)
+		}
+		return conv.Content{Type: conv.ContentText, Text: strings.Join(parts, "\n"), DisplayName: str(u.SearchResult.Title)}
+	}
+	return conv.Content{Type: conv.ContentText}
+}
+
+func isObject(raw json.RawMessage) bool {
+	t := strings.TrimSpace(string(raw))
+	return len(t) > 0 && t[0] == '{'
+}
+
+// promptSize is the size of what the model reads (system, messages, tool
+// declarations), so the token estimate of a count_tokens request and of
+// the same prompt sent to /v1/messages agree.
+func (r *Request) promptSize() int {
+	n := len(r.System)
+	for _, m := range r.Messages {
+		for _, b := range m.Blocks {
+			n += len(b.Type) + len(b.Text) + len(b.Name) + len(b.Input) + len(b.ResultText) + len(b.Media.Data) + len(b.Media.Text)
+			for _, it := range b.ResultItems {
+				n += len(it.Content.Text) + len(it.Content.Data)
+			}
+		}
+	}
+	for _, t := range r.Tools {
+		n += len(t.Name) + len(t.Description) + len(t.Parameters)
+	}
+	return n
+}
+
+var cacheControlType = reflect.TypeFor[*wCacheControlEphemeral]()
+
+// countCacheControl counts the cache_control members set anywhere in a
+// decoded request (they sit on dozens of block and tool types).
+func countCacheControl(v reflect.Value) int {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() {
+			return 0
+		}
+		if v.Type() == cacheControlType {
+			return 1
+		}
+		return countCacheControl(v.Elem())
+	case reflect.Slice:
+		if v.Type().Elem().Kind() == reflect.Uint8 { // jsontext.Value: free-form
+			return 0
+		}
+		n := 0
+		for i := range v.Len() {
+			n += countCacheControl(v.Index(i))
+		}
+		return n
+	case reflect.Struct:
+		n := 0
+		for i := range v.NumField() {
+			n += countCacheControl(v.Field(i))
+		}
+		return n
+	}
+	return 0
+}

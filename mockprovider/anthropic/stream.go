@@ -1,0 +1,110 @@
+package anthropic
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"net"
+	"net/http"
+
+	"github.com/toolwire/toolwire/mockprovider/dialect"
+	"github.com/toolwire/toolwire/mockprovider/wire"
+)
+
+// stream writes the event sequence of the streaming page: message_start,
+// per block content_block_start / deltas / content_block_stop (a ping after
+// the first start), message_delta with the stop reason and cumulative
+// usage, message_stop.
+func (d *Dialect) stream(x *dialect.Exchange, req *Request, msgID string, blocks []block, stop string, in, out int) {
+	x.W = &namedEvents{ResponseWriter: x.W}
+	s := x.SSE("")
+	size := x.Stream.FragmentSize
+	start := usage{InputTokens: in, CacheCreation: &cacheCreation{}, OutputTokens: 1, ServiceTier: "standard", InferenceGeo: "not_available"}
+	send := func(name string, v any) bool { return s.Event(name, v) == nil }
+	if !send("message_start", messageStart{Type: "message_start", Message: messageBody{
+		ID: msgID, Type: "message", Role: "assistant", Model: req.Model, Content: json.RawMessage(`[]`), Usage: start,
+	}}) {
+		return
+	}
+	delta := func(i int, d any) bool {
+		return send("content_block_delta", blockDelta{Type: "content_block_delta", Index: i, Delta: d})
+	}
+	for i, b := range blocks {
+		var first any
+		switch b.kind {
+		case "thinking":
+			first = thinkingBlock{Type: "thinking"}
+		case "text":
+			first = textBlock{Type: "text"}
+		case "tool_use":
+			first = toolUseBlock{Type: "tool_use", ID: b.id, Name: b.name, Input: json.RawMessage("{}"), Caller: caller{Type: "direct"}}
+		}
+		if !send("content_block_start", blockStart{Type: "content_block_start", Index: i, ContentBlock: first}) {
+			return
+		}
+		if i == 0 && !send("ping", typed{Type: "ping"}) {
+			return
+		}
+		switch b.kind {
+		case "thinking":
+			for _, f := range wire.Fragments(b.text, size) {
+				if !delta(i, thinkingDelta{Type: "thinking_delta", Thinking: f}) {
+					return
+				}
+			}
+			if !delta(i, signatureDelta{Type: "signature_delta", Signature: b.sig}) {
+				return
+			}
+		case "text":
+			for _, f := range wire.Fragments(b.text, size) {
+				if !delta(i, textDelta{Type: "text_delta", Text: f}) {
+					return
+				}
+			}
+		case "tool_use":
+			// The API's first input delta is an empty string.
+			for _, f := range append([]string{""}, wire.Fragments(b.args, size)...) {
+				if !delta(i, jsonDelta{Type: "input_json_delta", PartialJSON: f}) {
+					return
+				}
+			}
+		}
+		if !send("content_block_stop", blockStop{Type: "content_block_stop", Index: i}) {
+			return
+		}
+	}
+	if !send("message_delta", messageDelta{Type: "message_delta", Delta: stopDelta{StopReason: stop}, Usage: deltaUsage{InputTokens: in, OutputTokens: out}}) {
+		return
+	}
+	send("message_stop", typed{Type: "message_stop"})
+}
+
+// namedEvents gives a name to data-only events written into the stream.
+// The Anthropic stream never has one, and the SDKs skip unnamed events
+// silently; a corrupted chunk injected by a fault is data-only, so naming
+// it makes it reach the client's parser, as a corrupted event from the
+// real API would.
+type namedEvents struct {
+	http.ResponseWriter
+}
+
+func (w *namedEvents) Write(b []byte) (int, error) {
+	if bytes.HasPrefix(b, []byte("data:")) {
+		n, err := w.ResponseWriter.Write(append([]byte("event: content_block_delta\n"), b...))
+		return min(n, len(b)), err
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *namedEvents) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Hijack lets a disconnect fault drop the connection.
+func (w *namedEvents) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	return http.NewResponseController(w.ResponseWriter).Hijack()
+}
+
+func (w *namedEvents) Unwrap() http.ResponseWriter { return w.ResponseWriter }
