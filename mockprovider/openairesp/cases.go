@@ -25,6 +25,38 @@ func RuleCases() []dialect.RuleCase {
 	setupReasoningCall := js(`{"model":"gpt-5","input":"What's the weather in Tokyo?","tools":[$TOOL]}`)
 	return []dialect.RuleCase{
 		{
+			Rule: RuleValidJSON, Name: "body cut short",
+			Bad:        json.RawMessage(`{"model":"gpt-4.1","input":"Hi"`),
+			Good:       js(`{"model":"gpt-4.1","input":"Hi"}`),
+			WantStatus: 400, WantMessage: "We could not parse the JSON body of your request.",
+		},
+		{
+			Rule: RuleKnownFields, Name: "metadata on an input item",
+			Bad: js(`{"model":"gpt-4.1","input":[{"role":"user","content":"Hi"},
+				{"role":"assistant","content":"Hello","metadata":{"source":"cache"}},{"role":"user","content":"Again"}]}`),
+			Good: js(`{"model":"gpt-4.1","input":[{"role":"user","content":"Hi"},
+				{"role":"assistant","content":"Hello"},{"role":"user","content":"Again"}]}`),
+			WantStatus: 400, WantMessage: "Unknown parameter: 'input[1].metadata'.",
+		},
+		{
+			Rule: RuleKnownFields, Name: "unknown top-level member",
+			Bad:        js(`{"model":"gpt-4.1","input":"Hi","foo":1}`),
+			Good:       js(`{"model":"gpt-4.1","input":"Hi"}`),
+			WantStatus: 400, WantMessage: "Unknown parameter: 'foo'.",
+		},
+		{
+			Rule: RuleFieldTypes, Name: "message content as a number",
+			Bad:        js(`{"model":"gpt-4.1","input":[{"role":"user","content":0}]}`),
+			Good:       js(`{"model":"gpt-4.1","input":[{"role":"user","content":"0"}]}`),
+			WantStatus: 400, WantMessage: "Invalid type for 'input[0].content': expected one of a string or array of input items, but got an integer instead.",
+		},
+		{
+			Rule: RuleFieldTypes, Name: "input as a number",
+			Bad:        js(`{"model":"gpt-4.1","input":0}`),
+			Good:       js(`{"model":"gpt-4.1","input":"0"}`),
+			WantStatus: 400, WantMessage: "Invalid type for 'input': expected one of a string or array of input items, but got an integer instead.",
+		},
+		{
 			Rule: RuleRequiredFields, Name: "function_call without name",
 			Bad: js(`{"model":"gpt-4.1","tools":[$TOOL],"input":[{"role":"user","content":"Weather?"},
 				{"type":"function_call","call_id":"call_a","arguments":"{\"location\":\"Tokyo\"}"},
@@ -56,7 +88,7 @@ func RuleCases() []dialect.RuleCase {
 			Rule: RuleMessageRole, Name: "Chat-style tool message in input",
 			Bad: js(`{"model":"gpt-4.1","tools":[$TOOL],"input":[{"role":"user","content":"Weather?"},
 				{"type":"function_call","call_id":"call_a","name":"get_weather","arguments":"{}"},
-				{"role":"tool","tool_call_id":"call_a","content":"18C"}]}`),
+				{"role":"tool","content":"18C"}]}`),
 			Good: js(`{"model":"gpt-4.1","tools":[$TOOL],"input":[{"role":"user","content":"Weather?"},
 				{"type":"function_call","call_id":"call_a","name":"get_weather","arguments":"{}"},
 				{"type":"function_call_output","call_id":"call_a","output":"18C"}]}`),

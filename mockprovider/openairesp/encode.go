@@ -190,7 +190,7 @@ func (d *Dialect) remember(x *dialect.Exchange, req *Request, id string, done re
 		effective = make([]json.RawMessage, 0, n)
 	}
 	for _, it := range in {
-		effective = append(effective, it.Raw)
+		effective = append(effective, json.RawMessage(it.Raw))
 	}
 	for i := range items {
 		effective = append(effective, done.item(i))

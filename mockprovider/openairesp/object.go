@@ -3,8 +3,6 @@ package openairesp
 import (
 	"encoding/json"
 	"strconv"
-
-	"github.com/toolwire/toolwire/mockprovider/internal/jsonscan"
 )
 
 // kv is one field of an object, in order.
@@ -34,7 +32,7 @@ func appendValue(b []byte, v any) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = jsonscan.AppendString(b, f.k)
+			b = appendString(b, f.k)
 			b = append(b, ':')
 			var err error
 			if b, err = appendValue(b, f.v); err != nil {
@@ -47,7 +45,7 @@ func appendValue(b []byte, v any) ([]byte, error) {
 	case []any:
 		return appendArray(b, x)
 	case string:
-		return jsonscan.AppendString(b, x), nil
+		return appendString(b, x), nil
 	case nil:
 		return append(b, "null"...), nil
 	case bool:

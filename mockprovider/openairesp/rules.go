@@ -1,14 +1,16 @@
 package openairesp
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
 
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/openaiwire"
 	"github.com/toolwire/toolwire/mockprovider/rules"
+	"github.com/toolwire/toolwire/mockprovider/wirejson"
 )
 
 // Rule IDs of the Responses dialect.
@@ -25,6 +27,9 @@ const (
 	RuleFunctionName      = "openai-responses.function-name-pattern"
 	RuleFunctionSchema    = "openai-responses.function-schema-valid"
 	RuleStrictSchema      = "openai-responses.strict-schema"
+	RuleKnownFields       = "openai-responses.known-fields"
+	RuleFieldTypes        = "openai-responses.field-types"
+	RuleValidJSON         = "openai-responses.valid-json"
 )
 
 // Where breaches sit relative to one another: the API validates the
@@ -43,6 +48,12 @@ func catalog() []rules.Rule {
 		return rules.Rule{ID: id, Dialect: conv.OpenAIResponses, Level: rules.MUST, Summary: summary, Source: source, Feature: feature, Check: check}
 	}
 	return []rules.Rule{
+		r(RuleValidJSON, "The body is JSON in UTF-8 (a syntax error or invalid UTF-8 gets the API's parse error; the body is never stored raw).",
+			"https://github.com/ChatGPTNextWeb/NextChat/issues/4064 (the parse error envelope, verbatim) [I for invalid UTF-8]", "", judgedWhileDecoding),
+		r(RuleKnownFields, "Every member is one the API defines, at the top level and nested (Unknown parameter: 'input[1].metadata'.). With --lenient, unknown members are journaled instead.",
+			"https://github.com/microsoft/agent-framework/issues/2203 (Unknown parameter: 'input[1].metadata'., code unknown_parameter); fields from https://github.com/openai/openai-go/blob/v3.96.0/responses/response.go (ResponseNewParams)", "", checkKnownFields),
+		r(RuleFieldTypes, "Every member has its type (strings, integers, decimals, booleans, arrays, objects, the string-or-array unions), numbers are in range, objects have no member twice, and union objects have a supported type.",
+			"https://github.com/openai/openai-go/blob/v3.96.0/responses/response.go (ResponseNewParams field types); wording as OpenAI's type errors (Invalid type for 'messages[2].tool_calls[0].function.arguments': expected a string, but got an object instead.) [I for ranges and duplicate members]", "", judgedWhileDecoding),
 		r(RuleRequiredFields, "Every input item carries its required fields (function_call: call_id, name, arguments; function_call_output: call_id, output; message: role, content; reasoning: id, summary), and model and input are present.",
 			"provider-rules.md §2.2 rule 4 (Missing required parameter: 'input[90].name'.)", "", checkRequired),
 		r(RuleArgumentsString, "A replayed function_call's arguments is a JSON-encoded string, not an object.",
@@ -70,6 +81,23 @@ func catalog() []rules.Rule {
 	}
 }
 
+// judgedWhileDecoding is the check of a rule the decoder enforces: a
+// request that breaks it never reaches the checks (it is answered with the
+// rule's 400 by decodeError), so there is nothing left to find here.
+func judgedWhileDecoding(any, *rules.Env) []rules.Violation { return nil }
+
+// checkKnownFields journals, in lenient mode, the members strict mode
+// would have answered with a 400 (strict decoding never gets this far).
+func checkKnownFields(req any, _ *rules.Env) []rules.Violation {
+	r := req.(*Request)
+	var out []rules.Violation
+	for _, p := range r.Unknown {
+		param := wirejson.Bracketed(p)
+		out = append(out, violation(orderStructure-3, param, param, "unknown_parameter", fmt.Sprintf("Unknown parameter: '%s'.", param)))
+	}
+	return out
+}
+
 func violation(order int, path string, param any, code any, msg string) rules.Violation {
 	return rules.Violation{Path: path, Order: order, Status: http.StatusBadRequest, ErrType: openaiwire.InvalidRequest, Param: param, Code: code, Message: msg}
 }
@@ -88,7 +116,7 @@ func checkRequired(req any, _ *rules.Env) []rules.Violation {
 	if r.Model == "" {
 		out = append(out, missing(orderStructure-2, "model"))
 	}
-	if len(r.Input) == 0 || kindOfRaw(r.Input) == "null" {
+	if r.W.Input.OfString == nil && r.W.Input.OfInputItemList == nil {
 		if r.PreviousResponseID == nil || *r.PreviousResponseID == "" {
 			out = append(out, missing(orderStructure-1, "input"))
 		}
@@ -113,18 +141,18 @@ func checkRequired(req any, _ *rules.Env) []rules.Violation {
 		}
 		switch it.Kind() {
 		case "message":
-			need(it.Role != "", "role")
-			need(len(it.Content) > 0 && kindOfRaw(it.Content) != "null", "content")
+			need(it.Role != "" || !it.Typed, "role")
+			need(it.Content != nil && it.Content.Present(), "content")
 		case "function_call":
 			need(it.CallID != nil, "call_id")
 			need(it.Name != nil, "name")
-			need(len(it.Arguments) > 0 && kindOfRaw(it.Arguments) != "null", "arguments")
+			need(len(it.Arguments) > 0 && it.Arguments.Kind() != 'n', "arguments")
 		case "function_call_output":
 			need(it.CallID != nil, "call_id")
-			need(len(it.Output) > 0 && kindOfRaw(it.Output) != "null", "output")
+			need(it.Output != nil && (it.Output.OfString != nil || it.Output.OfResponseFunctionCallOutputItemArray != nil), "output")
 		case "reasoning":
 			need(it.ID != "", "id")
-			need(len(it.Summary) > 0 && kindOfRaw(it.Summary) != "null", "summary")
+			need(it.HasSummary, "summary")
 		case "item_reference":
 			need(it.ID != "", "id")
 		}
@@ -139,10 +167,10 @@ func checkArgumentsString(req any, _ *rules.Env) []rules.Violation {
 		if it.Kind() != "function_call" {
 			continue
 		}
-		if k := kindOfRaw(it.Arguments); k != "" && k != "null" && k != "string" {
+		if k := it.Arguments.Kind(); len(it.Arguments) > 0 && k != 'n' && k != '"' {
 			param := fmt.Sprintf("input[%d].arguments", it.Index)
 			out = append(out, violation(orderStructure+it.Index, param, param, "invalid_type",
-				fmt.Sprintf("Invalid type for '%s': expected a string, but got %s instead.", param, jsonKind(k))))
+				fmt.Sprintf("Invalid type for '%s': expected a string, but got %s instead.", param, gotOf(byte(k), string(it.Arguments)))))
 		}
 	}
 	return out
@@ -159,7 +187,7 @@ func checkMessageRole(req any, _ *rules.Env) []rules.Violation {
 	for _, it := range r.Items {
 		// An item with neither type nor role is read as a message whose
 		// role is '' (the API answers "Invalid value: ''.").
-		untyped := it.Type == "" && it.Role == ""
+		untyped := !it.Typed && it.Role == ""
 		if !untyped && (it.Kind() != "message" || it.Role == "" || roles[it.Role]) {
 			continue
 		}
@@ -177,17 +205,17 @@ func checkAssistantContent(req any, _ *rules.Env) []rules.Violation {
 		if it.Kind() != "message" || it.Role != "assistant" {
 			continue
 		}
-		parts, _, isString := parseParts(it.Content)
-		if isString {
+		if it.Content == nil {
 			continue
 		}
-		for j, p := range parts {
-			if p.Type == "output_text" || p.Type == "refusal" {
+		for j := range it.Content.OfParts {
+			typ := partType(&it.Content.OfParts[j])
+			if typ == "output_text" || typ == "refusal" {
 				continue
 			}
 			param := fmt.Sprintf("input[%d].content[%d]", it.Index, j)
 			out = append(out, violation(orderStructure+it.Index, param+".type", param, "invalid_value",
-				fmt.Sprintf("Invalid value: '%s'. Supported values are: 'output_text' and 'refusal'.", p.Type)))
+				fmt.Sprintf("Invalid value: '%s'. Supported values are: 'output_text' and 'refusal'.", typ)))
 			break
 		}
 	}
@@ -219,13 +247,13 @@ func buildToolDecls(r *Request) []openaiwire.ToolDecl {
 			continue
 		}
 		params := t.Parameters
-		if kindOfRaw(params) == "null" {
+		if params.Kind() == 'n' {
 			params = nil
 		}
 		if decls == nil {
 			decls = make([]openaiwire.ToolDecl, 0, len(r.Tools))
 		}
-		decls = append(decls, openaiwire.ToolDecl{Name: *t.Name, Parameters: params, Strict: t.Strict != nil && *t.Strict,
+		decls = append(decls, openaiwire.ToolDecl{Name: *t.Name, Parameters: []byte(params), Strict: t.Strict != nil && *t.Strict,
 			Path: "tools[" + strconv.Itoa(i) + "]", Order: orderTools + i})
 	}
 	return decls
@@ -352,9 +380,9 @@ func checkReasoningFollowed(req any, _ *rules.Env) []rules.Violation {
 // strictCompatible reports whether a schema meets strict mode, which the
 // API turns on for a function that leaves strict unset [I]: the encoder
 // echoes tools with that effective flag.
-func strictCompatible(params json.RawMessage) bool {
+func strictCompatible(params jsontext.Value) bool {
 	if len(params) == 0 {
 		return false
 	}
-	return len(openaiwire.CheckStrict([]openaiwire.ToolDecl{{Name: "f", Parameters: params, Strict: true}})) == 0
+	return len(openaiwire.CheckStrict([]openaiwire.ToolDecl{{Name: "f", Parameters: []byte(params), Strict: true}})) == 0
 }
