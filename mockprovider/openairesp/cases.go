@@ -128,6 +128,21 @@ func RuleCases() []dialect.RuleCase {
 			WantStatus: 400, WantMessage: "Previous response with id 'resp_doesnotexist' not found.",
 		},
 		{
+			Rule: RuleUniqueItemIDs, Name: "one reasoning item sent twice",
+			Bad: js(`{"model":"gpt-5","input":[{"role":"user","content":"Hi"},{"type":"reasoning","id":"rs_a","summary":[]},
+				{"role":"assistant","content":"Hello"},{"type":"reasoning","id":"rs_a","summary":[]},{"role":"assistant","content":"Hello again"},{"role":"user","content":"Bye"}]}`),
+			Good: js(`{"model":"gpt-5","input":[{"role":"user","content":"Hi"},{"type":"reasoning","id":"rs_a","summary":[]},
+				{"role":"assistant","content":"Hello"},{"type":"reasoning","id":"rs_b","summary":[]},{"role":"assistant","content":"Hello again"},{"role":"user","content":"Bye"}]}`),
+			WantStatus: 400, WantMessage: "Duplicate item found with id rs_a. Remove duplicate items from your input and try again.",
+		},
+		{
+			Rule: RuleUniqueItemIDs, Name: "output replayed beside previous_response_id",
+			Setup:      []json.RawMessage{setupReasoningCall},
+			Bad:        js(`{"model":"gpt-5","tools":[$TOOL],"previous_response_id":"{{setup:0:id}}","input":[{"type":"reasoning","id":"{{setup:0:output.0.id}}","summary":[]},{"type":"function_call","id":"{{setup:0:output.1.id}}","call_id":"{{setup:0:output.1.call_id}}","name":"get_weather","arguments":"{\"location\":\"Tokyo\"}"},{"type":"function_call_output","call_id":"{{setup:0:output.1.call_id}}","output":"18C"}]}`),
+			Good:       js(`{"model":"gpt-5","tools":[$TOOL],"previous_response_id":"{{setup:0:id}}","input":[{"type":"function_call_output","call_id":"{{setup:0:output.1.call_id}}","output":"18C"}]}`),
+			WantStatus: 400, WantMessage: "Duplicate item found with id rs_",
+		},
+		{
 			Rule: RuleToolOutput, Name: "function_call without its output",
 			Bad: js(`{"model":"gpt-4.1","tools":[$TOOL],"input":[{"role":"user","content":"Weather?"},
 				{"type":"function_call","call_id":"call_a","name":"get_weather","arguments":"{\"location\":\"Tokyo\"}"}]}`),

@@ -29,6 +29,8 @@ type Item struct {
 	Summary          []ResponseReasoningItemSummaryParam
 	// HasSummary is set when summary was sent (an empty list counts).
 	HasSummary bool
+	// FromReference is set on an item an item_reference stood for.
+	FromReference bool
 
 	Raw   jsontext.Value
 	Index int
@@ -104,7 +106,7 @@ func (r *Request) resolveReferences() {
 	for i, it := range r.Items {
 		if it.Type == "item_reference" {
 			if ref, ok := byID[it.ID]; ok {
-				ref.Index = it.Index
+				ref.Index, ref.FromReference = it.Index, true
 				r.Items[i] = ref
 			}
 			continue

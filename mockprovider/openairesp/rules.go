@@ -30,6 +30,7 @@ const (
 	RuleKnownFields       = "openai-responses.known-fields"
 	RuleFieldTypes        = "openai-responses.field-types"
 	RuleValidJSON         = "openai-responses.valid-json"
+	RuleUniqueItemIDs     = "openai-responses.unique-item-ids"
 )
 
 // Where breaches sit relative to one another: the API validates the
@@ -70,6 +71,8 @@ func catalog() []rules.Rule {
 			"https://platform.openai.com/docs/guides/structured-outputs#supported-schemas; seed 000 §Complete example (strict: True with additionalProperties: False)", "", toolCheck(openaiwire.CheckStrict)),
 		r(RulePreviousResponse, "previous_response_id names a stored response of the same key (store:false responses cannot be continued).",
 			"provider-rules.md §2.2 rule 4", "", checkPrevious),
+		r(RuleUniqueItemIDs, "No two items of the effective conversation (stored items of previous_response_id included) carry the same id.",
+			"https://github.com/continuedev/continue/issues/10723 (Duplicate item found with id rs_…. Remove duplicate items from your input and try again., param input)", "", checkUniqueItemIDs),
 		r(RuleToolOutput, "Every function_call of the effective conversation (stored items included) is answered by a function_call_output with its call_id.",
 			"provider-rules.md §2.2 rule 1; seed 000 §OpenAI: function_call_output", "", checkToolOutputs),
 		r(RuleToolCall, "Every function_call_output answers exactly one earlier function_call with the same call_id (no output before its call, no duplicates).",
@@ -275,6 +278,23 @@ func itemPath(it Item) string {
 		return "previous_response_id"
 	}
 	return fmt.Sprintf("input[%d]", it.Index)
+}
+
+func checkUniqueItemIDs(req any, _ *rules.Env) []rules.Violation {
+	r := req.(*Request)
+	seen := map[string]bool{}
+	var out []rules.Violation
+	for i, it := range r.Effective() {
+		if it.ID == "" || it.FromReference || it.Type == "item_reference" {
+			continue
+		}
+		if seen[it.ID] {
+			out = append(out, inputBreach(i, itemPath(it), fmt.Sprintf("Duplicate item found with id %s. Remove duplicate items from your input and try again.", it.ID)))
+			continue
+		}
+		seen[it.ID] = true
+	}
+	return out
 }
 
 func checkToolOutputs(req any, _ *rules.Env) []rules.Violation {

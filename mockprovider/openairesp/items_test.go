@@ -1,0 +1,57 @@
+package openairesp_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/responses"
+
+	"github.com/toolwire/toolwire/mockprovider"
+)
+
+// apiError asserts err is the API error with this status and message.
+func apiError(t *testing.T, err error, status int, message string) *openai.Error {
+	t.Helper()
+	var apiErr *openai.Error
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != status || apiErr.Message != message {
+		t.Fatalf("got %v, want %d %q", err, status, message)
+	}
+	return apiErr
+}
+
+// TestSDKDuplicateItemIDs: replaying a response's output items while also
+// continuing it with previous_response_id sends its items twice.
+func TestSDKDuplicateItemIDs(t *testing.T) {
+	ts := mockprovider.NewTestServer(t, mockprovider.Options{})
+	c := client(ts, "sk-dup")
+	ctx := context.Background()
+	tools := []responses.ToolUnionParam{weatherTool()}
+	first, err := c.Responses.New(ctx, responses.ResponseNewParams{Model: "gpt-5", Tools: tools, Input: inputList(userText("Weather in Rome?"))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := calls(first)
+	dup := append(replay(first), output(cs[0].CallID, "warm"))
+	for _, stream := range []bool{false, true} {
+		params := responses.ResponseNewParams{Model: "gpt-5", Tools: tools, PreviousResponseID: openai.String(first.ID), Input: inputList(dup...)}
+		if stream {
+			s := c.Responses.NewStreaming(ctx, params)
+			for s.Next() {
+			}
+			err = s.Err()
+		} else {
+			_, err = c.Responses.New(ctx, params)
+		}
+		apiErr := apiError(t, err, 400, "Duplicate item found with id "+first.Output[0].ID+". Remove duplicate items from your input and try again.")
+		if apiErr.Param != "input" {
+			t.Errorf("param %q", apiErr.Param)
+		}
+	}
+	// The fix: only what is new.
+	if _, err := c.Responses.New(ctx, responses.ResponseNewParams{Model: "gpt-5", Tools: tools, PreviousResponseID: openai.String(first.ID),
+		Input: inputList(output(cs[0].CallID, "warm"))}); err != nil {
+		t.Fatal(err)
+	}
+}
