@@ -143,6 +143,17 @@ func RuleCases() []dialect.RuleCase {
 			WantStatus: 400, WantMessage: "Duplicate item found with id rs_",
 		},
 		{
+			Rule: RuleItemsPersisted, Name: "reference to a call of a store:false response",
+			Setup: []json.RawMessage{js(`{"model":"gpt-4.1","store":false,"input":"What's the weather in Tokyo?","tools":[$TOOL]}`)},
+			Bad: js(`{"model":"gpt-4.1","store":false,"tools":[$TOOL],"input":[{"role":"user","content":"What's the weather in Tokyo?"},
+				{"type":"item_reference","id":"{{setup:0:output.0.id}}"},
+				{"type":"function_call_output","call_id":"{{setup:0:output.0.call_id}}","output":"18C"}]}`),
+			Good: js(`{"model":"gpt-4.1","store":false,"tools":[$TOOL],"input":[{"role":"user","content":"What's the weather in Tokyo?"},
+				{"type":"function_call","id":"{{setup:0:output.0.id}}","call_id":"{{setup:0:output.0.call_id}}","name":"get_weather","arguments":"{\"location\":\"Tokyo\"}"},
+				{"type":"function_call_output","call_id":"{{setup:0:output.0.call_id}}","output":"18C"}]}`),
+			WantStatus: 404, WantMessage: "Item with id 'fc_",
+		},
+		{
 			Rule: RuleToolOutput, Name: "function_call without its output",
 			Bad: js(`{"model":"gpt-4.1","tools":[$TOOL],"input":[{"role":"user","content":"Weather?"},
 				{"type":"function_call","call_id":"call_a","name":"get_weather","arguments":"{\"location\":\"Tokyo\"}"}]}`),

@@ -31,6 +31,9 @@ type Item struct {
 	HasSummary bool
 	// FromReference is set on an item an item_reference stood for.
 	FromReference bool
+	// Unresolved marks an item_reference that names no item; NotPersisted
+	// one whose item was never stored (store:false).
+	Unresolved, NotPersisted bool
 
 	Raw   jsontext.Value
 	Index int
@@ -63,6 +66,9 @@ func itemOf(u *ResponseInputItemUnionParam, index int) Item {
 	it := Item{Raw: u.raw, Index: index}
 	it.Type, it.Typed = typeMember(u.raw)
 	switch {
+	case u.OfMessage != nil && !it.Typed && u.OfMessage.Role == "" && !u.OfMessage.Content.Present() && str(u.OfMessage.ID) != "":
+		// {"id": …} alone: the type-less form of an item reference.
+		it.Type, it.ID = "item_reference", *u.OfMessage.ID
 	case u.OfMessage != nil:
 		m := u.OfMessage
 		it.Type, it.ID, it.Role, it.Content = "message", str(m.ID), m.Role, &m.Content
@@ -90,10 +96,11 @@ func itemOf(u *ResponseInputItemUnionParam, index int) Item {
 	return it
 }
 
-// resolveReferences replaces item_reference items whose id names an
-// earlier item of the effective conversation by that item; unresolvable
-// references are left in place and ignored by the conversation.
-func (r *Request) resolveReferences() {
+// resolveReferences replaces item_reference items by the items they
+// name: an earlier item of the effective conversation, else an item the
+// session stored (lookup; nil offline). A reference that finds nothing
+// stays in place, marked for the rules.
+func (r *Request) resolveReferences(lookup func(id string) (it Item, issued bool)) {
 	if !r.hasReferences() {
 		return // nothing to resolve: the map of ids is not built
 	}
@@ -104,16 +111,27 @@ func (r *Request) resolveReferences() {
 		}
 	}
 	for i, it := range r.Items {
-		if it.Type == "item_reference" {
-			if ref, ok := byID[it.ID]; ok {
-				ref.Index, ref.FromReference = it.Index, true
-				r.Items[i] = ref
+		if it.Type != "item_reference" {
+			if it.ID != "" {
+				byID[it.ID] = it
 			}
 			continue
 		}
-		if it.ID != "" {
-			byID[it.ID] = it
+		ref, ok := byID[it.ID]
+		if !ok && lookup != nil {
+			var issued bool
+			ref, issued = lookup(it.ID)
+			ok = ref.Type != ""
+			// Issued by a store:false response, or asked for by one: the
+			// API explains that such items are not kept.
+			r.Items[i].NotPersisted = !ok && (issued || (r.Store != nil && !*r.Store))
 		}
+		if !ok {
+			r.Items[i].Unresolved = true
+			continue
+		}
+		ref.Index, ref.FromReference = it.Index, true
+		r.Items[i] = ref
 	}
 }
 

@@ -102,7 +102,11 @@ func decodeRequest(x *dialect.Exchange, body []byte) (*Request, *wire.APIError) 
 	req.Unknown = unknown
 	req.fromWire(body)
 	req.resolvePrevious(x)
-	req.resolveReferences()
+	var lookup func(string) (Item, bool)
+	if x != nil && x.Session != nil {
+		lookup = func(id string) (Item, bool) { return lookupItem(x.Session, id) }
+	}
+	req.resolveReferences(lookup)
 	return req, nil
 }
 

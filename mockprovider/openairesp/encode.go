@@ -181,7 +181,9 @@ func (d *Dialect) remember(x *dialect.Exchange, req *Request, id string, done re
 			}
 		}
 	}
-	if req.Store != nil && !*req.Store {
+	stored := req.Store == nil || *req.Store
+	rememberItems(x.Session, items, done, stored)
+	if !stored {
 		return
 	}
 	in := req.Effective()

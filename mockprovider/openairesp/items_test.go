@@ -55,3 +55,40 @@ func TestSDKDuplicateItemIDs(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestSDKItemsNotPersisted: with store:false nothing is kept, so passing
+// an item back by its id alone is a 404 that says why.
+func TestSDKItemsNotPersisted(t *testing.T) {
+	ts := mockprovider.NewTestServer(t, mockprovider.Options{})
+	c := client(ts, "sk-unstored")
+	ctx := context.Background()
+	tools := []responses.ToolUnionParam{weatherTool()}
+	first, err := c.Responses.New(ctx, responses.ResponseNewParams{Model: "gpt-5", Store: openai.Bool(false), Tools: tools,
+		Include: []responses.ResponseIncludable{responses.ResponseIncludableReasoningEncryptedContent}, Input: inputList(userText("Weather in Rome?"))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := calls(first)
+	rs := first.Output[0].ID
+	byID := inputList(userText("Weather in Rome?"),
+		responses.ResponseInputItemUnionParam{OfItemReference: &responses.ResponseInputItemItemReferenceParam{ID: rs}},
+		replay(first)[1], output(cs[0].CallID, "warm"))
+	want := "Item with id '" + rs + "' not found. Items are not persisted when `store` is set to false. Try again with `store` set to true, or remove this item from your input."
+	for _, stream := range []bool{false, true} {
+		params := responses.ResponseNewParams{Model: "gpt-5", Store: openai.Bool(false), Tools: tools, Input: byID}
+		if stream {
+			s := c.Responses.NewStreaming(ctx, params)
+			for s.Next() {
+			}
+			err = s.Err()
+		} else {
+			_, err = c.Responses.New(ctx, params)
+		}
+		apiError(t, err, 404, want)
+	}
+	// The fix: the whole item (its encrypted content) instead of its id.
+	if _, err := c.Responses.New(ctx, responses.ResponseNewParams{Model: "gpt-5", Store: openai.Bool(false), Tools: tools,
+		Input: inputList(append(responses.ResponseInputParam{userText("Weather in Rome?")}, append(replay(first), output(cs[0].CallID, "warm"))...)...)}); err != nil {
+		t.Fatal(err)
+	}
+}

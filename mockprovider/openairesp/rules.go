@@ -31,6 +31,7 @@ const (
 	RuleFieldTypes        = "openai-responses.field-types"
 	RuleValidJSON         = "openai-responses.valid-json"
 	RuleUniqueItemIDs     = "openai-responses.unique-item-ids"
+	RuleItemsPersisted    = "openai-responses.items-persisted"
 )
 
 // Where breaches sit relative to one another: the API validates the
@@ -73,6 +74,8 @@ func catalog() []rules.Rule {
 			"provider-rules.md §2.2 rule 4", "", checkPrevious),
 		r(RuleUniqueItemIDs, "No two items of the effective conversation (stored items of previous_response_id included) carry the same id.",
 			"https://github.com/continuedev/continue/issues/10723 (Duplicate item found with id rs_…. Remove duplicate items from your input and try again., param input)", "", checkUniqueItemIDs),
+		r(RuleItemsPersisted, "An item passed back by id alone (item_reference) must be stored: items of store:false responses, or referenced from a store:false request, are not found (404).",
+			"https://github.com/can1357/oh-my-pi/issues/41 (404 Item with id 'rs_…' not found. Items are not persisted when `store` is set to false. …); param and code [I]", "", checkItemsPersisted),
 		r(RuleToolOutput, "Every function_call of the effective conversation (stored items included) is answered by a function_call_output with its call_id.",
 			"provider-rules.md §2.2 rule 1; seed 000 §OpenAI: function_call_output", "", checkToolOutputs),
 		r(RuleToolCall, "Every function_call_output answers exactly one earlier function_call with the same call_id (no output before its call, no duplicates).",
@@ -191,7 +194,7 @@ func checkMessageRole(req any, _ *rules.Env) []rules.Violation {
 		// An item with neither type nor role is read as a message whose
 		// role is '' (the API answers "Invalid value: ''.").
 		untyped := !it.Typed && it.Role == ""
-		if !untyped && (it.Kind() != "message" || it.Role == "" || roles[it.Role]) {
+		if it.Kind() != "message" || roles[it.Role] || (it.Role == "" && !untyped) {
 			continue
 		}
 		param := fmt.Sprintf("input[%d]", it.Index)
@@ -293,6 +296,19 @@ func checkUniqueItemIDs(req any, _ *rules.Env) []rules.Violation {
 			continue
 		}
 		seen[it.ID] = true
+	}
+	return out
+}
+
+func checkItemsPersisted(req any, _ *rules.Env) []rules.Violation {
+	r := req.(*Request)
+	var out []rules.Violation
+	for _, it := range r.Items {
+		if it.NotPersisted {
+			v := inputBreach(orderStructure+it.Index, itemPath(it), fmt.Sprintf("Item with id '%s' not found. Items are not persisted when `store` is set to false. Try again with `store` set to true, or remove this item from your input.", it.ID))
+			v.Status = http.StatusNotFound
+			out = append(out, v)
+		}
 	}
 	return out
 }
