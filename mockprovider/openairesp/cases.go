@@ -154,6 +154,17 @@ func RuleCases() []dialect.RuleCase {
 			WantStatus: 404, WantMessage: "Item with id 'fc_",
 		},
 		{
+			Rule: RuleItemReference, Name: "reference to an id the API never issued",
+			Setup: []json.RawMessage{setupCall},
+			Bad: js(`{"model":"gpt-4.1","tools":[$TOOL],"input":[{"role":"user","content":"What's the weather in Tokyo?"},
+				{"type":"item_reference","id":"fc_doesnotexist"},
+				{"type":"function_call_output","call_id":"{{setup:0:output.0.call_id}}","output":"18C"}]}`),
+			Good: js(`{"model":"gpt-4.1","tools":[$TOOL],"input":[{"role":"user","content":"What's the weather in Tokyo?"},
+				{"type":"item_reference","id":"{{setup:0:output.0.id}}"},
+				{"type":"function_call_output","call_id":"{{setup:0:output.0.call_id}}","output":"18C"}]}`),
+			WantStatus: 404, WantMessage: "Item with id 'fc_doesnotexist' not found.",
+		},
+		{
 			Rule: RuleToolOutput, Name: "function_call without its output",
 			Bad: js(`{"model":"gpt-4.1","tools":[$TOOL],"input":[{"role":"user","content":"Weather?"},
 				{"type":"function_call","call_id":"call_a","name":"get_weather","arguments":"{\"location\":\"Tokyo\"}"}]}`),

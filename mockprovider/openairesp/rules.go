@@ -32,6 +32,7 @@ const (
 	RuleValidJSON         = "openai-responses.valid-json"
 	RuleUniqueItemIDs     = "openai-responses.unique-item-ids"
 	RuleItemsPersisted    = "openai-responses.items-persisted"
+	RuleItemReference     = "openai-responses.item-reference-known"
 )
 
 // Where breaches sit relative to one another: the API validates the
@@ -76,6 +77,8 @@ func catalog() []rules.Rule {
 			"https://github.com/continuedev/continue/issues/10723 (Duplicate item found with id rs_…. Remove duplicate items from your input and try again., param input)", "", checkUniqueItemIDs),
 		r(RuleItemsPersisted, "An item passed back by id alone (item_reference) must be stored: items of store:false responses, or referenced from a store:false request, are not found (404).",
 			"https://github.com/can1357/oh-my-pi/issues/41 (404 Item with id 'rs_…' not found. Items are not persisted when `store` is set to false. …); param and code [I]", "", checkItemsPersisted),
+		r(RuleItemReference, "An item_reference names an item the API stored (an output or input item of a stored response of the same key) or an earlier item of the input; it then stands for that item.",
+			"https://platform.openai.com/docs/api-reference/responses/create (input item_reference: an internal identifier for an item to reference); 404 wording as the store:false answer without its hint [I]", "", checkItemReferences),
 		r(RuleToolOutput, "Every function_call of the effective conversation (stored items included) is answered by a function_call_output with its call_id.",
 			"provider-rules.md §2.2 rule 1; seed 000 §OpenAI: function_call_output", "", checkToolOutputs),
 		r(RuleToolCall, "Every function_call_output answers exactly one earlier function_call with the same call_id (no output before its call, no duplicates).",
@@ -306,6 +309,19 @@ func checkItemsPersisted(req any, _ *rules.Env) []rules.Violation {
 	for _, it := range r.Items {
 		if it.NotPersisted {
 			v := inputBreach(orderStructure+it.Index, itemPath(it), fmt.Sprintf("Item with id '%s' not found. Items are not persisted when `store` is set to false. Try again with `store` set to true, or remove this item from your input.", it.ID))
+			v.Status = http.StatusNotFound
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func checkItemReferences(req any, _ *rules.Env) []rules.Violation {
+	r := req.(*Request)
+	var out []rules.Violation
+	for _, it := range r.Items {
+		if it.Unresolved && !it.NotPersisted {
+			v := inputBreach(orderStructure+it.Index, itemPath(it), fmt.Sprintf("Item with id '%s' not found.", it.ID))
 			v.Status = http.StatusNotFound
 			out = append(out, v)
 		}
