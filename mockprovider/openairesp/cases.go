@@ -51,6 +51,18 @@ func RuleCases() []dialect.RuleCase {
 			WantStatus: 400, WantMessage: "Invalid type for 'input[0].content': expected one of a string or array of input items, but got an integer instead.",
 		},
 		{
+			Rule: RuleFieldTypes, Name: "input_tokens: input as a number", Path: InputTokensPath,
+			Bad:        js(`{"model":"gpt-4.1","input":0}`),
+			Good:       js(`{"model":"gpt-4.1","input":"0"}`),
+			WantStatus: 400, WantMessage: "Invalid type for 'input': expected one of a string or array of input items, but got an integer instead.",
+		},
+		{
+			Rule: RuleToolCall, Name: "input_tokens: output without any call", Path: InputTokensPath,
+			Bad:        js(`{"input":[{"role":"user","content":"Weather?"},{"type":"function_call_output","call_id":"call_x","output":"18C"}]}`),
+			Good:       js(`{"input":[{"role":"user","content":"Weather?"},{"type":"function_call","call_id":"call_x","name":"get_weather","arguments":"{}"},{"type":"function_call_output","call_id":"call_x","output":"18C"}]}`),
+			WantStatus: 400, WantMessage: "No tool call found for function call output with call_id call_x.",
+		},
+		{
 			Rule: RuleFieldTypes, Name: "input as a number",
 			Bad:        js(`{"model":"gpt-4.1","input":0}`),
 			Good:       js(`{"model":"gpt-4.1","input":"0"}`),

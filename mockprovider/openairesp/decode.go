@@ -23,6 +23,9 @@ import (
 // and the encoder use, read from W once.
 type Request struct {
 	W ResponseNewParams
+	// Endpoint is the path the request came to (Path, InputTokensPath or
+	// CompactPath).
+	Endpoint string
 
 	Model              string
 	PreviousResponseID *string
@@ -90,9 +93,19 @@ func (d *Dialect) Decode(x *dialect.Exchange, body []byte) (any, *conv.Conversat
 }
 
 func decodeRequest(x *dialect.Exchange, body []byte) (*Request, *wire.APIError) {
-	req := &Request{}
+	req := &Request{Endpoint: endpointOf(x)}
 	lenient := x != nil && x.Env != nil && x.Env.Options.Lenient
-	unknown, werr := wirejson.Decode(body, &req.W, wirejson.Options{Lenient: lenient})
+	var unknown [][]string
+	var werr *wirejson.Error
+	if wt := endpointBody(req.Endpoint); wt != nil {
+		// The endpoint's own body type judges the request; the shared
+		// model then reads what the endpoints have in common.
+		if unknown, werr = wirejson.Decode(body, wt, wirejson.Options{Lenient: lenient}); werr == nil {
+			_, werr = wirejson.Decode(body, &req.W, wirejson.Options{Lenient: true})
+		}
+	} else {
+		unknown, werr = wirejson.Decode(body, &req.W, wirejson.Options{Lenient: lenient})
+	}
 	if werr != nil {
 		if werr.Value == "" && werr.Offset >= 0 && werr.Offset < int64(len(body)) {
 			werr.Value = valueAt(body[werr.Offset:])

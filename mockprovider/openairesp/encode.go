@@ -112,6 +112,10 @@ func usageFor(req *Request, items []planned) usage {
 // them.
 func (d *Dialect) Encode(x *dialect.Exchange, reqAny any, c *conv.Conversation, reply *model.Reply) {
 	req := reqAny.(*Request)
+	if req.Endpoint == InputTokensPath {
+		x.JSON(http.StatusOK, object{{"object", "response.input_tokens"}, {"input_tokens", usageFor(req, nil).input}})
+		return
+	}
 	items := plan(x, req, reply)
 	id := x.IDs().Next("resp_", 48)
 	created := time.Now().Unix()

@@ -122,10 +122,10 @@ func missing(order int, param string) rules.Violation {
 func checkRequired(req any, _ *rules.Env) []rules.Violation {
 	r := req.(*Request)
 	var out []rules.Violation
-	if r.Model == "" {
+	if r.Model == "" && r.Endpoint != InputTokensPath {
 		out = append(out, missing(orderStructure-2, "model"))
 	}
-	if r.W.Input.OfString == nil && r.W.Input.OfInputItemList == nil {
+	if r.W.Input.OfString == nil && r.W.Input.OfInputItemList == nil && r.Endpoint == Path {
 		if r.PreviousResponseID == nil || *r.PreviousResponseID == "" {
 			out = append(out, missing(orderStructure-1, "input"))
 		}
