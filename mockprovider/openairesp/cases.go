@@ -79,6 +79,12 @@ func RuleCases() []dialect.RuleCase {
 			WantStatus: 400, WantMessage: "Missing required parameter: 'input[1].name'.",
 		},
 		{
+			Rule: RuleRequiredFields, Name: "compact without model", Path: CompactPath,
+			Bad:        js(`{"input":[{"role":"user","content":"Hi"},{"role":"assistant","content":"Hello"}]}`),
+			Good:       js(`{"model":"gpt-4.1","input":[{"role":"user","content":"Hi"},{"role":"assistant","content":"Hello"}]}`),
+			WantStatus: 400, WantMessage: "Missing required parameter: 'model'.",
+		},
+		{
 			Rule: RuleRequiredFields, Name: "reasoning item without summary",
 			Bad: js(`{"model":"gpt-5","input":[{"role":"user","content":"Hi"},{"type":"reasoning","id":"rs_a"},
 				{"role":"assistant","content":"Hello"},{"role":"user","content":"Again"}]}`),

@@ -84,7 +84,7 @@ func itemOf(u *ResponseInputItemUnionParam, index int) Item {
 	case u.OfItemReference != nil:
 		it.Type, it.ID = "item_reference", str(u.OfItemReference.ID)
 	case u.OfCompaction != nil:
-		it.ID = str(u.OfCompaction.ID)
+		it.ID, it.EncryptedContent = str(u.OfCompaction.ID), u.OfCompaction.EncryptedContent
 	default:
 		// Hosted-tool items: only their id matters here.
 		var o struct {

@@ -155,6 +155,7 @@ func (r *Request) fromWire(body []byte) {
 		for i := range in.OfInputItemList {
 			r.Items[i] = itemOf(&in.OfInputItemList[i], i)
 		}
+		r.Items = expandCompactions(r.Items)
 	}
 }
 
@@ -237,6 +238,7 @@ func (r *Request) resolvePrevious(x *dialect.Exchange) {
 			r.Prior = append(r.Prior, it)
 		}
 	}
+	r.Prior = expandCompactions(r.Prior)
 }
 
 // storedItem reads back an item the mock stored (valid by construction).

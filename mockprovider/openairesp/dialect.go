@@ -32,7 +32,7 @@ const Path = "/v1/responses"
 
 func (d *Dialect) Name() conv.Dialect { return conv.OpenAIResponses }
 func (d *Dialect) Routes() []string {
-	return []string{"POST " + Path, "POST " + InputTokensPath}
+	return []string{"POST " + Path, "POST " + InputTokensPath, "POST " + CompactPath}
 }
 
 func (d *Dialect) Key(r *http.Request) (string, *wire.APIError) { return openaiwire.Key(r) }

@@ -116,6 +116,10 @@ func (d *Dialect) Encode(x *dialect.Exchange, reqAny any, c *conv.Conversation, 
 		x.JSON(http.StatusOK, object{{"object", "response.input_tokens"}, {"input_tokens", usageFor(req, nil).input}})
 		return
 	}
+	if req.Endpoint == CompactPath {
+		d.compact(x, req)
+		return
+	}
 	items := plan(x, req, reply)
 	id := x.IDs().Next("resp_", 48)
 	created := time.Now().Unix()

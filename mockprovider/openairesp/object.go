@@ -3,6 +3,8 @@ package openairesp
 import (
 	"encoding/json"
 	"strconv"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // kv is one field of an object, in order.
@@ -55,6 +57,11 @@ func appendValue(b []byte, v any) ([]byte, error) {
 	case int64:
 		return strconv.AppendInt(b, x, 10), nil
 	case json.RawMessage:
+		if len(x) == 0 {
+			return append(b, "null"...), nil
+		}
+		return append(b, x...), nil
+	case jsontext.Value:
 		if len(x) == 0 {
 			return append(b, "null"...), nil
 		}
