@@ -106,7 +106,7 @@ func RuleCases() []dialect.RuleCase {
 			Rule: RuleMessageRole, Name: "Chat-style tool message in input",
 			Bad: js(`{"model":"gpt-4.1","tools":[$TOOL],"input":[{"role":"user","content":"Weather?"},
 				{"type":"function_call","call_id":"call_a","name":"get_weather","arguments":"{}"},
-				{"role":"tool","content":"18C"}]}`),
+				{"role":"tool","tool_call_id":"call_a","content":"18C"}]}`),
 			Good: js(`{"model":"gpt-4.1","tools":[$TOOL],"input":[{"role":"user","content":"Weather?"},
 				{"type":"function_call","call_id":"call_a","name":"get_weather","arguments":"{}"},
 				{"type":"function_call_output","call_id":"call_a","output":"18C"}]}`),
@@ -115,7 +115,7 @@ func RuleCases() []dialect.RuleCase {
 		{
 			Rule: RuleAssistantContent, Name: "assistant history with input_text parts",
 			Bad: js(`{"model":"gpt-4.1","input":[{"role":"user","content":[{"type":"input_text","text":"Hi"}]},
-				{"role":"assistant","content":[{"type":"input_text","text":"Hello"}]},{"role":"user","content":"Again"}]}`),
+				{"role":"assistant","content":[{"type":"input_text","text":"Hello","annotations":[]}]},{"role":"user","content":"Again"}]}`),
 			Good: js(`{"model":"gpt-4.1","input":[{"role":"user","content":[{"type":"input_text","text":"Hi"}]},
 				{"role":"assistant","content":[{"type":"output_text","text":"Hello"}]},{"role":"user","content":"Again"}]}`),
 			WantStatus: 400, WantMessage: "Invalid value: 'input_text'. Supported values are: 'output_text' and 'refusal'.",
@@ -137,6 +137,18 @@ func RuleCases() []dialect.RuleCase {
 			Bad:        js(`{"model":"gpt-4.1","input":"Weather?","tools":[{"type":"function","name":"get_weather","strict":true,"parameters":{"type":"object","properties":{"location":{"type":"string"}},"required":["location"]}}]}`),
 			Good:       js(`{"model":"gpt-4.1","input":"Weather?","tools":[$TOOL]}`),
 			WantStatus: 400, WantMessage: "Invalid schema for function 'get_weather': In context=(), 'additionalProperties' is required to be supplied and to be false.",
+		},
+		{
+			Rule: RuleToolChoice, Name: "tool_choice without tools",
+			Bad:        js(`{"model":"gpt-4.1","input":"Weather?","tool_choice":"required"}`),
+			Good:       js(`{"model":"gpt-4.1","input":"Weather?","tool_choice":"required","tools":[$TOOL]}`),
+			WantStatus: 400, WantMessage: "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.",
+		},
+		{
+			Rule: RuleToolChoice, Name: "forced function that is not declared",
+			Bad:        js(`{"model":"gpt-4.1","input":"Weather?","tool_choice":{"type":"function","name":"get_time"},"tools":[$TOOL]}`),
+			Good:       js(`{"model":"gpt-4.1","input":"Weather?","tool_choice":{"type":"function","name":"get_weather"},"tools":[$TOOL]}`),
+			WantStatus: 400, WantMessage: "Tool choice 'get_time' not found in 'tools' parameter.",
 		},
 		{
 			Rule: RulePreviousResponse, Name: "unknown previous_response_id",

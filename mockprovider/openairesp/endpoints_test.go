@@ -92,3 +92,42 @@ func TestSDKCompact(t *testing.T) {
 		option.WithJSONSet("tools", []any{}))
 	apiError(t, err, 400, "Unknown parameter: 'tools'.")
 }
+
+// TestSDKToolChoiceNeedsTools: tool_choice without tools, or forcing a
+// function the request does not declare, is a 400 on create (streamed or
+// not) and on the count endpoint.
+func TestSDKToolChoiceNeedsTools(t *testing.T) {
+	ts := mockprovider.NewTestServer(t, mockprovider.Options{})
+	c := client(ts, "sk-choice")
+	ctx := context.Background()
+	required := responses.ResponseNewParamsToolChoiceUnion{OfToolChoiceMode: openai.Opt(responses.ToolChoiceOptionsRequired)}
+	forced := responses.ResponseNewParamsToolChoiceUnion{OfFunctionTool: &responses.ToolChoiceFunctionParam{Name: "get_time"}}
+	cases := []struct {
+		params responses.ResponseNewParams
+		want   string
+	}{
+		{responses.ResponseNewParams{Model: "gpt-4.1", Input: inputList(userText("Hi")), ToolChoice: required},
+			"Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified."},
+		{responses.ResponseNewParams{Model: "gpt-4.1", Input: inputList(userText("Hi")), ToolChoice: forced, Tools: []responses.ToolUnionParam{weatherTool()}},
+			"Tool choice 'get_time' not found in 'tools' parameter."},
+	}
+	for _, tc := range cases {
+		_, err := c.Responses.New(ctx, tc.params)
+		if apiErr := apiError(t, err, 400, tc.want); apiErr.Param != "tool_choice" {
+			t.Errorf("param %q", apiErr.Param)
+		}
+		s := c.Responses.NewStreaming(ctx, tc.params)
+		for s.Next() {
+		}
+		apiError(t, s.Err(), 400, tc.want)
+	}
+	_, err := c.Responses.InputTokens.Count(ctx, responses.InputTokenCountParams{Input: responses.InputTokenCountParamsInputUnion{OfString: openai.String("Hi")},
+		ToolChoice: responses.InputTokenCountParamsToolChoiceUnion{OfToolChoiceMode: openai.Opt(responses.ToolChoiceOptionsAuto)}})
+	apiError(t, err, 400, cases[0].want)
+	// Declared: accepted.
+	if _, err := c.Responses.New(ctx, responses.ResponseNewParams{Model: "gpt-4.1", Input: inputList(userText("Weather in Rome?")),
+		ToolChoice: responses.ResponseNewParamsToolChoiceUnion{OfFunctionTool: &responses.ToolChoiceFunctionParam{Name: "get_weather"}},
+		Tools:      []responses.ToolUnionParam{weatherTool()}}); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -33,6 +33,7 @@ const (
 	RuleUniqueItemIDs     = "openai-responses.unique-item-ids"
 	RuleItemsPersisted    = "openai-responses.items-persisted"
 	RuleItemReference     = "openai-responses.item-reference-known"
+	RuleToolChoice        = "openai-responses.tool-choice-declared"
 )
 
 // Where breaches sit relative to one another: the API validates the
@@ -71,6 +72,8 @@ func catalog() []rules.Rule {
 			"https://platform.openai.com/docs/guides/function-calling (parameters is a JSON Schema object)", "", toolCheck(openaiwire.CheckSchemas)),
 		r(RuleStrictSchema, "A strict function's object schemas set additionalProperties: false and require every property.",
 			"https://platform.openai.com/docs/guides/structured-outputs#supported-schemas; seed 000 §Complete example (strict: True with additionalProperties: False)", "", toolCheck(openaiwire.CheckStrict)),
+		r(RuleToolChoice, "tool_choice is only sent with tools, and a tool_choice that forces one tool (function, custom or hosted) names a tool declared in tools.",
+			"https://platform.openai.com/docs/api-reference/responses/create (tool_choice); both texts verbatim as clients of the API quote its 400s (Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified. / Tool choice 'image_generation' not found in 'tools' parameter.); code [I]", "", checkToolChoice),
 		r(RulePreviousResponse, "previous_response_id names a stored response of the same key (store:false responses cannot be continued).",
 			"provider-rules.md §2.2 rule 4", "", checkPrevious),
 		r(RuleUniqueItemIDs, "No two items of the effective conversation (stored items of previous_response_id included) carry the same id.",
@@ -266,6 +269,39 @@ func buildToolDecls(r *Request) []openaiwire.ToolDecl {
 			Path: "tools[" + strconv.Itoa(i) + "]", Order: orderTools + i})
 	}
 	return decls
+}
+
+func checkToolChoice(req any, _ *rules.Env) []rules.Violation {
+	r := req.(*Request)
+	if len(r.ToolChoice) == 0 || r.ToolChoice.Kind() == 'n' {
+		return nil
+	}
+	order := orderPrevious - 1
+	if len(r.W.Tools) == 0 {
+		return []rules.Violation{violation(order, "tool_choice", "tool_choice", nil,
+			"Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.")}
+	}
+	tc := &r.W.ToolChoice
+	var want, kind string
+	switch {
+	case tc.OfFunctionTool != nil:
+		want, kind = str(tc.OfFunctionTool.Name), "function"
+	case tc.OfCustomTool != nil:
+		want, kind = str(tc.OfCustomTool.Name), "custom"
+	case tc.OfHostedTool != nil:
+		want, kind = tc.OfHostedTool.Type, ""
+	default:
+		return nil
+	}
+	for i, t := range r.W.Tools {
+		switch {
+		case kind == "function" && t.OfFunction != nil && str(t.OfFunction.Name) == want,
+			kind == "custom" && t.OfCustom != nil && str(t.OfCustom.Name) == want,
+			kind == "" && typeOf(r.ToolsRaw, i) == want:
+			return nil
+		}
+	}
+	return []rules.Violation{violation(order, "tool_choice", "tool_choice", nil, fmt.Sprintf("Tool choice '%s' not found in 'tools' parameter.", want))}
 }
 
 func checkPrevious(req any, _ *rules.Env) []rules.Violation {

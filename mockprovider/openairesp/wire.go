@@ -31,6 +31,43 @@ type Message struct {
 	Phase   string         `json:"phase,omitzero"`
 }
 
+// judgedFirst is a variant some of whose values the API rejects for a
+// reason it finds before any unknown member: such a value is decoded
+// leniently, so the rule that words that reason answers it.
+type judgedFirst interface{ judgedFirst(raw []byte) bool }
+
+// judgedFirst: a message's role is judged before its members (a
+// Chat-style {"role":"tool","tool_call_id":…} gets "Invalid value: 'tool'"),
+// and an assistant message's part types before the parts' members (an
+// output_text part relabelled input_text keeps its annotations).
+func (*Message) judgedFirst(raw []byte) bool {
+	var m struct {
+		Role    string         `json:"role"`
+		Content jsontext.Value `json:"content"`
+	}
+	if json.Unmarshal(raw, &m, json.RejectUnknownMembers(false)) != nil {
+		return false
+	}
+	switch m.Role {
+	case "user", "system", "developer", "":
+		return false
+	case "assistant":
+		var parts []struct {
+			Type string `json:"type"`
+		}
+		if json.Unmarshal(m.Content, &parts, json.RejectUnknownMembers(false)) != nil {
+			return false
+		}
+		for _, p := range parts {
+			if p.Type != "output_text" && p.Type != "refusal" {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
+
 // MessageContent is a string or a list of parts.
 type MessageContent struct {
 	OfString *string
@@ -201,6 +238,9 @@ func (u *union) decode(dec *jsontext.Decoder, target any) error {
 	// The object is decoded again on its own, with the same strictness;
 	// its errors get the path and offset of where it sits in the body.
 	strict, _ := json.GetOption(dec.Options(), json.RejectUnknownMembers)
+	if l, ok := s.Field(v.Field).Interface().(judgedFirst); ok && l.judgedFirst(raw) {
+		strict = false
+	}
 	if err := json.Unmarshal(raw, field(s, v.Field), json.RejectUnknownMembers(strict)); err != nil {
 		return relocate(err, dec.StackPointer(), start+int64(len(leadingSpace(raw))))
 	}
