@@ -31,7 +31,9 @@ func New() *Dialect { return &Dialect{rules: catalog()} }
 const Path = "/v1/responses"
 
 func (d *Dialect) Name() conv.Dialect { return conv.OpenAIResponses }
-func (d *Dialect) Routes() []string   { return []string{"POST " + Path} }
+func (d *Dialect) Routes() []string {
+	return []string{"POST " + Path, "POST " + InputTokensPath, "POST " + CompactPath}
+}
 
 func (d *Dialect) Key(r *http.Request) (string, *wire.APIError) { return openaiwire.Key(r) }
 

@@ -112,6 +112,14 @@ func usageFor(req *Request, items []planned) usage {
 // them.
 func (d *Dialect) Encode(x *dialect.Exchange, reqAny any, c *conv.Conversation, reply *model.Reply) {
 	req := reqAny.(*Request)
+	if req.Endpoint == InputTokensPath {
+		x.JSON(http.StatusOK, object{{"object", "response.input_tokens"}, {"input_tokens", usageFor(req, nil).input}})
+		return
+	}
+	if req.Endpoint == CompactPath {
+		d.compact(x, req)
+		return
+	}
 	items := plan(x, req, reply)
 	id := x.IDs().Next("resp_", 48)
 	created := time.Now().Unix()
@@ -181,7 +189,9 @@ func (d *Dialect) remember(x *dialect.Exchange, req *Request, id string, done re
 			}
 		}
 	}
-	if req.Store != nil && !*req.Store {
+	stored := req.Store == nil || *req.Store
+	rememberItems(x.Session, items, done, stored)
+	if !stored {
 		return
 	}
 	in := req.Effective()
@@ -190,7 +200,7 @@ func (d *Dialect) remember(x *dialect.Exchange, req *Request, id string, done re
 		effective = make([]json.RawMessage, 0, n)
 	}
 	for _, it := range in {
-		effective = append(effective, it.Raw)
+		effective = append(effective, json.RawMessage(it.Raw))
 	}
 	for i := range items {
 		effective = append(effective, done.item(i))

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"strconv"
 
-	"github.com/toolwire/toolwire/mockprovider/internal/jsonscan"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // kv is one field of an object, in order.
@@ -34,7 +34,7 @@ func appendValue(b []byte, v any) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = jsonscan.AppendString(b, f.k)
+			b = appendString(b, f.k)
 			b = append(b, ':')
 			var err error
 			if b, err = appendValue(b, f.v); err != nil {
@@ -47,7 +47,7 @@ func appendValue(b []byte, v any) ([]byte, error) {
 	case []any:
 		return appendArray(b, x)
 	case string:
-		return jsonscan.AppendString(b, x), nil
+		return appendString(b, x), nil
 	case nil:
 		return append(b, "null"...), nil
 	case bool:
@@ -57,6 +57,11 @@ func appendValue(b []byte, v any) ([]byte, error) {
 	case int64:
 		return strconv.AppendInt(b, x, 10), nil
 	case json.RawMessage:
+		if len(x) == 0 {
+			return append(b, "null"...), nil
+		}
+		return append(b, x...), nil
+	case jsontext.Value:
 		if len(x) == 0 {
 			return append(b, "null"...), nil
 		}

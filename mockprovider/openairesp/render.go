@@ -1,10 +1,10 @@
 package openairesp
 
 import (
-	"encoding/json"
 	"strconv"
 
-	"github.com/toolwire/toolwire/mockprovider/internal/jsonscan"
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/toolwire/toolwire/mockprovider/model"
 )
 
@@ -19,7 +19,7 @@ import (
 // Strings go through appendString (encoding/json's quoting, HTML-safe);
 // raw request fragments (instructions, tools, reasoning, text, metadata,
 // tool_choice, max_output_tokens) are copied as sent, as the tree encoder
-// did with json.RawMessage.
+// did with jsontext.Value.
 
 // span is where one output item sits in a rendered response.
 type span struct{ start, end int }
@@ -42,7 +42,7 @@ type form struct {
 	// compact renders the object as json.Marshal would leave it inside an
 	// event: the request fragments, the only parts that can hold
 	// whitespace or unescaped HTML characters, are compacted as they are
-	// copied (jsonscan.AppendCompact). Everything else is written in
+	// copied (jsontext.Value.Compact). Everything else is written in
 	// that form already.
 	compact bool
 }
@@ -51,11 +51,11 @@ type form struct {
 func appendResponse(b []byte, req *Request, id string, created int64, items []planned, f form) []byte {
 	status, completed := f.status, f.status == "completed"
 	b = append(b, `{"id":`...)
-	b = jsonscan.AppendString(b, id)
+	b = appendString(b, id)
 	b = append(b, `,"object":"response","created_at":`...)
 	b = strconv.AppendInt(b, created, 10)
 	b = append(b, `,"status":`...)
-	b = jsonscan.AppendString(b, status)
+	b = appendString(b, status)
 	b = append(b, `,"background":false,"completed_at":`...)
 	if completed {
 		b = strconv.AppendInt(b, created, 10)
@@ -69,7 +69,7 @@ func appendResponse(b []byte, req *Request, id string, created int64, items []pl
 	b = append(b, `,"max_output_tokens":`...)
 	b = f.appendRawOrNull(b, req.MaxOutputTokens)
 	b = append(b, `,"max_tool_calls":null,"model":`...)
-	b = jsonscan.AppendString(b, req.Model)
+	b = appendString(b, req.Model)
 	b = append(b, `,"moderation":null,"output":[`...)
 	if completed {
 		for i := range items {
@@ -87,13 +87,13 @@ func appendResponse(b []byte, req *Request, id string, created int64, items []pl
 	b = strconv.AppendBool(b, req.ParallelToolCalls == nil || *req.ParallelToolCalls)
 	b = append(b, `,"presence_penalty":0,"previous_response_id":`...)
 	if req.PreviousResponseID != nil && *req.PreviousResponseID != "" {
-		b = jsonscan.AppendString(b, *req.PreviousResponseID)
+		b = appendString(b, *req.PreviousResponseID)
 	} else {
 		b = append(b, "null"...)
 	}
 	b = append(b, `,"prompt_cache_key":null,"prompt_cache_retention":null,"reasoning":`...)
 	switch {
-	case kindOfRaw(req.Reasoning) == "object":
+	case len(req.Reasoning) > 0 && req.Reasoning.Kind() == '{':
 		b = f.appendRaw(b, req.Reasoning)
 	case model.IsReasoningModel(req.Model):
 		b = append(b, `{"effort":"medium","summary":null}`...)
@@ -103,13 +103,13 @@ func appendResponse(b []byte, req *Request, id string, created int64, items []pl
 	b = append(b, `,"safety_identifier":null,"service_tier":"default","store":`...)
 	b = strconv.AppendBool(b, req.Store == nil || *req.Store)
 	b = append(b, `,"temperature":1,"text":`...)
-	if kindOfRaw(req.Text) == "object" {
+	if len(req.Text) > 0 && req.Text.Kind() == '{' {
 		b = f.appendRaw(b, req.Text)
 	} else {
 		b = append(b, `{"format":{"type":"text"},"verbosity":"medium"}`...)
 	}
 	b = append(b, `,"tool_choice":`...)
-	if k := kindOfRaw(req.ToolChoice); k != "" && k != "null" {
+	if len(req.ToolChoice) > 0 && req.ToolChoice.Kind() != 'n' {
 		b = f.appendRaw(b, req.ToolChoice)
 	} else {
 		b = append(b, `"auto"`...)
@@ -119,7 +119,7 @@ func appendResponse(b []byte, req *Request, id string, created int64, items []pl
 	b = append(b, `,"top_logprobs":0,"top_p":1,"truncation":"disabled","usage":`...)
 	b = appendUsage(b, f.usage)
 	b = append(b, `,"user":null,"metadata":`...)
-	if kindOfRaw(req.Metadata) == "object" {
+	if len(req.Metadata) > 0 && req.Metadata.Kind() == '{' {
 		b = f.appendRaw(b, req.Metadata)
 	} else {
 		b = append(b, "{}"...)
@@ -129,20 +129,23 @@ func appendResponse(b []byte, req *Request, id string, created int64, items []pl
 
 // appendRaw copies a JSON value as it is (compacted in the compact form);
 // nothing at all is null.
-func (f *form) appendRaw(b []byte, raw json.RawMessage) []byte {
+func (f *form) appendRaw(b []byte, raw jsontext.Value) []byte {
 	if len(raw) == 0 {
 		return append(b, "null"...)
 	}
 	if f.compact {
-		return jsonscan.AppendCompact(b, raw)
+		v := append(jsontext.Value(nil), raw...)
+		if v.Compact() == nil {
+			return append(b, v...)
+		}
 	}
 	return append(b, raw...)
 }
 
 // appendRawOrNull copies a request fragment, or null when it is absent or
 // null.
-func (f *form) appendRawOrNull(b []byte, raw json.RawMessage) []byte {
-	if k := kindOfRaw(raw); k == "" || k == "null" {
+func (f *form) appendRawOrNull(b []byte, raw jsontext.Value) []byte {
+	if len(raw) == 0 || raw.Kind() == 'n' {
 		return append(b, "null"...)
 	}
 	return f.appendRaw(b, raw)
@@ -171,12 +174,12 @@ func (f *form) appendTools(b []byte, req *Request) []byte {
 		first = false
 		b = append(b, `{"type":"function","description":`...)
 		if t.Description != nil {
-			b = jsonscan.AppendString(b, *t.Description)
+			b = appendString(b, *t.Description)
 		} else {
 			b = append(b, "null"...)
 		}
 		b = append(b, `,"name":`...)
-		b = jsonscan.AppendString(b, str(t.Name))
+		b = appendString(b, str(t.Name))
 		b = append(b, `,"parameters":`...)
 		b = f.appendRawOrNull(b, t.Parameters)
 		strict := strictCompatible(t.Parameters)
@@ -213,13 +216,13 @@ func appendItem(b []byte, p *planned, done bool) []byte {
 		status = `"in_progress"`
 	}
 	b = append(b, `{"id":`...)
-	b = jsonscan.AppendString(b, p.id)
+	b = appendString(b, p.id)
 	switch p.kind {
 	case "reasoning":
 		b = append(b, `,"type":"reasoning"`...)
 		if p.encrypted != "" {
 			b = append(b, `,"encrypted_content":`...)
-			b = jsonscan.AppendString(b, p.encrypted)
+			b = appendString(b, p.encrypted)
 		}
 		b = append(b, `,"summary":[`...)
 		if done && p.summary != "" {
@@ -234,21 +237,21 @@ func appendItem(b []byte, p *planned, done bool) []byte {
 			b = appendPart(b, p, p.text)
 		}
 		b = append(b, `],"phase":`...)
-		b = jsonscan.AppendString(b, p.phase)
+		b = appendString(b, p.phase)
 		return append(b, `,"role":"assistant"}`...)
 	}
 	b = append(b, `,"type":"function_call","status":`...)
 	b = append(b, status...)
 	b = append(b, `,"arguments":`...)
 	if done {
-		b = jsonscan.AppendString(b, p.args)
+		b = appendString(b, p.args)
 	} else {
 		b = append(b, `""`...)
 	}
 	b = append(b, `,"call_id":`...)
-	b = jsonscan.AppendString(b, p.callID)
+	b = appendString(b, p.callID)
 	b = append(b, `,"name":`...)
-	b = jsonscan.AppendString(b, p.name)
+	b = appendString(b, p.name)
 	return append(b, '}')
 }
 
@@ -260,12 +263,12 @@ func appendPart(b []byte, p *planned, text string) []byte {
 	} else {
 		b = append(b, `{"type":"output_text","annotations":[],"logprobs":[],"text":`...)
 	}
-	b = jsonscan.AppendString(b, text)
+	b = appendString(b, text)
 	return append(b, '}')
 }
 
 func appendSummaryPart(b []byte, text string) []byte {
 	b = append(b, `{"type":"summary_text","text":`...)
-	b = jsonscan.AppendString(b, text)
+	b = appendString(b, text)
 	return append(b, '}')
 }

@@ -1,14 +1,16 @@
 package openairesp
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
 
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/openaiwire"
 	"github.com/toolwire/toolwire/mockprovider/rules"
+	"github.com/toolwire/toolwire/mockprovider/wirejson"
 )
 
 // Rule IDs of the Responses dialect.
@@ -25,6 +27,13 @@ const (
 	RuleFunctionName      = "openai-responses.function-name-pattern"
 	RuleFunctionSchema    = "openai-responses.function-schema-valid"
 	RuleStrictSchema      = "openai-responses.strict-schema"
+	RuleKnownFields       = "openai-responses.known-fields"
+	RuleFieldTypes        = "openai-responses.field-types"
+	RuleValidJSON         = "openai-responses.valid-json"
+	RuleUniqueItemIDs     = "openai-responses.unique-item-ids"
+	RuleItemsPersisted    = "openai-responses.items-persisted"
+	RuleItemReference     = "openai-responses.item-reference-known"
+	RuleToolChoice        = "openai-responses.tool-choice-declared"
 )
 
 // Where breaches sit relative to one another: the API validates the
@@ -43,6 +52,12 @@ func catalog() []rules.Rule {
 		return rules.Rule{ID: id, Dialect: conv.OpenAIResponses, Level: rules.MUST, Summary: summary, Source: source, Feature: feature, Check: check}
 	}
 	return []rules.Rule{
+		r(RuleValidJSON, "The body is JSON in UTF-8 (a syntax error or invalid UTF-8 gets the API's parse error; the body is never stored raw).",
+			"https://github.com/ChatGPTNextWeb/NextChat/issues/4064 (the parse error envelope, verbatim) [I for invalid UTF-8]", "", judgedWhileDecoding),
+		r(RuleKnownFields, "Every member is one the API defines, at the top level and nested (Unknown parameter: 'input[1].metadata'.). With --lenient, unknown members are journaled instead.",
+			"https://github.com/microsoft/agent-framework/issues/2203 (Unknown parameter: 'input[1].metadata'., code unknown_parameter); fields from https://github.com/openai/openai-go/blob/v3.96.0/responses/response.go (ResponseNewParams)", "", checkKnownFields),
+		r(RuleFieldTypes, "Every member has its type (strings, integers, decimals, booleans, arrays, objects, the string-or-array unions), numbers are in range, objects have no member twice, and union objects have a supported type.",
+			"https://github.com/openai/openai-go/blob/v3.96.0/responses/response.go (ResponseNewParams field types); wording as OpenAI's type errors (Invalid type for 'messages[2].tool_calls[0].function.arguments': expected a string, but got an object instead.) [I for ranges and duplicate members]", "", judgedWhileDecoding),
 		r(RuleRequiredFields, "Every input item carries its required fields (function_call: call_id, name, arguments; function_call_output: call_id, output; message: role, content; reasoning: id, summary), and model and input are present.",
 			"provider-rules.md §2.2 rule 4 (Missing required parameter: 'input[90].name'.)", "", checkRequired),
 		r(RuleArgumentsString, "A replayed function_call's arguments is a JSON-encoded string, not an object.",
@@ -57,8 +72,16 @@ func catalog() []rules.Rule {
 			"https://platform.openai.com/docs/guides/function-calling (parameters is a JSON Schema object)", "", toolCheck(openaiwire.CheckSchemas)),
 		r(RuleStrictSchema, "A strict function's object schemas set additionalProperties: false and require every property.",
 			"https://platform.openai.com/docs/guides/structured-outputs#supported-schemas; seed 000 §Complete example (strict: True with additionalProperties: False)", "", toolCheck(openaiwire.CheckStrict)),
+		r(RuleToolChoice, "tool_choice is only sent with tools, and a tool_choice that forces one tool (function, custom or hosted) names a tool declared in tools.",
+			"https://platform.openai.com/docs/api-reference/responses/create (tool_choice); both texts verbatim as clients of the API quote its 400s (Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified. / Tool choice 'image_generation' not found in 'tools' parameter.); code [I]", "", checkToolChoice),
 		r(RulePreviousResponse, "previous_response_id names a stored response of the same key (store:false responses cannot be continued).",
 			"provider-rules.md §2.2 rule 4", "", checkPrevious),
+		r(RuleUniqueItemIDs, "No two items of the effective conversation (stored items of previous_response_id included) carry the same id.",
+			"https://github.com/continuedev/continue/issues/10723 (Duplicate item found with id rs_…. Remove duplicate items from your input and try again., param input)", "", checkUniqueItemIDs),
+		r(RuleItemsPersisted, "An item passed back by id alone (item_reference) must be stored: items of store:false responses, or referenced from a store:false request, are not found (404).",
+			"https://github.com/can1357/oh-my-pi/issues/41 (404 Item with id 'rs_…' not found. Items are not persisted when `store` is set to false. …); param and code [I]", "", checkItemsPersisted),
+		r(RuleItemReference, "An item_reference names an item the API stored (an output or input item of a stored response of the same key) or an earlier item of the input; it then stands for that item.",
+			"https://platform.openai.com/docs/api-reference/responses/create (input item_reference: an internal identifier for an item to reference); 404 wording as the store:false answer without its hint [I]", "", checkItemReferences),
 		r(RuleToolOutput, "Every function_call of the effective conversation (stored items included) is answered by a function_call_output with its call_id.",
 			"provider-rules.md §2.2 rule 1; seed 000 §OpenAI: function_call_output", "", checkToolOutputs),
 		r(RuleToolCall, "Every function_call_output answers exactly one earlier function_call with the same call_id (no output before its call, no duplicates).",
@@ -68,6 +91,23 @@ func catalog() []rules.Rule {
 		r(RuleReasoningFollowed, "A replayed reasoning item is followed by the output item it preceded (a function_call or assistant message).",
 			"provider-rules.md §2.2 rule 3; seed 000 §Common pitfalls (stripping reasoning items / append all output items)", "reasoning", checkReasoningFollowed),
 	}
+}
+
+// judgedWhileDecoding is the check of a rule the decoder enforces: a
+// request that breaks it never reaches the checks (it is answered with the
+// rule's 400 by decodeError), so there is nothing left to find here.
+func judgedWhileDecoding(any, *rules.Env) []rules.Violation { return nil }
+
+// checkKnownFields journals, in lenient mode, the members strict mode
+// would have answered with a 400 (strict decoding never gets this far).
+func checkKnownFields(req any, _ *rules.Env) []rules.Violation {
+	r := req.(*Request)
+	var out []rules.Violation
+	for _, p := range r.Unknown {
+		param := wirejson.Bracketed(p)
+		out = append(out, violation(orderStructure-3, param, param, "unknown_parameter", fmt.Sprintf("Unknown parameter: '%s'.", param)))
+	}
+	return out
 }
 
 func violation(order int, path string, param any, code any, msg string) rules.Violation {
@@ -85,10 +125,10 @@ func missing(order int, param string) rules.Violation {
 func checkRequired(req any, _ *rules.Env) []rules.Violation {
 	r := req.(*Request)
 	var out []rules.Violation
-	if r.Model == "" {
+	if r.Model == "" && r.Endpoint != InputTokensPath {
 		out = append(out, missing(orderStructure-2, "model"))
 	}
-	if len(r.Input) == 0 || kindOfRaw(r.Input) == "null" {
+	if r.W.Input.OfString == nil && r.W.Input.OfInputItemList == nil && r.Endpoint == Path {
 		if r.PreviousResponseID == nil || *r.PreviousResponseID == "" {
 			out = append(out, missing(orderStructure-1, "input"))
 		}
@@ -113,18 +153,18 @@ func checkRequired(req any, _ *rules.Env) []rules.Violation {
 		}
 		switch it.Kind() {
 		case "message":
-			need(it.Role != "", "role")
-			need(len(it.Content) > 0 && kindOfRaw(it.Content) != "null", "content")
+			need(it.Role != "" || !it.Typed, "role")
+			need(it.Content != nil && it.Content.Present(), "content")
 		case "function_call":
 			need(it.CallID != nil, "call_id")
 			need(it.Name != nil, "name")
-			need(len(it.Arguments) > 0 && kindOfRaw(it.Arguments) != "null", "arguments")
+			need(len(it.Arguments) > 0 && it.Arguments.Kind() != 'n', "arguments")
 		case "function_call_output":
 			need(it.CallID != nil, "call_id")
-			need(len(it.Output) > 0 && kindOfRaw(it.Output) != "null", "output")
+			need(it.Output != nil && (it.Output.OfString != nil || it.Output.OfResponseFunctionCallOutputItemArray != nil), "output")
 		case "reasoning":
 			need(it.ID != "", "id")
-			need(len(it.Summary) > 0 && kindOfRaw(it.Summary) != "null", "summary")
+			need(it.HasSummary, "summary")
 		case "item_reference":
 			need(it.ID != "", "id")
 		}
@@ -139,10 +179,10 @@ func checkArgumentsString(req any, _ *rules.Env) []rules.Violation {
 		if it.Kind() != "function_call" {
 			continue
 		}
-		if k := kindOfRaw(it.Arguments); k != "" && k != "null" && k != "string" {
+		if k := it.Arguments.Kind(); len(it.Arguments) > 0 && k != 'n' && k != '"' {
 			param := fmt.Sprintf("input[%d].arguments", it.Index)
 			out = append(out, violation(orderStructure+it.Index, param, param, "invalid_type",
-				fmt.Sprintf("Invalid type for '%s': expected a string, but got %s instead.", param, jsonKind(k))))
+				fmt.Sprintf("Invalid type for '%s': expected a string, but got %s instead.", param, gotOf(byte(k), string(it.Arguments)))))
 		}
 	}
 	return out
@@ -159,8 +199,8 @@ func checkMessageRole(req any, _ *rules.Env) []rules.Violation {
 	for _, it := range r.Items {
 		// An item with neither type nor role is read as a message whose
 		// role is '' (the API answers "Invalid value: ''.").
-		untyped := it.Type == "" && it.Role == ""
-		if !untyped && (it.Kind() != "message" || it.Role == "" || roles[it.Role]) {
+		untyped := !it.Typed && it.Role == ""
+		if it.Kind() != "message" || roles[it.Role] || (it.Role == "" && !untyped) {
 			continue
 		}
 		param := fmt.Sprintf("input[%d]", it.Index)
@@ -177,17 +217,17 @@ func checkAssistantContent(req any, _ *rules.Env) []rules.Violation {
 		if it.Kind() != "message" || it.Role != "assistant" {
 			continue
 		}
-		parts, _, isString := parseParts(it.Content)
-		if isString {
+		if it.Content == nil {
 			continue
 		}
-		for j, p := range parts {
-			if p.Type == "output_text" || p.Type == "refusal" {
+		for j := range it.Content.OfParts {
+			typ := partType(&it.Content.OfParts[j])
+			if typ == "output_text" || typ == "refusal" {
 				continue
 			}
 			param := fmt.Sprintf("input[%d].content[%d]", it.Index, j)
 			out = append(out, violation(orderStructure+it.Index, param+".type", param, "invalid_value",
-				fmt.Sprintf("Invalid value: '%s'. Supported values are: 'output_text' and 'refusal'.", p.Type)))
+				fmt.Sprintf("Invalid value: '%s'. Supported values are: 'output_text' and 'refusal'.", typ)))
 			break
 		}
 	}
@@ -219,16 +259,49 @@ func buildToolDecls(r *Request) []openaiwire.ToolDecl {
 			continue
 		}
 		params := t.Parameters
-		if kindOfRaw(params) == "null" {
+		if params.Kind() == 'n' {
 			params = nil
 		}
 		if decls == nil {
 			decls = make([]openaiwire.ToolDecl, 0, len(r.Tools))
 		}
-		decls = append(decls, openaiwire.ToolDecl{Name: *t.Name, Parameters: params, Strict: t.Strict != nil && *t.Strict,
+		decls = append(decls, openaiwire.ToolDecl{Name: *t.Name, Parameters: []byte(params), Strict: t.Strict != nil && *t.Strict,
 			Path: "tools[" + strconv.Itoa(i) + "]", Order: orderTools + i})
 	}
 	return decls
+}
+
+func checkToolChoice(req any, _ *rules.Env) []rules.Violation {
+	r := req.(*Request)
+	if len(r.ToolChoice) == 0 || r.ToolChoice.Kind() == 'n' {
+		return nil
+	}
+	order := orderPrevious - 1
+	if len(r.W.Tools) == 0 {
+		return []rules.Violation{violation(order, "tool_choice", "tool_choice", nil,
+			"Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.")}
+	}
+	tc := &r.W.ToolChoice
+	var want, kind string
+	switch {
+	case tc.OfFunctionTool != nil:
+		want, kind = str(tc.OfFunctionTool.Name), "function"
+	case tc.OfCustomTool != nil:
+		want, kind = str(tc.OfCustomTool.Name), "custom"
+	case tc.OfHostedTool != nil:
+		want, kind = tc.OfHostedTool.Type, ""
+	default:
+		return nil
+	}
+	for i, t := range r.W.Tools {
+		switch {
+		case kind == "function" && t.OfFunction != nil && str(t.OfFunction.Name) == want,
+			kind == "custom" && t.OfCustom != nil && str(t.OfCustom.Name) == want,
+			kind == "" && typeOf(r.ToolsRaw, i) == want:
+			return nil
+		}
+	}
+	return []rules.Violation{violation(order, "tool_choice", "tool_choice", nil, fmt.Sprintf("Tool choice '%s' not found in 'tools' parameter.", want))}
 }
 
 func checkPrevious(req any, _ *rules.Env) []rules.Violation {
@@ -247,6 +320,49 @@ func itemPath(it Item) string {
 		return "previous_response_id"
 	}
 	return fmt.Sprintf("input[%d]", it.Index)
+}
+
+func checkUniqueItemIDs(req any, _ *rules.Env) []rules.Violation {
+	r := req.(*Request)
+	seen := map[string]bool{}
+	var out []rules.Violation
+	for i, it := range r.Effective() {
+		if it.ID == "" || it.FromReference || it.Type == "item_reference" {
+			continue
+		}
+		if seen[it.ID] {
+			out = append(out, inputBreach(i, itemPath(it), fmt.Sprintf("Duplicate item found with id %s. Remove duplicate items from your input and try again.", it.ID)))
+			continue
+		}
+		seen[it.ID] = true
+	}
+	return out
+}
+
+func checkItemsPersisted(req any, _ *rules.Env) []rules.Violation {
+	r := req.(*Request)
+	var out []rules.Violation
+	for _, it := range r.Items {
+		if it.NotPersisted {
+			v := inputBreach(orderStructure+it.Index, itemPath(it), fmt.Sprintf("Item with id '%s' not found. Items are not persisted when `store` is set to false. Try again with `store` set to true, or remove this item from your input.", it.ID))
+			v.Status = http.StatusNotFound
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func checkItemReferences(req any, _ *rules.Env) []rules.Violation {
+	r := req.(*Request)
+	var out []rules.Violation
+	for _, it := range r.Items {
+		if it.Unresolved && !it.NotPersisted {
+			v := inputBreach(orderStructure+it.Index, itemPath(it), fmt.Sprintf("Item with id '%s' not found.", it.ID))
+			v.Status = http.StatusNotFound
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 func checkToolOutputs(req any, _ *rules.Env) []rules.Violation {
@@ -352,9 +468,9 @@ func checkReasoningFollowed(req any, _ *rules.Env) []rules.Violation {
 // strictCompatible reports whether a schema meets strict mode, which the
 // API turns on for a function that leaves strict unset [I]: the encoder
 // echoes tools with that effective flag.
-func strictCompatible(params json.RawMessage) bool {
+func strictCompatible(params jsontext.Value) bool {
 	if len(params) == 0 {
 		return false
 	}
-	return len(openaiwire.CheckStrict([]openaiwire.ToolDecl{{Name: "f", Parameters: params, Strict: true}})) == 0
+	return len(openaiwire.CheckStrict([]openaiwire.ToolDecl{{Name: "f", Parameters: []byte(params), Strict: true}})) == 0
 }

@@ -24,6 +24,37 @@ func (d *Dialect) ExtraRoutes(h dialect.Host) map[string]http.HandlerFunc {
 	}
 }
 
+// Output items are kept one by one beside the responses, under itemKey,
+// so item_reference can find them: the item's bytes when its response was
+// stored, nothing (a marker that the mock issued it) when store was false.
+func itemKey(id string) string { return "item:" + id }
+
+// lookupItem finds an output item the session's responses issued; issued
+// reports an item of a store:false response.
+func lookupItem(sess *session.Session, id string) (it Item, issued bool) {
+	e, ok := sess.Response(itemKey(id))
+	if !ok {
+		return Item{}, false
+	}
+	if len(e.Items) == 1 {
+		if it, ok := storedItem(e.Items[0]); ok {
+			return it, true
+		}
+	}
+	return Item{}, true
+}
+
+// rememberItems indexes a response's output items (see itemKey).
+func rememberItems(sess *session.Session, items []planned, done rendered, stored bool) {
+	for i := range items {
+		e := &session.StoredResponse{ID: itemKey(items[i].id)}
+		if stored {
+			e.Items = []json.RawMessage{done.item(i)}
+		}
+		sess.PutResponse(e)
+	}
+}
+
 // notFound is the answer for an unknown, deleted or unstored response id
 // ([I]: wording as reproduced by several OpenAI-compatible servers).
 func notFound(id string) *wire.APIError {

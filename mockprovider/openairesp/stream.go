@@ -5,7 +5,6 @@ import (
 	"strconv"
 
 	"github.com/toolwire/toolwire/mockprovider/dialect"
-	"github.com/toolwire/toolwire/mockprovider/internal/jsonscan"
 	"github.com/toolwire/toolwire/mockprovider/wire"
 )
 
@@ -45,7 +44,7 @@ type events struct {
 // begin starts an event: {"type":"<typ>".
 func (e *events) begin(typ string) []byte {
 	b := append(e.buf[:0], `{"type":`...)
-	return jsonscan.AppendString(b, typ)
+	return appendString(b, typ)
 }
 
 // send ends the event with its sequence number (the count already
@@ -62,7 +61,7 @@ func (e *events) send(typ string, b []byte) error {
 // at appends the "item_id" and "output_index" members most events carry.
 func at(b []byte, id string, index int) []byte {
 	b = append(b, `,"item_id":`...)
-	b = jsonscan.AppendString(b, id)
+	b = appendString(b, id)
 	b = append(b, `,"output_index":`...)
 	return strconv.AppendInt(b, int64(index), 10)
 }
@@ -125,14 +124,14 @@ func (e *events) arguments(index int, it *planned, size int) error {
 		var frag string
 		frag, rest = wire.NextFragment(rest, size)
 		b := append(e.begin(delta), `,"delta":`...)
-		b = jsonscan.AppendString(b, frag)
+		b = appendString(b, frag)
 		if err := e.send(delta, at(b, it.id, index)); err != nil {
 			return err
 		}
 	}
 	const doneEv = "response.function_call_arguments.done"
 	b := append(e.begin(doneEv), `,"arguments":`...)
-	b = jsonscan.AppendString(b, it.args)
+	b = appendString(b, it.args)
 	return e.send(doneEv, at(b, it.id, index))
 }
 
@@ -154,14 +153,14 @@ func (e *events) summary(index int, it *planned, size int) error {
 		var frag string
 		frag, rest = wire.NextFragment(rest, size)
 		b := append(at(e.begin(delta), it.id, index), `,"delta":`...)
-		b = jsonscan.AppendString(b, frag)
+		b = appendString(b, frag)
 		if err := e.send(delta, append(b, `,"summary_index":0`...)); err != nil {
 			return err
 		}
 	}
 	const textDone = "response.reasoning_summary_text.done"
 	b = append(at(e.begin(textDone), it.id, index), `,"summary_index":0,"text":`...)
-	if err := e.send(textDone, jsonscan.AppendString(b, it.summary)); err != nil {
+	if err := e.send(textDone, appendString(b, it.summary)); err != nil {
 		return err
 	}
 	const partDone = "response.reasoning_summary_part.done"
@@ -186,7 +185,7 @@ func (e *events) text(index int, it *planned, size int) error {
 		var frag string
 		frag, rest = wire.NextFragment(rest, size)
 		b := append(contentAt(e.begin(delta)), `,"delta":`...)
-		b = jsonscan.AppendString(b, frag)
+		b = appendString(b, frag)
 		if !it.refusal {
 			b = append(b, `,"logprobs":[]`...)
 		}
@@ -199,7 +198,7 @@ func (e *events) text(index int, it *planned, size int) error {
 		b = append(b, `,"logprobs":[]`...)
 	}
 	b = append(b, field...)
-	if err := e.send(doneEv, jsonscan.AppendString(b, it.text)); err != nil {
+	if err := e.send(doneEv, appendString(b, it.text)); err != nil {
 		return err
 	}
 	const partDone = "response.content_part.done"

@@ -1,0 +1,375 @@
+package openairesp
+
+import (
+	"strings"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/toolwire/toolwire/mockprovider/conv"
+)
+
+// Item is one input item as the checks and the conversation read it: the
+// members they need, lifted out of whichever variant it is. Index is its
+// position in the request's input array, or -1 for an item taken from a
+// stored response.
+type Item struct {
+	// Type is the item's type ("message" for a message in any form).
+	Type string
+	// Typed is set when the item carried a type member.
+	Typed            bool
+	ID               string
+	Role             string
+	CallID           *string
+	Name             *string
+	Arguments        jsontext.Value
+	Content          *MessageContent
+	Output           *ResponseInputItemFunctionCallOutputOutputUnionParam
+	EncryptedContent *string
+	Summary          []ResponseReasoningItemSummaryParam
+	// HasSummary is set when summary was sent (an empty list counts).
+	HasSummary bool
+	// FromReference is set on an item an item_reference stood for.
+	FromReference bool
+	// Unresolved marks an item_reference that names no item; NotPersisted
+	// one whose item was never stored (store:false).
+	Unresolved, NotPersisted bool
+
+	Raw   jsontext.Value
+	Index int
+}
+
+// Kind is the item type.
+func (it *Item) Kind() string { return it.Type }
+
+// Assistant reports whether the item is model output replayed as input:
+// such items group into one assistant turn.
+func (it *Item) Assistant() bool {
+	switch it.Type {
+	case "reasoning", "function_call":
+		return true
+	case "message":
+		return it.Role == "assistant"
+	}
+	return false
+}
+
+func str(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+// itemOf lifts the members of one decoded input item.
+func itemOf(u *ResponseInputItemUnionParam, index int) Item {
+	it := Item{Raw: u.raw, Index: index}
+	it.Type, it.Typed = typeMember(u.raw)
+	switch {
+	case u.OfMessage != nil && !it.Typed && u.OfMessage.Role == "" && !u.OfMessage.Content.Present() && str(u.OfMessage.ID) != "":
+		// {"id": …} alone: the type-less form of an item reference.
+		it.Type, it.ID = "item_reference", *u.OfMessage.ID
+	case u.OfMessage != nil:
+		m := u.OfMessage
+		it.Type, it.ID, it.Role, it.Content = "message", str(m.ID), m.Role, &m.Content
+	case u.OfFunctionCall != nil:
+		f := u.OfFunctionCall
+		it.ID, it.CallID, it.Name, it.Arguments = str(f.ID), f.CallID, f.Name, f.Arguments
+	case u.OfFunctionCallOutput != nil:
+		o := u.OfFunctionCallOutput
+		it.ID, it.CallID, it.Output = str(o.ID), o.CallID, &o.Output
+	case u.OfReasoning != nil:
+		r := u.OfReasoning
+		it.ID, it.EncryptedContent, it.Summary, it.HasSummary = str(r.ID), r.EncryptedContent, r.Summary, r.Summary != nil
+	case u.OfItemReference != nil:
+		it.Type, it.ID = "item_reference", str(u.OfItemReference.ID)
+	case u.OfCompaction != nil:
+		it.ID, it.EncryptedContent = str(u.OfCompaction.ID), u.OfCompaction.EncryptedContent
+	default:
+		// Hosted-tool items: only their id matters here.
+		var o struct {
+			ID string `json:"id"`
+		}
+		_ = json.Unmarshal(u.raw, &o, json.RejectUnknownMembers(false))
+		it.ID = o.ID
+	}
+	return it
+}
+
+// resolveReferences replaces item_reference items by the items they
+// name: an earlier item of the effective conversation, else an item the
+// session stored (lookup; nil offline). A reference that finds nothing
+// stays in place, marked for the rules.
+func (r *Request) resolveReferences(lookup func(id string) (it Item, issued bool)) {
+	if !r.hasReferences() {
+		return // nothing to resolve: the map of ids is not built
+	}
+	byID := map[string]Item{}
+	for _, it := range r.Prior {
+		if it.ID != "" {
+			byID[it.ID] = it
+		}
+	}
+	for i, it := range r.Items {
+		if it.Type != "item_reference" {
+			if it.ID != "" {
+				byID[it.ID] = it
+			}
+			continue
+		}
+		ref, ok := byID[it.ID]
+		if !ok && lookup != nil {
+			var issued bool
+			ref, issued = lookup(it.ID)
+			ok = ref.Type != ""
+			// Issued by a store:false response, or asked for by one: the
+			// API explains that such items are not kept.
+			r.Items[i].NotPersisted = !ok && (issued || (r.Store != nil && !*r.Store))
+		}
+		if !ok {
+			r.Items[i].Unresolved = true
+			continue
+		}
+		ref.Index, ref.FromReference = it.Index, true
+		r.Items[i] = ref
+	}
+}
+
+func (r *Request) hasReferences() bool {
+	for i := range r.Items {
+		if r.Items[i].Type == "item_reference" {
+			return true
+		}
+	}
+	return false
+}
+
+// conversation builds the neutral form: adjacent assistant-side items
+// (reasoning, calls, assistant messages) make one assistant turn, adjacent
+// user-side items (user messages, call outputs) one user turn, since the
+// model's scenario cursor counts assistant turns.
+func (r *Request) conversation() *conv.Conversation {
+	c := &conv.Conversation{Dialect: conv.OpenAIResponses, Model: r.Model, Stream: r.Stream, ToolChoice: r.toolChoice()}
+	if r.PreviousResponseID != nil {
+		c.PreviousResponseID = *r.PreviousResponseID
+	}
+	c.System = str(r.W.Instructions)
+	for _, t := range r.Tools {
+		if t.Type != "function" || t.Name == nil {
+			continue
+		}
+		c.Tools = append(c.Tools, conv.Tool{Name: *t.Name, Description: str(t.Description), Parameters: []byte(t.Parameters), Strict: t.Strict != nil && *t.Strict})
+	}
+	items := r.Effective()
+	names := map[string]string{} // call_id → function name, for results
+	add := func(role conv.Role, p conv.Part) {
+		if n := len(c.Turns); n == 0 || c.Turns[n-1].Role != role {
+			c.Turns = append(c.Turns, conv.Turn{Role: role})
+		}
+		t := &c.Turns[len(c.Turns)-1]
+		t.Parts = append(t.Parts, p)
+	}
+	for i := range items {
+		it := &items[i]
+		switch it.Type {
+		case "message":
+			switch it.Role {
+			case "system", "developer":
+				if s := textOf(it.Content); s != "" {
+					c.System = joinNonEmpty(c.System, s)
+				}
+			case "assistant":
+				eachContentPart(it.Content, func(p conv.Part) { add(conv.Assistant, p) })
+			default:
+				eachContentPart(it.Content, func(p conv.Part) { add(conv.User, p) })
+			}
+		case "reasoning":
+			add(conv.Assistant, conv.Part{Kind: conv.KindReasoning, Reasoning: &conv.Reasoning{ID: it.ID, EncryptedContent: str(it.EncryptedContent), Summary: summaryText(it.Summary)}})
+		case "function_call":
+			names[str(it.CallID)] = str(it.Name)
+			add(conv.Assistant, conv.Part{Kind: conv.KindCall, Call: &conv.Call{ID: str(it.CallID), Name: str(it.Name), Arguments: callArguments(it.Arguments), ItemID: it.ID}})
+		case "function_call_output":
+			id := str(it.CallID)
+			add(conv.User, conv.Part{Kind: conv.KindResult, Result: &conv.Result{CallID: id, Name: names[id], Content: outputContent(it.Output)}})
+		}
+	}
+	return c
+}
+
+// callArguments decodes a replayed call's arguments string: the members
+// of an object, an empty map for anything else.
+func callArguments(raw jsontext.Value) map[string]any {
+	var s string
+	m := map[string]any{}
+	if json.Unmarshal(raw, &s) == nil {
+		var obj map[string]any
+		if json.Unmarshal([]byte(s), &obj) == nil && obj != nil {
+			m = obj
+		}
+	}
+	return m
+}
+
+func joinNonEmpty(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "\n" + b
+}
+
+func (r *Request) toolChoice() conv.ToolChoice {
+	tc := &r.W.ToolChoice
+	switch {
+	case tc.OfToolChoiceMode != nil:
+		switch *tc.OfToolChoiceMode {
+		case "none":
+			return conv.ToolChoice{Mode: conv.ToolChoiceNone}
+		case "required":
+			return conv.ToolChoice{Mode: conv.ToolChoiceRequired}
+		}
+	case tc.OfFunctionTool != nil && str(tc.OfFunctionTool.Name) != "":
+		return conv.ToolChoice{Mode: conv.ToolChoiceFunction, Name: *tc.OfFunctionTool.Name}
+	case tc.OfAllowedTools != nil && tc.OfAllowedTools.Mode == "required":
+		return conv.ToolChoice{Mode: conv.ToolChoiceRequired}
+	}
+	return conv.ToolChoice{Mode: conv.ToolChoiceAuto}
+}
+
+// partType is the type of one content part.
+func partType(p *MessagePart) string {
+	switch {
+	case p.OfInputText != nil:
+		return "input_text"
+	case p.OfInputImage != nil:
+		return "input_image"
+	case p.OfInputFile != nil:
+		return "input_file"
+	case p.OfOutputText != nil:
+		return "output_text"
+	case p.OfRefusal != nil:
+		return "refusal"
+	}
+	return ""
+}
+
+func textOf(c *MessageContent) string {
+	if c == nil {
+		return ""
+	}
+	if c.OfString != nil {
+		return *c.OfString
+	}
+	var out []string
+	for i := range c.OfParts {
+		p := &c.OfParts[i]
+		switch {
+		case p.OfInputText != nil && str(p.OfInputText.Text) != "":
+			out = append(out, *p.OfInputText.Text)
+		case p.OfOutputText != nil && str(p.OfOutputText.Text) != "":
+			out = append(out, *p.OfOutputText.Text)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// eachContentPart hands each part of message content to add, in order.
+func eachContentPart(c *MessageContent, add func(conv.Part)) {
+	if c == nil {
+		return
+	}
+	if c.OfString != nil {
+		add(conv.Part{Kind: conv.KindText, Text: *c.OfString})
+		return
+	}
+	for i := range c.OfParts {
+		p := &c.OfParts[i]
+		switch {
+		case p.OfInputText != nil:
+			add(conv.Part{Kind: conv.KindText, Text: str(p.OfInputText.Text)})
+		case p.OfOutputText != nil:
+			add(conv.Part{Kind: conv.KindText, Text: str(p.OfOutputText.Text)})
+		case p.OfRefusal != nil:
+			add(conv.Part{Kind: conv.KindRefusal, Text: str(p.OfRefusal.Refusal)})
+		case p.OfInputImage != nil:
+			ct := imageContent(p.OfInputImage.ImageURL, p.OfInputImage.FileID)
+			add(conv.Part{Kind: conv.KindMedia, Media: &ct})
+		case p.OfInputFile != nil:
+			f := p.OfInputFile
+			ct := fileContent(f.FileURL, f.Filename, f.FileData, f.FileID)
+			add(conv.Part{Kind: conv.KindMedia, Media: &ct})
+		}
+	}
+}
+
+// outputContent reads a function_call_output's output: a string, or a
+// list of input_text / input_image / input_file items.
+func outputContent(o *ResponseInputItemFunctionCallOutputOutputUnionParam) []conv.Content {
+	if o == nil {
+		return nil
+	}
+	if o.OfString != nil {
+		return []conv.Content{{Type: conv.ContentText, Text: *o.OfString}}
+	}
+	var out []conv.Content
+	for _, p := range o.OfResponseFunctionCallOutputItemArray {
+		switch {
+		case p.OfInputText != nil:
+			out = append(out, conv.Content{Type: conv.ContentText, Text: str(p.OfInputText.Text)})
+		case p.OfInputImage != nil:
+			out = append(out, imageContent(p.OfInputImage.ImageURL, p.OfInputImage.FileID))
+		case p.OfInputFile != nil:
+			f := p.OfInputFile
+			out = append(out, fileContent(f.FileURL, f.Filename, f.FileData, f.FileID))
+		}
+	}
+	return out
+}
+
+func imageContent(url, fileID *string) conv.Content {
+	ct := conv.Content{Type: conv.ContentImage}
+	switch u := str(url); {
+	case strings.HasPrefix(u, "data:"):
+		ct.MIMEType, ct.Data = splitDataURL(u)
+	case u != "":
+		ct.URL = u
+	case str(fileID) != "":
+		ct.URL = "file:" + *fileID
+	}
+	return ct
+}
+
+func fileContent(url, filename, data, fileID *string) conv.Content {
+	ct := conv.Content{Type: conv.ContentDocument, URL: str(url), DisplayName: str(filename)}
+	if str(data) != "" {
+		ct.MIMEType, ct.Data = splitDataURL(*data)
+	}
+	if ct.URL == "" && str(fileID) != "" {
+		ct.URL = "file:" + *fileID
+	}
+	return ct
+}
+
+// splitDataURL splits "data:image/png;base64,AAAA" into its MIME type and
+// payload; a bare payload is returned as is.
+func splitDataURL(s string) (mime, data string) {
+	rest, ok := strings.CutPrefix(s, "data:")
+	if !ok {
+		return "", s
+	}
+	head, payload, ok := strings.Cut(rest, ",")
+	if !ok {
+		return "", rest
+	}
+	mime, _, _ = strings.Cut(head, ";")
+	return mime, payload
+}
+
+func summaryText(parts []ResponseReasoningItemSummaryParam) string {
+	var out []string
+	for _, p := range parts {
+		if str(p.Text) != "" {
+			out = append(out, *p.Text)
+		}
+	}
+	return strings.Join(out, "\n")
+}

@@ -1,0 +1,364 @@
+package openairesp
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net/http"
+	"reflect"
+	"strings"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/dialect"
+	"github.com/toolwire/toolwire/mockprovider/openaiwire"
+	"github.com/toolwire/toolwire/mockprovider/wire"
+	"github.com/toolwire/toolwire/mockprovider/wirejson"
+)
+
+// Request is a decoded POST /v1/responses body: the checks' input. W is the
+// body as the wire model reads it; the fields after it are what the checks
+// and the encoder use, read from W once.
+type Request struct {
+	W ResponseNewParams
+	// Endpoint is the path the request came to (Path, InputTokensPath or
+	// CompactPath).
+	Endpoint string
+
+	Model              string
+	PreviousResponseID *string
+	Store              *bool
+	Include            []string
+	Stream             bool
+	ParallelToolCalls  *bool
+	// Request fragments the Response object echoes, as sent.
+	Instructions, MaxOutputTokens, Metadata, Reasoning, Text, ToolChoice jsontext.Value
+	// ToolsRaw keeps each tool as sent, to echo hosted tools unchanged.
+	ToolsRaw []jsontext.Value
+
+	// Tools are the function tools (and a bare entry for the others).
+	Tools []Tool
+	// Items are the request's own input items, in order (a string input
+	// becomes one user message).
+	Items []Item
+	// Prior are the stored effective items of previous_response_id, which
+	// the API prepends to Items.
+	Prior []Item
+	// PreviousMissing is set when previous_response_id names no stored
+	// response of the session (only known online).
+	PreviousMissing bool
+	// InputString is set when input was a plain string.
+	InputString bool
+	// Unknown are the members the wire model does not know (lenient mode
+	// only: strict mode answers them with a 400).
+	Unknown [][]string
+
+	// decls memoizes toolDecls for the checks of this request (a request
+	// is checked by one goroutine).
+	decls     []openaiwire.ToolDecl
+	declsDone bool
+}
+
+// Tool is one entry of tools as the checks see it.
+type Tool struct {
+	Type        string
+	Name        *string
+	Description *string
+	Parameters  jsontext.Value
+	Strict      *bool
+}
+
+// Effective is the conversation the API sees: stored items, then the
+// request's own. Callers only read it.
+func (r *Request) Effective() []Item {
+	if len(r.Prior) == 0 && r.Items != nil {
+		return r.Items[:len(r.Items):len(r.Items)]
+	}
+	out := make([]Item, 0, len(r.Prior)+len(r.Items))
+	out = append(out, r.Prior...)
+	return append(out, r.Items...)
+}
+
+// Decode reads the body into the wire model, resolves
+// previous_response_id from the session and builds the neutral
+// conversation.
+func (d *Dialect) Decode(x *dialect.Exchange, body []byte) (any, *conv.Conversation, *wire.APIError) {
+	req, aerr := decodeRequest(x, body)
+	if aerr != nil {
+		return nil, nil, aerr
+	}
+	return req, req.conversation(), nil
+}
+
+func decodeRequest(x *dialect.Exchange, body []byte) (*Request, *wire.APIError) {
+	req := &Request{Endpoint: endpointOf(x)}
+	lenient := x != nil && x.Env != nil && x.Env.Options.Lenient
+	var unknown [][]string
+	var werr *wirejson.Error
+	if wt := endpointBody(req.Endpoint); wt != nil {
+		// The endpoint's own body type judges the request; the shared
+		// model then reads what the endpoints have in common.
+		if unknown, werr = wirejson.Decode(body, wt, wirejson.Options{Lenient: lenient}); werr == nil {
+			_, werr = wirejson.Decode(body, &req.W, wirejson.Options{Lenient: true})
+		}
+	} else {
+		unknown, werr = wirejson.Decode(body, &req.W, wirejson.Options{Lenient: lenient})
+	}
+	if werr != nil {
+		if werr.Value == "" && werr.Offset >= 0 && werr.Offset < int64(len(body)) {
+			werr.Value = valueAt(body[werr.Offset:])
+		}
+		return nil, decodeError(werr)
+	}
+	req.Unknown = unknown
+	req.fromWire(body)
+	req.resolvePrevious(x)
+	var lookup func(string) (Item, bool)
+	if x != nil && x.Session != nil {
+		lookup = func(id string) (Item, bool) { return lookupItem(x.Session, id) }
+	}
+	req.resolveReferences(lookup)
+	return req, nil
+}
+
+// fromWire fills the checks' fields from the decoded body.
+func (r *Request) fromWire(body []byte) {
+	w := &r.W
+	r.Model, r.PreviousResponseID, r.Store, r.ParallelToolCalls = w.Model, w.PreviousResponseID, w.Store, w.ParallelToolCalls
+	r.Stream = w.Stream != nil && *w.Stream
+	r.Include = w.Include
+	top := topLevel(body)
+	r.Instructions, r.MaxOutputTokens, r.Metadata = top["instructions"], top["max_output_tokens"], top["metadata"]
+	r.Reasoning, r.Text, r.ToolChoice = top["reasoning"], top["text"], top["tool_choice"]
+	r.ToolsRaw = elements(top["tools"])
+	if len(w.Tools) > 0 {
+		r.Tools = make([]Tool, len(w.Tools))
+		for i, t := range w.Tools {
+			r.Tools[i] = Tool{Type: typeOf(r.ToolsRaw, i)}
+			if f := t.OfFunction; f != nil {
+				r.Tools[i] = Tool{Type: "function", Name: f.Name, Description: f.Description, Parameters: f.Parameters, Strict: f.Strict}
+			}
+		}
+	}
+	switch in := w.Input; {
+	case in.OfString != nil:
+		// The one user message the API reads a string as, stored as
+		// {"content":s,"role":"user"}.
+		raw := append([]byte(`{"content":`), appendString(nil, *in.OfString)...)
+		raw = append(raw, `,"role":"user"}`...)
+		r.Items = []Item{{Type: "message", Role: "user", Content: &MessageContent{OfString: in.OfString}, Raw: raw}}
+		r.InputString = true
+	case in.OfInputItemList != nil:
+		r.Items = make([]Item, len(in.OfInputItemList))
+		for i := range in.OfInputItemList {
+			r.Items[i] = itemOf(&in.OfInputItemList[i], i)
+		}
+		r.Items = expandCompactions(r.Items)
+	}
+}
+
+func typeOf(raws []jsontext.Value, i int) string {
+	if i >= len(raws) {
+		return ""
+	}
+	t, _ := typeMember(raws[i])
+	return t
+}
+
+// topLevel maps the body's top-level member names to their values, spans
+// of the body (which lives as long as the request).
+func topLevel(body []byte) map[string]jsontext.Value {
+	out := map[string]jsontext.Value{}
+	dec := jsontext.NewDecoder(bytes.NewReader(body))
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return out
+	}
+	for dec.PeekKind() == '"' {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return out
+		}
+		name := tok.String()
+		v, err := dec.ReadValue()
+		if err != nil {
+			return out
+		}
+		end := int(dec.InputOffset())
+		out[name] = jsontext.Value(body[end-len(v) : end : end])
+	}
+	return out
+}
+
+// valueAt is the JSON value at the start of b (the library does not always
+// say which number it refused).
+func valueAt(b []byte) string {
+	v, err := jsontext.NewDecoder(bytes.NewReader(b)).ReadValue()
+	if err != nil || v.Kind() != '0' {
+		return ""
+	}
+	return string(v)
+}
+
+// elements splits an array value into its elements (copies: tools are
+// echoed after the decoder is gone).
+func elements(v jsontext.Value) []jsontext.Value {
+	if len(v) == 0 || v.Kind() != '[' {
+		return nil
+	}
+	var out []jsontext.Value
+	dec := jsontext.NewDecoder(bytes.NewReader(v))
+	if _, err := dec.ReadToken(); err != nil {
+		return nil
+	}
+	for dec.PeekKind() != ']' {
+		e, err := dec.ReadValue()
+		if err != nil {
+			return out
+		}
+		out = append(out, bytes.Clone(e))
+	}
+	return out
+}
+
+// resolvePrevious prepends the stored items of previous_response_id.
+func (r *Request) resolvePrevious(x *dialect.Exchange) {
+	if r.PreviousResponseID == nil || *r.PreviousResponseID == "" || x == nil || x.Session == nil {
+		return
+	}
+	stored, ok := x.Session.Response(*r.PreviousResponseID)
+	if !ok || stored.Body == nil {
+		r.PreviousMissing = true
+		return
+	}
+	r.Prior = make([]Item, 0, len(stored.Items))
+	for _, raw := range stored.Items {
+		if it, ok := storedItem(raw); ok {
+			r.Prior = append(r.Prior, it)
+		}
+	}
+	r.Prior = expandCompactions(r.Prior)
+}
+
+// storedItem reads back an item the mock stored (valid by construction).
+func storedItem(raw []byte) (Item, bool) {
+	var u ResponseInputItemUnionParam
+	if json.Unmarshal(raw, &u, json.RejectUnknownMembers(false)) != nil {
+		return Item{}, false
+	}
+	it := itemOf(&u, -1)
+	it.Raw = raw
+	return it, true
+}
+
+// decodeError words a decoding failure as the API does: a body that is not
+// JSON gets the parse error; the rest name the member at its bracketed
+// path (input[0].content), with OpenAI's type names.
+func decodeError(e *wirejson.Error) *wire.APIError {
+	param := wirejson.Bracketed(e.Path)
+	bad := func(rule, code, msg string) *wire.APIError {
+		return &wire.APIError{Status: http.StatusBadRequest, Type: openaiwire.InvalidRequest, Param: param, Code: code, Message: msg, RuleID: rule}
+	}
+	switch e.Kind {
+	case wirejson.Syntax, wirejson.InvalidUTF8:
+		a := openaiwire.InvalidJSON()
+		a.RuleID = RuleValidJSON
+		return a
+	case wirejson.UnknownMember:
+		return bad(RuleKnownFields, "unknown_parameter", fmt.Sprintf("Unknown parameter: '%s'.", param))
+	case wirejson.DuplicateMember:
+		return bad(RuleFieldTypes, "invalid_value", fmt.Sprintf("Duplicate parameter: '%s'.", param))
+	case wirejson.Invalid:
+		return bad(RuleFieldTypes, "invalid_value", e.Message)
+	case wirejson.OutOfRange:
+		if isInteger(e.Want) && strings.ContainsAny(e.Value, ".eE") && !overflows(e.Value) {
+			return bad(RuleFieldTypes, "invalid_type", fmt.Sprintf("Invalid type for '%s': expected an integer, but got a decimal instead.", param))
+		}
+		neg := strings.HasPrefix(e.Value, "-")
+		kind, bound, code := "decimal", "1.7976931348623157e+308", "decimal"
+		if isInteger(e.Want) {
+			kind, bound, code = "integer", "9223372036854775807", "integer"
+		}
+		if neg {
+			return bad(RuleFieldTypes, code+"_below_min_value", fmt.Sprintf("Invalid '%s': %s below minimum value. Expected a value >= -%s, but got %s instead.", param, kind, bound, e.Value))
+		}
+		return bad(RuleFieldTypes, code+"_above_max_value", fmt.Sprintf("Invalid '%s': %s above maximum value. Expected a value <= %s, but got %s instead.", param, kind, bound, e.Value))
+	}
+	// Wrong type.
+	want, got := expectedOf(e.Want), gotOf(e.Got, e.Value)
+	var ute *unionTypeError
+	if errors.As(e.Err, &ute) {
+		want, got = ute.Expected, gotOf(ute.Got, ute.Value)
+	}
+	return bad(RuleFieldTypes, "invalid_type", fmt.Sprintf("Invalid type for '%s': expected %s, but got %s instead.", param, want, got))
+}
+
+func isInteger(t reflect.Type) bool {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t != nil && t.Kind() == reflect.Int64
+}
+
+// overflows reports a number too large for any Go number (1e999999).
+func overflows(v string) bool {
+	var f float64
+	return json.Unmarshal([]byte(v), &f) != nil
+}
+
+// expectedOf names the JSON type a Go field wants, as the API does.
+func expectedOf(t reflect.Type) string {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil {
+		return "a valid value"
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Int64:
+		return "an integer"
+	case reflect.Float64:
+		return "a decimal"
+	case reflect.Slice:
+		return "an array"
+	}
+	return "an object"
+}
+
+// gotOf names the JSON kind that arrived, as the API does.
+func gotOf(kind byte, value string) string {
+	switch kind {
+	case '"':
+		return "a string"
+	case '0':
+		if strings.ContainsAny(value, ".eE") {
+			return "a decimal"
+		}
+		return "an integer"
+	case 't', 'f':
+		return "a boolean"
+	case '[':
+		return "an array"
+	case '{':
+		return "an object"
+	case 'n':
+		return "null"
+	}
+	return "a value of another type"
+}
+
+// appendString appends s as a JSON string.
+func appendString(b []byte, s string) []byte {
+	out, err := jsontext.AppendQuote(b, s)
+	if err != nil {
+		// Invalid UTF-8 (a scripted string): quoted with replacement
+		// characters, as json.Marshal does.
+		out, _ = jsontext.AppendQuote(b, strings.ToValidUTF8(s, "\ufffd"))
+	}
+	return out
+}
