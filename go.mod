@@ -3,6 +3,7 @@ module github.com/toolwire/toolwire
 go 1.26.0
 
 require (
+	cloud.google.com/go/auth v0.9.3
 	github.com/anthropics/anthropic-sdk-go v1.84.0
 	github.com/go-json-experiment/json v1.27.2
 	github.com/h2non/gock v1.2.0
@@ -23,7 +24,6 @@ require (
 
 require (
 	cloud.google.com/go v0.116.0 // indirect
-	cloud.google.com/go/auth v0.9.3 // indirect
 	cloud.google.com/go/auth/oauth2adapt v0.2.4 // indirect
 	cloud.google.com/go/compute/metadata v0.5.0 // indirect
 	github.com/Azure/azure-sdk-for-go/sdk/azcore v1.23.3 // indirect

@@ -2,7 +2,9 @@ package mockprovider
 
 import (
 	"encoding/json"
+	"github.com/toolwire/toolwire/mockprovider/anthropic"
 	"github.com/toolwire/toolwire/mockprovider/journalpage"
+	"github.com/toolwire/toolwire/mockprovider/openaiwire"
 	"net/http"
 	"strconv"
 	"strings"
@@ -137,6 +139,15 @@ var (
 // shared by OpenAI and Anthropic; the anthropic-version header tells them
 // apart, as it does for the real clients.
 func (s *Server) routeModels() {
+	// OpenAI and Anthropic share the path: the Anthropic SDKs always send
+	// anthropic-version, the OpenAI ones never do.
+	s.mux.HandleFunc("GET /v1/models/{id}", func(w http.ResponseWriter, r *http.Request) {
+		if d, ok := s.dialects[conv.Anthropic].(*anthropic.Dialect); ok && (r.Header.Get("Anthropic-Version") != "" || r.Header.Get("X-Api-Key") != "") {
+			d.GetModel(w, r)
+			return
+		}
+		openaiwire.GetModel(w, r)
+	})
 	s.mux.HandleFunc("GET /v1/models", func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("anthropic-version") != "" {
 			if !s.authorized(conv.Anthropic, w, r) {
