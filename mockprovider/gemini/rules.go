@@ -15,7 +15,7 @@ import (
 	"github.com/toolwire/toolwire/mockprovider/rules"
 )
 
-// Verbatim texts of the Gemini API (provider-rules.md §4.3 unless noted).
+// Verbatim texts of the Gemini API (each rule's source says where seen).
 const (
 	MsgContentsMissing                  = "* GenerateContentRequest.contents: contents is not specified\n"
 	MsgRoleClassic                      = "Please use a valid role: user, model."
@@ -49,9 +49,9 @@ const (
 
 // Sources.
 const (
-	srcRules      = "provider-rules.md §4.3"
-	srcShapes     = "provider-rules.md §4.2"
-	srcMultimodal = "provider-rules.md §4.3 rule 4; seed 003 §Rules for `displayName` and `$ref`"
+	srcRules      = "https://ai.google.dev/gemini-api/docs/function-calling"
+	srcShapes     = "https://github.com/googleapis/go-genai/blob/v1.77.0/types.go"
+	srcMultimodal = "https://ai.google.dev/gemini-api/docs/function-calling#multimodal (displayName and $ref)"
 )
 
 // bypassSignatures are the documented dummy signatures that skip
@@ -110,7 +110,7 @@ func catalog() []rules.Rule {
 			Check:   typed(checkUnknown(true))},
 		{ID: ruleFieldTypes, Dialect: conv.Gemini, Level: rules.MUST,
 			Summary: "Every field has its proto type: a message is an object, a repeated field a list, numbers fit their type (int32, float), enums name a value; no member twice.",
-			Source:  "list on a singular field: https://github.com/n8n-io/n8n/issues/15553 [V]; `Invalid value at 'FIELD' (TYPE), VALUE` wording from the Struct captures (vercel/ai #3589) [V], applied to scalars, enums and messages [I]; duplicate member [I]",
+			Source:  "https://github.com/n8n-io/n8n/issues/15553 (list on a singular field) [V]; https://github.com/vercel/ai/issues/3589 (`Invalid value at 'FIELD' (TYPE), VALUE` wording of the Struct captures) [V], applied to scalars, enums and messages [I]; duplicate member [I]",
 			Check:   typed(decodedAlready)},
 		rule("function-calling-config-needs-declarations", "toolConfig.functionCallingConfig (any mode, allowedFunctionNames) is only set when a tool declares functions.",
 			"https://github.com/Chevey339/kelivo/issues/317 [V]", checkCallingConfigHasDeclarations),
@@ -121,45 +121,45 @@ func catalog() []rules.Rule {
 		rule("schema-required-defined", "Every name in a Schema's required list is one of its properties.",
 			"https://github.com/iBUHub/AIStudioToAPI/issues/154 [V]", checkRequiredDefined),
 		rule("function-response-object", "functionResponse.response is a JSON object (a google.protobuf.Struct), never a string or list.",
-			"seed 000 §Gemini (Common pitfalls: \"Pass a Python dict, not a JSON string\"); list message [V] vercel/ai #3589; string message [I] (Struct wording from a Live API capture)", checkResponseObject),
+			"https://github.com/googleapis/go-genai/blob/v1.77.0/types.go (FunctionResponse.Response: a map); https://github.com/vercel/ai/issues/3589 (list message) [V]; string message [I] (Struct wording from a Live API capture)", checkResponseObject),
 		rule("function-call-args-object", "functionCall.args in history is a JSON object.",
-			srcShapes+" (args is an object [R]); message [I] (same Struct parse error as function-response-object)", checkArgsObject),
+			srcShapes+" (FunctionCall.Args: a map); message [I] (same Struct parse error as function-response-object)", checkArgsObject),
 		rule("contents-required", "The request has at least one content.",
-			"langchain-ai/langchain-google #1393 (\"400 - contents is not specified\") [V]; full text [I]", checkContents),
+			"https://github.com/langchain-ai/langchain-google/issues/1393 (\"400 - contents is not specified\") [V]; full text [I]", checkContents),
 		rule("function-name-valid", "Declared function names start with a letter or underscore and use a-z, A-Z, 0-9, _ . : - (at most 64).",
-			"decolua/9router #369 (2026-03, generativelanguage via Code Assist) [V]", checkFunctionNames),
+			"https://github.com/decolua/9router/issues/369 [V]", checkFunctionNames),
 		rule("valid-role", "Content roles are only user or model; function responses travel in user turns.",
-			srcShapes+" (classic text [V]; v3.6 text [V] memex-lab/dart_agent_core #34)", checkRoles),
+			srcShapes+" (Content.Role: user or model); https://github.com/memex-lab/dart_agent_core/issues/34 (v3.6 text) [V]", checkRoles),
 		rule("call-turn-not-mixed", "A content does not mix functionCall and functionResponse parts.",
-			"googleapis/python-genai #81 (2025-01) [V]", checkMixed),
+			"https://github.com/googleapis/python-genai/issues/81 [V]", checkMixed),
 		rule("function-response-after-call", "A function response turn comes immediately after a function call turn.",
-			srcRules+" rule 2 [V]", checkResponseAfterCall),
+			srcRules+" (a function response turn follows the call turn) [V]", checkResponseAfterCall),
 		rule("function-call-after-user", "A function call turn comes immediately after a user turn or a function response turn.",
-			srcRules+" rule 2 [V] (gemini-cli #11814)", checkCallAfterUser),
+			"https://github.com/google-gemini/gemini-cli/issues/11814 [V]", checkCallAfterUser),
 		rule("function-response-count", "A function response turn answers every call of the preceding function call turn: as many responses as calls.",
-			srcRules+" rule 1 [V]", checkResponseCount),
+			srcRules+" (one response per call) [V]", checkResponseCount),
 		rule("function-response-order", "The responses to a parallel batch come together, in call order, matched by name.",
-			"seed 000 §Important Gemini details (\"return results in the same order the calls were made\"); message [I]", checkResponseOrder),
+			srcRules+" (responses in the order of the calls); message [I]", checkResponseOrder),
 		{ID: "gemini.function-response-order-ids", Dialect: conv.Gemini, Level: rules.SHOULD,
 			Summary: "Responses that each name their call's id may come in another order than the calls; keeping the call order is still advised.",
-			Source:  "seed 000 §Important Gemini details (\"return results in the same order the calls were made\"); no public source shows the API rejecting a reordered batch whose responses carry the calls' ids [I]",
+			Source:  srcRules + " (responses in the order of the calls); no public source shows the API rejecting a reordered batch whose responses carry the calls' ids [I]",
 			Check:   typed(checkResponseOrderByID)},
 		rule("function-response-id", "A functionResponse echoes the id of its functionCall when the call had one.",
-			srcShapes+" (\"Newer docs pass id=function_call.id\" [D]); message [I]", checkResponseID),
+			srcShapes+" (FunctionResponse.ID echoes FunctionCall.ID); message [I]", checkResponseID),
 		{ID: "gemini.thought-signature", Dialect: conv.Gemini, Level: rules.MUST,
 			Summary: "On Gemini 3 the first functionCall part of each step of the current turn carries its thoughtSignature (the two documented dummy values bypass validation).",
-			Source:  srcRules + " rule 3 [D][V]; seed 000 §Gemini 3 thought signatures; position = 1-based content index [I]",
+			Source:  "https://ai.google.dev/gemini-api/docs/thought-signatures [D][V]; position = 1-based content index [I]",
 			Feature: "signatures", Option: "--thought-signatures", Check: typed(checkThoughtSignatures)},
 		{ID: "gemini.thought-signature-issued", Dialect: conv.Gemini, Level: rules.MUST,
 			Summary: "On Gemini 3 a functionCall's thoughtSignature in the current turn is the one the model issued for that call, passed back unchanged (or a documented dummy value).",
-			Source:  "https://github.com/anomalyco/opencode/issues/4832 and https://github.com/heyhuynhgiabuu/proxypal/issues/119 (\"Corrupted thought signature.\") [V]; the mock's signatures are an HMAC of the call, so it knows which it issued",
+			Source:  "https://github.com/anomalyco/opencode/issues/4832 and https://github.com/heyhuynhgiabuu/proxypal/issues/119 (\"Corrupted thought signature.\") [V]; mockprovider/gemini/signature.go (the mock's signatures are an HMAC of the call, so it knows which it issued)",
 			Feature: "signatures", Option: "--thought-signatures", Check: typed(checkSignaturesIssued)},
 		rule("multimodal-response-model", "functionResponse.parts (multimodal function responses) are accepted by Gemini 3 models only.",
-			srcRules+" rule 4 [V]; seed 003 §Supported MIME types", checkMultimodalModel),
+			srcMultimodal+" (Gemini 3 models only) [V]", checkMultimodalModel),
 		rule("multimodal-response-inline-data", "On Gemini 3 each multimodal function response part contains inlineData.",
 			srcMultimodal+"; message [I]", checkMultimodalInlineData),
 		rule("multimodal-response-mime", "On Gemini 3 multimodal function response parts are image/png, image/jpeg, image/webp, application/pdf or text/plain.",
-			"seed 003 §Supported MIME types; message [I]", checkMultimodalMIME),
+			"https://ai.google.dev/gemini-api/docs/function-calling#multimodal (supported MIME types); message [I]", checkMultimodalMIME),
 		rule("multimodal-response-display-name-unique", "On Gemini 3 the displayNames of one function response's parts are unique.",
 			srcMultimodal+"; message [I]", checkDisplayNamesUnique),
 		rule("multimodal-response-ref-resolves", "On Gemini 3 every {\"$ref\": NAME} in functionResponse.response names a part's displayName.",

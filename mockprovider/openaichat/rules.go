@@ -29,7 +29,7 @@ const (
 	RuleToolControlsNeedTools = "openai-chat.tool-controls-need-tools"
 	RuleForcedToolDeclared    = "openai-chat.forced-tool-declared"
 	RuleReasoningMaxTokens    = "openai-chat.reasoning-models-refuse-max-tokens"
-	sourceRules               = "provider-rules.md §1.3"
+	sourceRules               = "https://platform.openai.com/docs/guides/function-calling"
 	toolParamOption           = "--openai-tool-param"
 	semanticTier              = 1 << 20
 	requestLevel              = -1
@@ -60,31 +60,31 @@ func catalog() []rules.Rule {
 		r(RuleValidJSON, rules.MUST, "The body is one JSON object in valid UTF-8.",
 			"https://github.com/ChatGPTNextWeb/NextChat/issues/4064 (verbatim 400, param and code null); invalid UTF-8 answered the same [I]", judgedByDecoder),
 		r(RuleKnownFields, rules.MUST, "Every member is one the API defines for its place (the SDK's param types); a member of another role, part or tool type is unknown there too. In lenient mode unknown members are journaled instead of answered.",
-			"https://github.com/transitive-bullshit/agentic/issues/531 (verbatim: \"Unrecognized request argument supplied: …\" at the top level, \"Additional properties are not allowed ('…' was unexpected) - 'messages.0'\" nested); member lists from https://github.com/openai/openai-go/blob/v3.96.0/chatcompletion.go", checkKnownFields),
+			"https://github.com/transitive-bullshit/agentic/issues/531 (verbatim: \"Unrecognized request argument supplied: …\" at the top level, \"Additional properties are not allowed ('…' was unexpected) - 'messages.0'\" nested); https://github.com/openai/openai-go/blob/v3.96.0/chatcompletion.go (member lists)", checkKnownFields),
 		r(RuleFieldTypes, rules.MUST, "Every member has the JSON type the API defines (string or array content, string or object tool_choice, integers for counts), enum members take a listed value, numbers fit, and no object repeats a key.",
-			"https://github.com/openai/openai-go/blob/v3.96.0/chatcompletion.go (member types); invalid_type wording as the API's verbatim \"Invalid type for '…': expected a string, but got an object instead.\" (provider catalog, arguments-string); \"a number\" for decimals, the duplicate-key and out-of-range texts are inferred [I]", judgedByDecoder),
+			"https://github.com/openai/openai-go/blob/v3.96.0/chatcompletion.go (member types); invalid_type wording [I] after the API's verbatim \"Invalid type for '…': expected a string, but got an object instead.\"; \"a number\" for decimals, the duplicate-key and out-of-range texts are inferred [I]", judgedByDecoder),
 		r(RuleModelRequired, rules.MUST, "A request names a model.",
 			"https://github.com/chain-ml/council/issues/45 (curl without model → 400 \"you must provide a model parameter\", param null)", checkModel),
 		r(RuleRequiredFields, rules.MUST, "Required fields are present: messages (non-empty), each message's role, content of user/system/developer/tool messages, tool_call_id, tool_calls[].id/type/function.name/arguments, content part types, tools[].type/function.name.",
-			sourceRules+" rule 5; https://github.com/SilasMarvin/lsp-ai/issues/108 (messages); https://github.com/neuron-core/neuron-ai/issues/292 (content[0].type)", checkRequired),
+			"https://platform.openai.com/docs/api-reference/chat/create (required fields); https://github.com/SilasMarvin/lsp-ai/issues/108 (messages); https://github.com/neuron-core/neuron-ai/issues/292 (content[0].type)", checkRequired),
 		r(RuleStreamOptions, rules.MUST, "stream_options is sent only with stream: true.",
 			"https://github.com/BerriAI/litellm/issues/5803 (verbatim 400, param stream_options)", checkStreamOptions),
 		r(RuleToolCallsNonEmpty, rules.MUST, "An assistant message's tool_calls, when sent, is not an empty array (omit it instead).",
 			"https://github.com/home-assistant/core/pull/118577 (verbatim 400, code empty_array); https://github.com/openai/openai-node/pull/1341", checkToolCallsNonEmpty),
 		r(RuleArgumentsString, rules.MUST, "function.arguments of a replayed tool call is a JSON-encoded string, not an object.",
-			sourceRules+" rule 3; seed 004 §OpenAI format (\"function.arguments is a string (JSON-encoded), not an object\")", checkArgumentsString),
+			"https://github.com/openai/openai-go/blob/v3.96.0/chatcompletion.go (function.arguments: a JSON-encoded string)", checkArgumentsString),
 		r(RuleImageOnlyInUser, rules.MUST, "Image URLs appear only in user messages; a tool message may carry text only.",
-			sourceRules+" rule 4 (strands-agents/sdk-python #320)", checkImages),
+			"https://github.com/strands-agents/sdk-python/issues/320 [V]", checkImages),
 		r(RuleToolNamePattern, rules.MUST, "Function names match ^[a-zA-Z0-9_-]+$ and are at most 64 characters.",
-			"https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools (function.name: a-z, A-Z, 0-9, _ and -, max 64); verbatim 400 in ailoy PR #109", checkNames),
+			"https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools (function.name: a-z, A-Z, 0-9, _ and -, max 64); https://github.com/brekkylab/ailoy/pull/109 (verbatim 400)", checkNames),
 		r(RuleToolSchemaValid, rules.MUST, "Function parameters are a valid JSON Schema of an object.",
-			"https://platform.openai.com/docs/guides/function-calling (parameters: JSON Schema object); verbatim 400 in sigoden/aichat PR #1049", checkSchemas),
+			"https://platform.openai.com/docs/guides/function-calling (parameters: JSON Schema object); https://github.com/sigoden/aichat/pull/1049 (verbatim 400)", checkSchemas),
 		r(RuleStrictSchema, rules.MUST, "A strict function's object schemas set additionalProperties: false and require every property.",
-			"https://platform.openai.com/docs/guides/function-calling#strict-mode; verbatim 400 in kevinwatt/mysql-mcp #5", checkStrict),
+			"https://platform.openai.com/docs/guides/function-calling#strict-mode; https://github.com/kevinwatt/mysql-mcp/issues/5 (verbatim 400)", checkStrict),
 		r(RuleToolCallsAnswered, rules.MUST, "Every tool_calls id of an assistant message is answered by a tool message directly after it.",
-			sourceRules+" rule 1 (sdcb/chats PR #132, router-for-me/CLIProxyAPI #2798)", checkToolCallsAnswered),
+			"https://github.com/sdcb/chats/pull/132; https://github.com/router-for-me/CLIProxyAPI/issues/2798", checkToolCallsAnswered),
 		r(RuleToolMessageFollows, rules.MUST, "A tool message directly follows an assistant tool_calls message (or tool messages of its batch) and answers one of its ids.",
-			sourceRules+" rule 2 (miurla/morphic #136, sdcb/chats PR #132)", checkToolMessageFollows),
+			"https://github.com/miurla/morphic/issues/136; https://github.com/sdcb/chats/pull/132", checkToolMessageFollows),
 		r(RuleToolControlsNeedTools, rules.MUST, "tool_choice and parallel_tool_calls are sent only with tools (and the legacy function_call only with functions); tool_choice \"none\" without tools is refused too.",
 			"https://github.com/RageAgainstThePixel/OpenAI-DotNet/issues/479 (verbatim 400, param tool_choice, code null); https://github.com/openai/swarm/issues/30 and https://github.com/openai/openai-openapi/pull/287 (parallel_tool_calls, verbatim); https://github.com/Azure-Samples/azure-search-openai-demo/pull/1175 (function_call, verbatim); https://github.com/vllm-project/vllm/pull/40311 (tool_choice \"none\" without tools refused by the real API)", checkToolControlsNeedTools),
 		r(RuleForcedToolDeclared, rules.MUST, "A tool_choice that forces a named function (or custom tool) names one declared in tools.",
