@@ -1,11 +1,14 @@
 package suite
 
 // What the model needs to continue travels back with the results: OpenAI
-// reasoning items (replayed, or by previous_response_id) and Gemini 3
-// thought signatures. Seed 000 §Important OpenAI details and §Gemini 3
+// reasoning items (replayed, or by previous_response_id, each item id once
+// and referenced only when stored), Anthropic thinking blocks with their
+// signatures, and Gemini 3 thought signatures as issued. Seed 000 §Important OpenAI details and §Gemini 3
 // thought signatures; provider-rules.md §2.2 rules 3–4, §4.3 rule 3.
 var _ = registerFamily(family{
 	Name:  "continuity",
 	Title: "Reasoning items and thought signatures travel back",
-	Rules: []string{"reasoning-before-call", "reasoning-needs-following-item", "previous-response-known", "thought-signature"},
+	Rules: []string{"reasoning-before-call", "reasoning-needs-following-item", "previous-response-known", "thought-signature",
+		"thinking-block-first", "thinking-signature", "thought-signature-issued",
+		"unique-item-ids", "items-persisted", "item-reference-known"},
 })

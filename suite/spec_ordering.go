@@ -12,6 +12,7 @@ var _ = registerFamily(family{
 		"tool-result-first", "no-content-after-tool-use", "first-message-user", "role-alternation",
 		"strict-first-message-user", "strict-role-alternation",
 		"function-response-after-call", "function-call-after-user", "call-turn-not-mixed", "function-response-order",
+		"function-response-order-ids",
 		"valid-role", "message-role", "assistant-content-type",
 	},
 })

@@ -15,5 +15,10 @@ var _ = registerFamily(family{
 		"non-empty-content", "tool-calls-non-empty", "stream-options-need-stream",
 		"known-fields", "field-types", "valid-json",
 		"tool-controls-need-tools", "forced-tool-declared", "reasoning-models-refuse-max-tokens",
+		"tool-names-unique", "non-empty-text-block", "cache-control-limit",
+		"tool-choice-declared", "tool-choice-needs-tools", "thinking-budget-minimum",
+		"thinking-budget-below-max-tokens", "thinking-no-forced-tool-choice",
+		"parameters-one-schema", "parameters-schema-subset", "schema-required-defined",
+		"allowed-function-names-declared", "function-calling-config-needs-declarations",
 	},
 })

@@ -3,6 +3,7 @@ package refdriver
 import (
 	"context"
 	"encoding/json"
+	"github.com/toolwire/toolwire/mockprovider/conv"
 
 	"github.com/anthropics/anthropic-sdk-go"
 	"github.com/anthropics/anthropic-sdk-go/option"
@@ -12,7 +13,7 @@ import (
 )
 
 func (d *Driver) runAnthropic(ctx context.Context, env Env, t *task.Task) (string, error) {
-	client := anthropic.NewClient(option.WithBaseURL(env.AnthropicBaseURL), option.WithAPIKey(env.APIKey), option.WithHTTPClient(httpClient(env, d.edit())))
+	client := anthropic.NewClient(option.WithBaseURL(env.AnthropicBaseURL), option.WithAPIKey(env.APIKey), option.WithHTTPClient(httpClient(env, d.editFor(conv.Anthropic))))
 
 	var tools []anthropic.ToolUnionParam
 	for _, tool := range t.Tools {

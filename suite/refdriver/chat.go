@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/toolwire/toolwire/mockprovider/conv"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -31,7 +32,7 @@ func openAIToolChoice(tc string, responses bool) any {
 }
 
 func (d *Driver) runChat(ctx context.Context, env Env, t *task.Task) (string, error) {
-	opts := []option.RequestOption{option.WithBaseURL(env.OpenAIBaseURL), option.WithAPIKey(env.APIKey), option.WithHTTPClient(httpClient(env, d.edit()))}
+	opts := []option.RequestOption{option.WithBaseURL(env.OpenAIBaseURL), option.WithAPIKey(env.APIKey), option.WithHTTPClient(httpClient(env, d.editFor(conv.OpenAIChat)))}
 	if tc := openAIToolChoice(t.ToolChoice, false); tc != nil {
 		opts = append(opts, option.WithJSONSet("tool_choice", tc))
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"github.com/toolwire/toolwire/mockprovider/conv"
 	"strings"
 
 	"google.golang.org/genai"
@@ -17,7 +18,7 @@ func (d *Driver) runGemini(ctx context.Context, env Env, t *task.Task) (string, 
 	client, err := genai.NewClient(ctx, &genai.ClientConfig{
 		APIKey:      env.APIKey,
 		Backend:     genai.BackendGeminiAPI,
-		HTTPClient:  httpClient(env, d.edit()),
+		HTTPClient:  httpClient(env, d.editFor(conv.Gemini)),
 		HTTPOptions: genai.HTTPOptions{BaseURL: env.GeminiBaseURL},
 	})
 	if err != nil {

@@ -1,6 +1,7 @@
 package refdriver
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strconv"
@@ -66,15 +67,15 @@ func init() {
 		BreakInfo{ResultsAsUserText, nil, "drop the model's call turn and paste the tool results into a user message as text"},
 		BreakInfo{OmitModel, []conv.Dialect{chat, resp, anth}, "leave model out of the request body"},
 		BreakInfo{StrictWithLooseSchema, []conv.Dialect{chat, resp}, "declare every function strict: true without making its schema strict (additionalProperties: false, all properties required)"},
-		BreakInfo{ToolNameWithDot, []conv.Dialect{chat, resp}, `declare tools under MCP-style namespaced names ("mcp.get_weather")`},
+		BreakInfo{ToolNameWithDot, []conv.Dialect{chat, resp, anth}, `declare tools under MCP-style namespaced names ("mcp.get_weather")`},
 		BreakInfo{OmitToolCallType, []conv.Dialect{chat}, `replay tool_calls without their "type": "function"`},
 		BreakInfo{StreamOptionsWithoutStream, []conv.Dialect{chat}, "send stream_options {include_usage: true} on non-streamed requests too"},
 		BreakInfo{EmptyToolCalls, []conv.Dialect{chat}, "replay the model's text as its own assistant message with tool_calls: [] before the message with the calls"},
-		BreakInfo{UnknownMember, []conv.Dialect{chat}, `send a member the API does not define ("toolwire_extra": 1)`},
-		BreakInfo{WrongMemberType, []conv.Dialect{chat}, `send a count as a string ("n": "1")`},
-		BreakInfo{TruncatedBody, []conv.Dialect{chat}, "send the body without its closing brace"},
-		BreakInfo{ToolControlsWithoutTools, []conv.Dialect{chat}, "drop tools but keep parallel_tool_calls: false"},
-		BreakInfo{ForceUndeclaredTool, []conv.Dialect{chat}, "force tool_choice to a function that is not declared"},
+		BreakInfo{UnknownMember, []conv.Dialect{chat, resp, anth, gem}, `send a member the API does not define ("toolwire_extra": 1)`},
+		BreakInfo{WrongMemberType, []conv.Dialect{chat, resp, anth, gem}, `send a member with the wrong JSON kind (Chat "n": "1", elsewhere temperature "warm")`},
+		BreakInfo{TruncatedBody, []conv.Dialect{chat, resp, anth, gem}, "send the body without its closing brace"},
+		BreakInfo{ToolControlsWithoutTools, []conv.Dialect{chat, anth, gem}, "drop tools but keep the tool controls (Chat parallel_tool_calls: false, Anthropic tool_choice auto, Gemini functionCallingConfig)"},
+		BreakInfo{ForceUndeclaredTool, []conv.Dialect{chat, resp, anth, gem}, "force the model to a function that is not declared (tool_choice, or Gemini allowedFunctionNames)"},
 		BreakInfo{MaxTokensToReasoningModel, []conv.Dialect{chat}, "send max_tokens to a reasoning model (o4-mini)"},
 		BreakInfo{OmitFunctionCallName, []conv.Dialect{resp}, "replay function_call items without their name"},
 		BreakInfo{AssistantInputText, []conv.Dialect{resp}, "replay assistant messages with input_text parts instead of output_text"},
@@ -112,7 +113,11 @@ func (d *Driver) moreEdits() func([]byte) []byte {
 	case WrongMemberType:
 		return setKeys(map[string]any{"n": "1"})
 	case TruncatedBody:
-		return func(body []byte) []byte { return body[:len(body)-1] }
+		// The closing brace, not a trailing newline some encoders add.
+		return func(body []byte) []byte {
+			body = bytes.TrimRight(body, " \t\r\n")
+			return body[:len(body)-1]
+		}
 	case ToolControlsWithoutTools:
 		return func(body []byte) []byte {
 			return setKeys(map[string]any{"parallel_tool_calls": false})(deleteKey("tools")(deleteKey("tool_choice")(body)))

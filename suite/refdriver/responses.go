@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/toolwire/toolwire/mockprovider/conv"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -16,7 +17,7 @@ import (
 )
 
 func (d *Driver) runResponses(ctx context.Context, env Env, t *task.Task) (string, error) {
-	opts := []option.RequestOption{option.WithBaseURL(env.OpenAIBaseURL), option.WithAPIKey(env.APIKey), option.WithHTTPClient(httpClient(env, d.edit()))}
+	opts := []option.RequestOption{option.WithBaseURL(env.OpenAIBaseURL), option.WithAPIKey(env.APIKey), option.WithHTTPClient(httpClient(env, d.editFor(conv.OpenAIResponses)))}
 	if tc := openAIToolChoice(t.ToolChoice, true); tc != nil {
 		opts = append(opts, option.WithJSONSet("tool_choice", tc))
 	}
