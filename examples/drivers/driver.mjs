@@ -41,13 +41,25 @@ function textOf(result) {
 const parseArgs = (raw) => { try { return JSON.parse(raw || "{}"); } catch { return null; } };
 const decls = () => task.tools.map((t) => [t.name, t.description ?? "", t.parameters ?? { type: "object", properties: {} }]);
 
+const strict = (name) => task.tools.some((t) => t.name === name && t.strict);
+// The task's tool_choice in the dialect's form, on the first request only: a
+// loop that kept forcing a tool would never end (the model calls again).
+const firstChoice = (turn, forms) => {
+  const choice = task.tool_choice ?? "";
+  if (turn > 0 || !choice) return undefined;
+  return ["auto", "none", "required"].includes(choice) ? forms[choice] : forms.name(choice);
+};
+
 async function runOpenAIChat() {
   const base = env.OPENAI_BASE_URL, auth = { authorization: `Bearer ${env.OPENAI_API_KEY}` };
   const messages = task.system ? [{ role: "system", content: task.system }] : [];
   messages.push({ role: "user", content: task.prompt });
-  const tools = decls().map(([name, description, parameters]) => ({ type: "function", function: { name, description, parameters } }));
+  const tools = decls().map(([name, description, parameters]) => ({ type: "function", function: { name, description, parameters, ...(strict(name) ? { strict: true } : {}) } }));
+  const forms = { auto: "auto", none: "none", required: "required", name: (n) => ({ type: "function", function: { name: n } }) };
   for (let i = 0; i < maxTurns; i++) {
-    const msg = (await post(`${base}/chat/completions`, { model: task.model, messages, tools }, auth)).choices[0].message;
+    const choice = firstChoice(i, forms);
+    const body = { model: task.model, messages, tools, ...(choice !== undefined ? { tool_choice: choice } : {}) };
+    const msg = (await post(`${base}/chat/completions`, body, auth)).choices[0].message;
     if (!msg.tool_calls?.length) return msg.content ?? "";
     messages.push({ role: "assistant", content: msg.content, tool_calls: msg.tool_calls });
     for (const tc of msg.tool_calls) {
@@ -61,9 +73,11 @@ async function runOpenAIChat() {
 async function runOpenAIResponses() {
   const base = env.OPENAI_BASE_URL, auth = { authorization: `Bearer ${env.OPENAI_API_KEY}` };
   const items = [{ role: "user", content: task.prompt }];
-  const tools = decls().map(([name, description, parameters]) => ({ type: "function", name, description, parameters }));
+  const tools = decls().map(([name, description, parameters]) => ({ type: "function", name, description, parameters, ...(strict(name) ? { strict: true } : {}) }));
+  const forms = { auto: "auto", none: "none", required: "required", name: (n) => ({ type: "function", name: n }) };
   for (let i = 0; i < maxTurns; i++) {
-    const body = { model: task.model, input: items, tools, ...(task.system ? { instructions: task.system } : {}) };
+    const choice = firstChoice(i, forms);
+    const body = { model: task.model, input: items, tools, ...(task.system ? { instructions: task.system } : {}), ...(choice !== undefined ? { tool_choice: choice } : {}) };
     const out = (await post(`${base}/responses`, body, auth)).output;
     const calls = out.filter((o) => o.type === "function_call");
     if (!calls.length) return out.filter((o) => o.type === "message").flatMap((o) => o.content).map((c) => c.text ?? "").join("");
@@ -76,9 +90,11 @@ async function runOpenAIResponses() {
 async function runAnthropic() {
   const base = env.ANTHROPIC_BASE_URL, headers = { "x-api-key": env.ANTHROPIC_API_KEY, "anthropic-version": "2023-06-01" };
   const messages = [{ role: "user", content: task.prompt }];
-  const tools = decls().map(([name, description, input_schema]) => ({ name, description, input_schema }));
+  const tools = decls().map(([name, description, input_schema]) => ({ name, description, input_schema, ...(strict(name) ? { strict: true } : {}) }));
+  const forms = { auto: { type: "auto" }, none: { type: "none" }, required: { type: "any" }, name: (n) => ({ type: "tool", name: n }) };
   for (let i = 0; i < maxTurns; i++) {
-    const body = { model: task.model, max_tokens: 1024, messages, tools, ...(task.system ? { system: task.system } : {}) };
+    const choice = firstChoice(i, forms);
+    const body = { model: task.model, max_tokens: 1024, messages, tools, ...(task.system ? { system: task.system } : {}), ...(choice !== undefined ? { tool_choice: choice } : {}) };
     const msg = await post(`${base}/v1/messages`, body, headers);
     const uses = msg.content.filter((b) => b.type === "tool_use");
     if (!uses.length) return msg.content.filter((b) => b.type === "text").map((b) => b.text).join("");
@@ -96,8 +112,10 @@ async function runGemini() {
   const url = `${env.GOOGLE_GEMINI_BASE_URL}/v1beta/models/${task.model}:generateContent`, headers = { "x-goog-api-key": env.GEMINI_API_KEY };
   const contents = [{ role: "user", parts: [{ text: task.prompt }] }];
   const tools = [{ functionDeclarations: decls().map(([name, description, parameters]) => ({ name, description, parametersJsonSchema: parameters })) }];
+  const forms = { auto: { mode: "AUTO" }, none: { mode: "NONE" }, required: { mode: "ANY" }, name: (n) => ({ mode: "ANY", allowedFunctionNames: [n] }) };
   for (let i = 0; i < maxTurns; i++) {
-    const body = { contents, tools, ...(task.system ? { systemInstruction: { parts: [{ text: task.system }] } } : {}) };
+    const choice = firstChoice(i, forms);
+    const body = { contents, tools, ...(task.system ? { systemInstruction: { parts: [{ text: task.system }] } } : {}), ...(choice !== undefined ? { toolConfig: { functionCallingConfig: choice } } : {}) };
     const content = (await post(url, body, headers)).candidates[0].content;
     const calls = content.parts.filter((p) => p.functionCall).map((p) => p.functionCall);
     if (!calls.length) return content.parts.map((p) => p.text ?? "").join("");

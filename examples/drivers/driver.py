@@ -60,14 +60,31 @@ def tool_decls():
             for t in TASK["tools"]]
 
 
+def strict(name):
+    return any(t["name"] == name and t.get("strict") for t in TASK["tools"])
+
+
+def first_choice(turn, forms):
+    """The task's tool_choice in the dialect's form, on the first request only:
+    a loop that kept forcing a tool would never end (the model calls again)."""
+    choice = TASK.get("tool_choice") or ""
+    if turn > 0 or not choice:
+        return None
+    return forms[choice] if choice in ("auto", "none", "required") else forms["name"](choice)
+
+
 def run_openai_chat():
     base, key = os.environ["OPENAI_BASE_URL"], os.environ["OPENAI_API_KEY"]
     messages = ([{"role": "system", "content": TASK["system"]}] if TASK.get("system") else [])
     messages.append({"role": "user", "content": TASK["prompt"]})
-    tools = [{"type": "function", "function": {"name": n, "description": d, "parameters": p}} for n, d, p in tool_decls()]
-    for _ in range(TASK.get("max_turns", 8)):
-        msg = post(base + "/chat/completions", {"model": TASK["model"], "messages": messages, "tools": tools},
-                   {"Authorization": "Bearer " + key})["choices"][0]["message"]
+    tools = [{"type": "function", "function": {"name": n, "description": d, "parameters": p, **({"strict": True} if strict(n) else {})}}
+             for n, d, p in tool_decls()]
+    forms = {"auto": "auto", "none": "none", "required": "required", "name": lambda n: {"type": "function", "function": {"name": n}}}
+    for turn in range(TASK.get("max_turns", 8)):
+        body = {"model": TASK["model"], "messages": messages, "tools": tools}
+        if (choice := first_choice(turn, forms)) is not None:
+            body["tool_choice"] = choice
+        msg = post(base + "/chat/completions", body, {"Authorization": "Bearer " + key})["choices"][0]["message"]
         if not msg.get("tool_calls"):
             return msg.get("content") or ""
         messages.append({"role": "assistant", "content": msg.get("content"), "tool_calls": msg["tool_calls"]})
@@ -80,9 +97,13 @@ def run_openai_chat():
 def run_openai_responses():
     base, key = os.environ["OPENAI_BASE_URL"], os.environ["OPENAI_API_KEY"]
     items = [{"role": "user", "content": TASK["prompt"]}]
-    tools = [{"type": "function", "name": n, "description": d, "parameters": p} for n, d, p in tool_decls()]
-    for _ in range(TASK.get("max_turns", 8)):
+    tools = [{"type": "function", "name": n, "description": d, "parameters": p, **({"strict": True} if strict(n) else {})}
+             for n, d, p in tool_decls()]
+    forms = {"auto": "auto", "none": "none", "required": "required", "name": lambda n: {"type": "function", "name": n}}
+    for turn in range(TASK.get("max_turns", 8)):
         body = {"model": TASK["model"], "input": items, "tools": tools}
+        if (choice := first_choice(turn, forms)) is not None:
+            body["tool_choice"] = choice
         if TASK.get("system"):
             body["instructions"] = TASK["system"]
         out = post(base + "/responses", body, {"Authorization": "Bearer " + key})["output"]
@@ -99,9 +120,12 @@ def run_openai_responses():
 def run_anthropic():
     base, key = os.environ["ANTHROPIC_BASE_URL"], os.environ["ANTHROPIC_API_KEY"]
     messages = [{"role": "user", "content": TASK["prompt"]}]
-    tools = [{"name": n, "description": d, "input_schema": p} for n, d, p in tool_decls()]
-    for _ in range(TASK.get("max_turns", 8)):
+    tools = [{"name": n, "description": d, "input_schema": p, **({"strict": True} if strict(n) else {})} for n, d, p in tool_decls()]
+    forms = {"auto": {"type": "auto"}, "none": {"type": "none"}, "required": {"type": "any"}, "name": lambda n: {"type": "tool", "name": n}}
+    for turn in range(TASK.get("max_turns", 8)):
         body = {"model": TASK["model"], "max_tokens": 1024, "messages": messages, "tools": tools}
+        if (choice := first_choice(turn, forms)) is not None:
+            body["tool_choice"] = choice
         if TASK.get("system"):
             body["system"] = TASK["system"]
         msg = post(base + "/v1/messages", body, {"x-api-key": key, "anthropic-version": "2023-06-01"})
@@ -125,8 +149,12 @@ def run_gemini():
     contents = [{"role": "user", "parts": [{"text": TASK["prompt"]}]}]
     tools = [{"functionDeclarations": [{"name": n, "description": d, "parametersJsonSchema": p} for n, d, p in tool_decls()]}]
     url = f"{base}/v1beta/models/{TASK['model']}:generateContent"
-    for _ in range(TASK.get("max_turns", 8)):
+    forms = {"auto": {"mode": "AUTO"}, "none": {"mode": "NONE"}, "required": {"mode": "ANY"},
+             "name": lambda n: {"mode": "ANY", "allowedFunctionNames": [n]}}
+    for turn in range(TASK.get("max_turns", 8)):
         body = {"contents": contents, "tools": tools}
+        if (choice := first_choice(turn, forms)) is not None:
+            body["toolConfig"] = {"functionCallingConfig": choice}
         if TASK.get("system"):
             body["systemInstruction"] = {"parts": [{"text": TASK["system"]}]}
         content = post(url, body, {"x-goog-api-key": key})["candidates"][0]["content"]

@@ -29,12 +29,15 @@ type taskFile struct {
 	Prompt   string `json:"prompt"`
 	MaxTurns int    `json:"max_turns"`
 	Tools    []tool `json:"tools"`
+	// ToolChoice is "", "auto", "none", "required" or a tool's name.
+	ToolChoice string `json:"tool_choice"`
 }
 
 type tool struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description"`
 	Parameters  json.RawMessage `json:"parameters"`
+	Strict      bool            `json:"strict"`
 	Results     []struct {
 		When   map[string]any `json:"when"`
 		Result toolResult     `json:"result"`
@@ -210,12 +213,37 @@ func parameters(t tool) json.RawMessage {
 
 var errNoFinalAnswer = errors.New("no final answer within max_turns")
 
+// choiceForms are one dialect's spellings of a tool choice.
+type choiceForms struct {
+	auto, none, required any
+	name                 func(string) any
+}
+
+// firstChoice is the task's tool_choice in the dialect's form, on the first
+// request only (nil otherwise): a loop that kept forcing a tool would never
+// end, since the model calls again.
+func firstChoice(turn int, f choiceForms) any {
+	switch c := task.ToolChoice; {
+	case turn > 0 || c == "":
+		return nil
+	case c == "auto":
+		return f.auto
+	case c == "none":
+		return f.none
+	case c == "required":
+		return f.required
+	default:
+		return f.name(c)
+	}
+}
+
 func runOpenAIChat() (string, error) {
 	url, auth := os.Getenv("OPENAI_BASE_URL")+"/chat/completions", map[string]string{"Authorization": "Bearer " + os.Getenv("OPENAI_API_KEY")}
 	type function struct {
 		Name        string          `json:"name"`
 		Description string          `json:"description"`
 		Parameters  json.RawMessage `json:"parameters"`
+		Strict      bool            `json:"strict,omitempty"`
 	}
 	type toolDecl struct {
 		Type     string   `json:"type"`
@@ -223,8 +251,12 @@ func runOpenAIChat() (string, error) {
 	}
 	var tools []toolDecl
 	for _, t := range task.Tools {
-		tools = append(tools, toolDecl{"function", function{t.Name, t.Description, parameters(t)}})
+		tools = append(tools, toolDecl{"function", function{t.Name, t.Description, parameters(t), t.Strict}})
 	}
+	forms := choiceForms{"auto", "none", "required", func(n string) any {
+		return map[string]any{"type": "function", "function": map[string]string{"name": n}}
+	}}
+	turn := 0
 	var messages []any
 	if task.System != "" {
 		messages = append(messages, map[string]string{"role": "system", "content": task.System})
@@ -240,6 +272,10 @@ func runOpenAIChat() (string, error) {
 			} `json:"choices"`
 		}
 		body := map[string]any{"model": task.Model, "messages": messages, "tools": tools}
+		if c := firstChoice(turn, forms); c != nil {
+			body["tool_choice"] = c
+		}
+		turn++
 		if err := post(url, body, auth, &answer); err != nil {
 			return "", err
 		}
@@ -280,14 +316,19 @@ func runOpenAIResponses() (string, error) {
 		Name        string          `json:"name"`
 		Description string          `json:"description"`
 		Parameters  json.RawMessage `json:"parameters"`
+		Strict      bool            `json:"strict,omitempty"`
 	}
 	var tools []toolDecl
 	for _, t := range task.Tools {
-		tools = append(tools, toolDecl{"function", t.Name, t.Description, parameters(t)})
+		tools = append(tools, toolDecl{"function", t.Name, t.Description, parameters(t), t.Strict})
 	}
+	forms := choiceForms{"auto", "none", "required", func(n string) any { return map[string]string{"type": "function", "name": n} }}
 	items := []any{map[string]string{"role": "user", "content": task.Prompt}}
-	for range task.MaxTurns {
+	for turn := range task.MaxTurns {
 		body := map[string]any{"model": task.Model, "input": items, "tools": tools}
+		if c := firstChoice(turn, forms); c != nil {
+			body["tool_choice"] = c
+		}
 		if task.System != "" {
 			body["instructions"] = task.System
 		}
@@ -343,6 +384,7 @@ func runAnthropic() (string, error) {
 		Name        string          `json:"name"`
 		Description string          `json:"description"`
 		InputSchema json.RawMessage `json:"input_schema"`
+		Strict      bool            `json:"strict,omitempty"`
 	}
 	type toolResultBlock struct {
 		Type      string `json:"type"`
@@ -352,11 +394,16 @@ func runAnthropic() (string, error) {
 	}
 	var tools []toolDecl
 	for _, t := range task.Tools {
-		tools = append(tools, toolDecl{t.Name, t.Description, parameters(t)})
+		tools = append(tools, toolDecl{t.Name, t.Description, parameters(t), t.Strict})
 	}
+	forms := choiceForms{map[string]string{"type": "auto"}, map[string]string{"type": "none"}, map[string]string{"type": "any"},
+		func(n string) any { return map[string]string{"type": "tool", "name": n} }}
 	messages := []any{map[string]string{"role": "user", "content": task.Prompt}}
-	for range task.MaxTurns {
+	for turn := range task.MaxTurns {
 		body := map[string]any{"model": task.Model, "max_tokens": 1024, "messages": messages, "tools": tools}
+		if c := firstChoice(turn, forms); c != nil {
+			body["tool_choice"] = c
+		}
 		if task.System != "" {
 			body["system"] = task.System
 		}
@@ -419,8 +466,13 @@ func runGemini() (string, error) {
 	}
 	tools := []map[string]any{{"functionDeclarations": decls}}
 	contents := []any{map[string]any{"role": "user", "parts": []map[string]string{{"text": task.Prompt}}}}
-	for range task.MaxTurns {
+	forms := choiceForms{map[string]string{"mode": "AUTO"}, map[string]string{"mode": "NONE"}, map[string]string{"mode": "ANY"},
+		func(n string) any { return map[string]any{"mode": "ANY", "allowedFunctionNames": []string{n}} }}
+	for turn := range task.MaxTurns {
 		body := map[string]any{"contents": contents, "tools": tools}
+		if c := firstChoice(turn, forms); c != nil {
+			body["toolConfig"] = map[string]any{"functionCallingConfig": c}
+		}
 		if task.System != "" {
 			body["systemInstruction"] = map[string]any{"parts": []map[string]string{{"text": task.System}}}
 		}
