@@ -27,6 +27,10 @@ type Request struct {
 	Tools      []conv.Tool
 	ToolChoice conv.ToolChoice
 	Stream     bool
+	// StopSequences is stop_sequences; SerialCalls is tool_choice's
+	// disable_parallel_tool_use: true (one tool_use a turn).
+	StopSequences []string
+	SerialCalls   bool
 	// Thinking is set when extended thinking is enabled: only then does
 	// the reply carry a thinking block.
 	Thinking bool
@@ -142,6 +146,7 @@ func fromWire(w *wireRequest, size int) (*Request, *wire.APIError) {
 	if w.Stream != nil {
 		req.Stream = *w.Stream
 	}
+	req.StopSequences = w.StopSequences
 	if w.System.String != nil {
 		req.System = *w.System.String
 	} else if len(w.System.Blocks) > 0 {
@@ -315,9 +320,13 @@ func serverToolName(u *wToolUnion) string {
 
 func (req *Request) fromToolChoice(u *wToolChoiceUnion) *wire.APIError {
 	req.ToolChoiceType = u.Tag
+	var disableParallel *bool
 	switch {
+	case u.Auto != nil:
+		disableParallel = u.Auto.DisableParallelToolUse
 	case u.Any != nil:
 		req.ToolChoice = conv.ToolChoice{Mode: conv.ToolChoiceRequired}
+		disableParallel = u.Any.DisableParallelToolUse
 	case u.None != nil:
 		req.ToolChoice = conv.ToolChoice{Mode: conv.ToolChoiceNone}
 	case u.Tool != nil:
@@ -325,7 +334,9 @@ func (req *Request) fromToolChoice(u *wToolChoiceUnion) *wire.APIError {
 			return invalidRule(RuleRequiredFields, "tool_choice.tool.name: "+required)
 		}
 		req.ToolChoice = conv.ToolChoice{Mode: conv.ToolChoiceFunction, Name: *u.Tool.Name}
+		disableParallel = u.Tool.DisableParallelToolUse
 	}
+	req.SerialCalls = disableParallel != nil && *disableParallel
 	return nil
 }
 
@@ -357,6 +368,7 @@ func (r *Request) conversation() *conv.Conversation {
 	c := &conv.Conversation{
 		Dialect: conv.Anthropic, Model: r.Model, System: r.System,
 		Tools: r.Tools, ToolChoice: r.ToolChoice, Stream: r.Stream,
+		Controls: conv.Controls{MaxOutputTokens: max(r.MaxTokens, 0), StopSequences: r.StopSequences, SerialCalls: r.SerialCalls},
 	}
 	names := map[string]string{} // tool_use id → tool name, to name results
 	if len(r.Groups) > 0 {

@@ -146,9 +146,14 @@ type block struct {
 }
 
 // reply turns the neutral reply into Anthropic blocks and a stop reason.
+// A tool_use the token limit cut is still sent, as the API sends one when
+// max_tokens runs out inside it: its input is what parsed of the
+// generated prefix ({} for a cut object), and only a stream carries the
+// prefix itself, in its input_json_delta events.
 func reply(x *dialect.Exchange, req *Request, r *model.Reply) ([]block, string) {
 	var out []block
 	stop := "end_turn"
+	callIndex := 0
 	for _, p := range r.Turn.Parts {
 		switch p.Kind {
 		case conv.KindReasoning:
@@ -168,13 +173,24 @@ func reply(x *dialect.Exchange, req *Request, r *model.Reply) ([]block, string) 
 			if err != nil || p.Call.Arguments == nil {
 				args = []byte("{}")
 			}
-			out = append(out, block{kind: "tool_use", id: id, name: p.Call.Name, args: string(args),
+			streamed := string(args)
+			if callIndex == r.CutCall && r.Stop == model.StopTokens {
+				streamed, args = r.ArgumentsJSON(callIndex), []byte("{}")
+			}
+			callIndex++
+			out = append(out, block{kind: "tool_use", id: id, name: p.Call.Name, args: streamed,
 				body: toolUseBlock{Type: "tool_use", ID: id, Name: p.Call.Name, Input: args, Caller: caller{Type: "direct"}}})
 			stop = "tool_use"
 		case conv.KindRefusal:
 			out = append(out, block{kind: "text", text: p.Text, body: textBlock{Type: "text", Text: p.Text}})
 			stop = "refusal"
 		}
+	}
+	switch r.Stop {
+	case model.StopTokens:
+		stop = "max_tokens"
+	case model.StopSequence:
+		stop = "stop_sequence"
 	}
 	if len(out) == 0 {
 		out = append(out, block{kind: "text", body: textBlock{Type: "text", Text: ""}})
@@ -234,13 +250,22 @@ func (d *Dialect) Encode(x *dialect.Exchange, reqAny any, c *conv.Conversation, 
 	if !c.Stream {
 		x.JSON(http.StatusOK, messageBody{
 			ID: msgID, Type: "message", Role: "assistant", Model: req.Model, Content: raw,
-			StopReason: &stop, Usage: fullUsage(in, out),
+			StopReason: &stop, StopSequence: stopSequence(r), Usage: fullUsage(in, out),
 		})
 		return
 	}
-	d.stream(x, req, msgID, blocks, stop, in, out)
+	d.stream(x, req, msgID, blocks, stopDelta{StopReason: stop, StopSequence: stopSequence(r)}, in, out)
 }
 
 func fullUsage(in, out int) usage {
 	return usage{InputTokens: in, CacheCreation: &cacheCreation{}, OutputTokens: out, ServiceTier: "standard", InferenceGeo: "not_available"}
+}
+
+// stopSequence is the stop sequence that ended the reply, nil (null) when
+// none did.
+func stopSequence(r *model.Reply) *string {
+	if r.Stop != model.StopSequence {
+		return nil
+	}
+	return &r.StopText
 }

@@ -15,7 +15,7 @@ import (
 // per block content_block_start / deltas / content_block_stop (a ping after
 // the first start), message_delta with the stop reason and cumulative
 // usage, message_stop.
-func (d *Dialect) stream(x *dialect.Exchange, req *Request, msgID string, blocks []block, stop string, in, out int) {
+func (d *Dialect) stream(x *dialect.Exchange, req *Request, msgID string, blocks []block, stop stopDelta, in, out int) {
 	x.W = &namedEvents{ResponseWriter: x.W}
 	s := x.SSE("")
 	size := x.Stream.FragmentSize
@@ -73,7 +73,7 @@ func (d *Dialect) stream(x *dialect.Exchange, req *Request, msgID string, blocks
 			return
 		}
 	}
-	if !send("message_delta", messageDelta{Type: "message_delta", Delta: stopDelta{StopReason: stop}, Usage: deltaUsage{InputTokens: in, OutputTokens: out}}) {
+	if !send("message_delta", messageDelta{Type: "message_delta", Delta: stop, Usage: deltaUsage{InputTokens: in, OutputTokens: out}}) {
 		return
 	}
 	send("message_stop", typed{Type: "message_stop"})

@@ -10,6 +10,12 @@ import (
 // toConversation maps the request onto the neutral model.
 func toConversation(req *Request) *conv.Conversation {
 	c := &conv.Conversation{Dialect: conv.Gemini, Model: req.Model, Stream: req.Method == methodStream, ToolChoice: conv.ToolChoice{Mode: conv.ToolChoiceAuto}}
+	if g := req.GenerationConfig; g != nil {
+		if g.MaxOutputTokens != nil {
+			c.Controls.MaxOutputTokens = max(int64(*g.MaxOutputTokens), 0)
+		}
+		c.Controls.StopSequences = g.StopSequences
+	}
 	if req.SystemInstruction != nil {
 		var texts []string
 		for _, p := range req.SystemInstruction.Parts {

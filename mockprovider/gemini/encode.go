@@ -68,6 +68,7 @@ const (
 	roleModel            = "model"
 	roleUser             = "user"
 	finishStop           = "STOP"
+	finishMaxTokens      = "MAX_TOKENS"
 	finishMessageCalls   = "Model generated function call(s)."
 	noSignature          = "-"
 	responseIDLength     = 23
@@ -86,7 +87,12 @@ func (d *Dialect) Encode(x *dialect.Exchange, req any, c *conv.Conversation, rep
 	}
 	texts, calls := d.replyParts(x, r.Model, reply)
 	prompt := promptTokens(r)
-	head := responseHead{model: r.Model, id: x.IDs().Next("", responseIDLength), prompt: prompt, thoughts: thoughtsTokens(r, prompt), calls: len(calls) > 0}
+	head := responseHead{model: r.Model, id: x.IDs().Next("", responseIDLength), prompt: prompt, thoughts: thoughtsTokens(r, prompt), calls: len(calls) > 0, finish: finishStop}
+	// A stop sequence ends the turn with STOP; the token limit with
+	// MAX_TOKENS.
+	if reply.Stop == model.StopTokens {
+		head.finish = finishMaxTokens
+	}
 	callsLen := callBytes(calls)
 	if !c.Stream {
 		x.JSON(http.StatusOK, head.message(wholeAnswer(texts, calls, callsLen)))
@@ -146,14 +152,15 @@ type responseHead struct {
 	prompt    int
 	thoughts  int  // thinking tokens, reported by thinking models
 	calls     bool // the turn made calls: the last chunk says so
+	finish    string
 }
 
 // message is the chunk as a GenerateContentResponse.
 func (h responseHead) message(ch chunk) GenerateContentResponse {
 	cand := Candidate{Content: OutContent{Parts: ch.parts(), Role: roleModel}}
 	if ch.last {
-		cand.FinishReason = finishStop
-		if h.calls {
+		cand.FinishReason = h.finish
+		if h.calls && h.finish == finishStop {
 			cand.FinishMessage = finishMessageCalls
 		}
 	}
@@ -168,15 +175,22 @@ func (h responseHead) message(ch chunk) GenerateContentResponse {
 }
 
 // replyParts turns the neutral reply into the joined text and the call
-// parts (the first call carries the thought signature).
+// parts (the first call carries the thought signature). A call the token
+// limit cut is not sent: Gemini sends a call's args whole or not at all
+// [inferred].
 func (d *Dialect) replyParts(x *dialect.Exchange, modelName string, reply *model.Reply) (string, []OutPart) {
 	text := ""
 	var calls []OutPart
+	callIndex := -1
 	for _, p := range reply.Turn.Parts {
 		switch p.Kind {
 		case conv.KindText, conv.KindRefusal:
 			text += p.Text
 		case conv.KindCall:
+			callIndex++
+			if reply.Stop == model.StopTokens && callIndex == reply.CutCall {
+				continue
+			}
 			call := &OutCall{ID: p.Call.ID, Name: p.Call.Name, Args: p.Call.Arguments}
 			if call.Args == nil {
 				call.Args = map[string]any{}

@@ -75,6 +75,17 @@ func decodeRequest(body []byte, lenient bool) (*Request, *wire.APIError) {
 		req.IncludeUsage = w.StreamOptions.IncludeUsage != nil && *w.StreamOptions.IncludeUsage
 	}
 	req.MaxTokensSent = w.MaxTokens != nil
+	switch {
+	case w.MaxCompletionTokens != nil:
+		req.MaxOutputTokens = *w.MaxCompletionTokens
+	case w.MaxTokens != nil:
+		req.MaxOutputTokens = *w.MaxTokens
+	}
+	if w.Stop.One != nil {
+		req.StopSequences = []string{*w.Stop.One}
+	} else {
+		req.StopSequences = w.Stop.Many
+	}
 	req.FunctionCallSent = w.FunctionCall.Mode != nil || w.FunctionCall.Name != nil
 	req.FunctionsSent = len(w.Functions) > 0
 	return req, nil

@@ -104,6 +104,11 @@ func toConversation(r *Request) *conv.Conversation {
 	default:
 		c.ToolChoice.Mode = conv.ToolChoiceAuto
 	}
+	c.Controls = conv.Controls{
+		MaxOutputTokens: max(r.MaxOutputTokens, 0),
+		StopSequences:   r.StopSequences,
+		SerialCalls:     r.ParallelToolCalls != nil && !*r.ParallelToolCalls,
+	}
 
 	var callNames callNameIndex // call id → function name, to name results
 	var systemBuf [2]string

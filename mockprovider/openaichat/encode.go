@@ -92,6 +92,14 @@ func buildOutput(x *dialect.Exchange, r *Request, c *conv.Conversation, reply *m
 	if len(out.Calls) > 0 && !c.ToolChoice.Forced() {
 		out.Finish = "tool_calls"
 	}
+	// The token limit ends the turn with "length", a call cut inside its
+	// arguments included; a stop sequence ends it with "stop".
+	switch reply.Stop {
+	case model.StopTokens:
+		out.Finish = "length"
+	case model.StopSequence:
+		out.Finish = "stop"
+	}
 	text := promptText(c)
 	prompt := max(1, len(text)/charsPerToken)
 	completion := max(1, completionChars/4)

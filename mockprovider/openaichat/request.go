@@ -33,6 +33,10 @@ type Request struct {
 	FunctionCallSent, FunctionsSent bool
 	// MaxTokensSent is true when the legacy max_tokens was present.
 	MaxTokensSent bool
+	// MaxOutputTokens is max_completion_tokens, or else max_tokens (0: no
+	// limit); StopSequences is stop, a string or a list.
+	MaxOutputTokens int64
+	StopSequences   []string
 	// Unknown lists the members the API does not define, kept in lenient
 	// mode for the known-fields rule to journal.
 	Unknown []UnknownMember

@@ -154,6 +154,10 @@ func (r *Request) conversation() *conv.Conversation {
 		c.PreviousResponseID = *r.PreviousResponseID
 	}
 	c.System = str(r.W.Instructions)
+	if r.W.MaxOutputTokens != nil {
+		c.Controls.MaxOutputTokens = max(*r.W.MaxOutputTokens, 0)
+	}
+	c.Controls.SerialCalls = r.ParallelToolCalls != nil && !*r.ParallelToolCalls
 	for _, t := range r.Tools {
 		if t.Type != "function" || t.Name == nil {
 			continue

@@ -28,6 +28,18 @@ type planned struct {
 	phase   string
 	// function_call
 	callID, name, args string
+	// incomplete marks the item the token limit cut: its status is
+	// "incomplete", and so is the response's.
+	incomplete bool
+}
+
+// finalStatus is the response's status once its items are written:
+// "incomplete" when the token limit cut one.
+func finalStatus(items []planned) string {
+	if n := len(items); n > 0 && items[n-1].incomplete {
+		return "incomplete"
+	}
+	return "completed"
 }
 
 // plan turns the model's reply into output items with minted ids:
@@ -77,6 +89,11 @@ func plan(x *dialect.Exchange, req *Request, reply *model.Reply) []planned {
 			}
 			out = append(out, planned{kind: "function_call", id: itemID, callID: callID, name: p.Call.Name, args: string(args)})
 		}
+	}
+	// The token limit cut the last thing generated (text or a call's
+	// arguments); nothing follows it.
+	if n := len(out); n > 0 && reply.Stop == model.StopTokens && out[n-1].kind != "reasoning" {
+		out[n-1].incomplete = true
 	}
 	return out
 }
@@ -132,12 +149,13 @@ func (d *Dialect) Encode(x *dialect.Exchange, reqAny any, c *conv.Conversation, 
 	d.stream(x, req, id, created, items, done)
 }
 
-// completedResponse renders the final Response object.
+// completedResponse renders the final Response object (completed, or
+// incomplete when the token limit cut it).
 func completedResponse(req *Request, id string, created int64, items []planned) rendered {
 	r := rendered{spans: make([]span, len(items))}
 	hint := max(int(lastResponseSize.Load()), 1024)
 	u := usageFor(req, items)
-	b := appendResponse(make([]byte, 0, hint+hint/8), req, id, created, items, form{status: "completed", usage: &u, spans: r.spans})
+	b := appendResponse(make([]byte, 0, hint+hint/8), req, id, created, items, form{status: finalStatus(items), usage: &u, spans: r.spans})
 	lastResponseSize.Store(int64(len(b)))
 	if cap(b)-len(b) > len(b)/4 {
 		// Much smaller than the last one: the journal and the response

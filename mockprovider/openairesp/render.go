@@ -29,7 +29,8 @@ type usage struct{ input, output, reasoning int }
 
 // form says which rendering of a Response object is wanted.
 type form struct {
-	// status "completed" gives the final form with its output items;
+	// status "completed" (or "incomplete": the token limit cut it) gives
+	// the final form with its output items;
 	// "in_progress" the form of response.created / response.in_progress;
 	// "failed" the one of response.failed.
 	status string
@@ -49,7 +50,8 @@ type form struct {
 
 // appendResponse appends the Response object in the given form.
 func appendResponse(b []byte, req *Request, id string, created int64, items []planned, f form) []byte {
-	status, completed := f.status, f.status == "completed"
+	status := f.status
+	completed := status == "completed" || status == "incomplete"
 	b = append(b, `{"id":`...)
 	b = appendString(b, id)
 	b = append(b, `,"object":"response","created_at":`...)
@@ -57,14 +59,20 @@ func appendResponse(b []byte, req *Request, id string, created int64, items []pl
 	b = append(b, `,"status":`...)
 	b = appendString(b, status)
 	b = append(b, `,"background":false,"completed_at":`...)
-	if completed {
+	if status == "completed" {
 		b = strconv.AppendInt(b, created, 10)
 	} else {
 		b = append(b, "null"...)
 	}
 	b = append(b, `,"error":`...)
 	b = f.appendRaw(b, f.errJSON)
-	b = append(b, `,"frequency_penalty":0,"incomplete_details":null,"instructions":`...)
+	b = append(b, `,"frequency_penalty":0,"incomplete_details":`...)
+	if status == "incomplete" {
+		b = append(b, `{"reason":"max_output_tokens"}`...)
+	} else {
+		b = append(b, "null"...)
+	}
+	b = append(b, `,"instructions":`...)
 	b = f.appendRawOrNull(b, req.Instructions)
 	b = append(b, `,"max_output_tokens":`...)
 	b = f.appendRawOrNull(b, req.MaxOutputTokens)
@@ -212,8 +220,11 @@ func appendUsage(b []byte, u *usage) []byte {
 // response.output_item.added.
 func appendItem(b []byte, p *planned, done bool) []byte {
 	status := `"completed"`
-	if !done {
+	switch {
+	case !done:
 		status = `"in_progress"`
+	case p.incomplete:
+		status = `"incomplete"`
 	}
 	b = append(b, `{"id":`...)
 	b = appendString(b, p.id)

@@ -87,10 +87,13 @@ func writeEvents(s *wire.SSE, req *Request, id string, created int64, items []pl
 	beforeCompleted()
 	// The completed response is rendered again in its compact form, which
 	// costs less than compacting all of done.body.
+	// It ends with response.incomplete instead when the token limit cut it.
 	u := usageFor(req, items)
-	b := append(e.begin("response.completed"), `,"response":`...)
-	b = appendResponse(b, req, id, created, items, form{status: "completed", usage: &u, compact: true})
-	return e.send("response.completed", b)
+	status := finalStatus(items)
+	end := "response." + status
+	b := append(e.begin(end), `,"response":`...)
+	b = appendResponse(b, req, id, created, items, form{status: status, usage: &u, compact: true})
+	return e.send(end, b)
 }
 
 func (e *events) item(index int, it *planned, size int) error {
