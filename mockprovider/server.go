@@ -207,10 +207,12 @@ const (
 	StreamHeader   = "X-Toolwire-Stream"
 )
 
-// pipeline is the shared path of every model request: auth, bounded body,
-// faults, decode, rules, model, encode, journal.
+// pipeline is the shared path of every model request, in the numbered
+// stages ARCHITECTURE.md describes: key, body, faults, decode, rules, model,
+// encode, with the journal written last (deferred) whatever happened.
 func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
+		// 1. The API key names the session.
 		key, aerr := d.Key(r)
 		if aerr == nil && len(key) > session.MaxKeyLength {
 			aerr = keyTooLong(d.Name(), key)
@@ -232,6 +234,7 @@ func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
 		*x = dialect.Exchange{W: cw, R: r, Session: sess, Env: &st.env}
 		cw.x = x
 		var body []byte
+		// 8. The journal, written however the request ends.
 		defer func() {
 			// A decoded request is valid JSON already; only an undecodable
 			// one needs checking before it goes into the journal.
@@ -259,6 +262,7 @@ func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
 			}
 		}
 
+		// 2. The body, bounded in size and time.
 		var err error
 		body, err = s.readBodyBy(w, cw.rc, r)
 		if err != nil {
@@ -269,6 +273,7 @@ func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
 			}
 			return
 		}
+		// 3. Faults that answer before the model.
 		fault, ferr := s.faultFor(r, sess)
 		if ferr != nil {
 			fail(ferr)
@@ -281,6 +286,7 @@ func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
 			}
 		}
 
+		// 4. Decode: the typed wire request and the neutral conversation.
 		req, c, aerr := d.Decode(x, body)
 		if aerr != nil {
 			fail(aerr)
@@ -288,6 +294,7 @@ func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
 		}
 		entry.Conversation = c
 		x.Env.Model = c.Model
+		// 5. Rules; record and replay modes answer from elsewhere.
 		vs := rules.Run(d.Rules(), req, x.Env)
 		entry.Violations = vs
 		if s.opts.Recorder != nil {
@@ -319,6 +326,7 @@ func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
 			return
 		}
 
+		// 6. The model: a scenario turn or the default, obeying the request.
 		name := r.Header.Get(ScenarioHeader)
 		if name == "" {
 			name = sess.Scenario()
@@ -367,6 +375,7 @@ func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
 		if fault != nil {
 			x.StreamHook = streamFault(d, fault)
 		}
+		// 7. Encode: one JSON body or a paced stream.
 		d.Encode(x, req, c, reply)
 	}
 }
