@@ -76,7 +76,7 @@ type htmlRow struct {
 }
 
 type htmlCell struct {
-	Class  string // pass, fail, warn, baselined, not-supported, error, empty
+	Class  string // pass, fail, warn, baselined, not-supported, not-exercised, error, empty
 	Text   string // "1 fail · 3 pass"
 	Label  string // extra words for screen readers
 	Anchor string // id of the details group, "" when there is nothing to show
@@ -103,7 +103,7 @@ type htmlItem struct {
 type htmlDiffLine struct{ Class, Text string }
 
 // Severity order of a matrix cell: the worst outcome colours it.
-var severity = map[string]int{"empty": 0, "not-supported": 1, "pass": 2, "baselined": 3, "warn": 4, "fail": 5, "error": 6}
+var severity = map[string]int{"empty": 0, "not-supported": 1, "not-exercised": 1, "pass": 2, "baselined": 3, "warn": 4, "fail": 5, "error": 6}
 
 // cellOutcome is the class a result contributes to its cell: a strict
 // warning fails the run, so it is drawn as a failure.
@@ -113,7 +113,7 @@ func cellOutcome(res Result, strict bool) string {
 		return "baselined"
 	case res.Outcome == Warn && strict:
 		return "fail"
-	case res.Outcome == Pass, res.Outcome == Fail, res.Outcome == Warn, res.Outcome == NotSupported:
+	case res.Outcome == Pass, res.Outcome == Fail, res.Outcome == Warn, res.Outcome == NotSupported, res.Outcome == NotExercised:
 		return string(res.Outcome)
 	default:
 		return "error"
@@ -287,11 +287,14 @@ func buildCell(results []Result, strict bool) htmlCell {
 		}
 	}
 	var parts []string
-	for _, o := range []string{"error", "fail", "warn", "baselined", "pass", "not-supported"} {
+	for _, o := range []string{"error", "fail", "warn", "baselined", "pass", "not-supported", "not-exercised"} {
 		if n := counts[o]; n > 0 {
 			word := o
-			if o == "not-supported" {
+			switch o {
+			case "not-supported":
 				word = "n/s"
+			case "not-exercised":
+				word = "n/e"
 			}
 			parts = append(parts, fmt.Sprintf("%d %s", n, word))
 		}

@@ -50,15 +50,15 @@ func WriteSummary(w io.Writer, run *Run) error {
 	}
 	b.WriteString("\n\n")
 
-	b.WriteString("| Dialect | Result | Pass | Fail | Warn | Baselined | Not supported | Error |\n")
-	b.WriteString("|---|---|--:|--:|--:|--:|--:|--:|\n")
+	b.WriteString("| Dialect | Result | Pass | Fail | Warn | Baselined | Not supported | Not exercised | Error |\n")
+	b.WriteString("|---|---|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, d := range run.AllDialects() {
 		dc := run.DialectCounts(d)
-		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %d | %d | %d |\n", md(d), run.DialectResult(d),
-			dc.Passed, dc.Failed, dc.Warned, dc.Baselined, dc.NotSupported, dc.Errors)
+		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %d | %d | %d | %d |\n", md(d), run.DialectResult(d),
+			dc.Passed, dc.Failed, dc.Warned, dc.Baselined, dc.NotSupported, dc.NotExercised, dc.Errors)
 	}
-	fmt.Fprintf(&b, "| **total** | **%s** | %d | %d | %d | %d | %d | %d |\n", v,
-		c.Passed, c.Failed, c.Warned, c.Baselined, c.NotSupported, c.Errors)
+	fmt.Fprintf(&b, "| **total** | **%s** | %d | %d | %d | %d | %d | %d | %d |\n", v,
+		c.Passed, c.Failed, c.Warned, c.Baselined, c.NotSupported, c.NotExercised, c.Errors)
 
 	failTitle := "Failures"
 	if run.Strict {

@@ -14,6 +14,10 @@ const (
 	Warn         Outcome = "warn"          // a SHOULD rule broken (fails under --strict)
 	NotSupported Outcome = "not-supported" // a feature the implementation did not declare; not counted
 	Error        Outcome = "error"         // the harness itself broke
+	// NotExercised: the run had nothing this rule judges (no image for an
+	// image rule); counted apart from pass so that a rule nothing
+	// exercised never reads as conformance.
+	NotExercised Outcome = "not-exercised"
 )
 
 // Run is one conformance run.
