@@ -99,6 +99,9 @@ func verdictSentence(v Verdict, c Counts, strict bool) string {
 	}
 }
 
+// summaryList lists the kept results grouped by rule, causes first: one
+// entry per rule with its expected vs got and fix, then one line per
+// occurrence, so one bug reads as one entry and not as dozens of bullets.
 func summaryList(b *bytes.Buffer, title string, results []Result, keep func(Result) bool) {
 	var picked []Result
 	for _, r := range results {
@@ -109,19 +112,71 @@ func summaryList(b *bytes.Buffer, title string, results []Result, keep func(Resu
 	if len(picked) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "\n### %s (%d)\n\n", title, len(picked))
-	for i, r := range picked {
-		if i == maxSummaryItems {
-			fmt.Fprintf(b, "- … and %d more (see report.html)\n", len(picked)-i)
+	groups := GroupByRule(CauseFirst(picked))
+	fmt.Fprintf(b, "\n### %s (%s in %s)\n\n", title, plural(len(picked), "check"), plural(len(groups), "rule"))
+	for gi, g := range groups {
+		if gi == maxSummaryItems {
+			fmt.Fprintf(b, "- … and %s more (see report.html)\n", plural(len(groups)-gi, "rule"))
 			break
 		}
-		fmt.Fprintf(b, "- `%s` (%s) — %s / %s / %s", strings.ReplaceAll(r.Rule, "`", "'"), md(levelOr(r.Level, "?")),
-			md(r.Scenario), md(r.Dialect), StreamMode(r.Stream))
-		if msg := truncate(oneLine(r.Message), maxSummaryMessage); msg != "" {
-			fmt.Fprintf(b, ": %s", md(msg))
+		first := g[0]
+		fmt.Fprintf(b, "- `%s` (%s), %s", strings.ReplaceAll(first.Rule, "`", "'"), md(levelOr(first.Level, "?")), plural(len(g), "occurrence"))
+		if first.Cause {
+			b.WriteString(" — the mock rejected the request: fix this first, later checks may follow from it")
 		}
 		b.WriteString("\n")
+		if first.Expected != "" {
+			fmt.Fprintf(b, "  - expected: %s\n", md(truncate(oneLine(first.Expected), maxSummaryMessage)))
+		}
+		if first.Got != "" {
+			fmt.Fprintf(b, "  - got: %s\n", md(truncate(oneLine(first.Got), maxSummaryMessage)))
+		}
+		if first.Fix != "" {
+			fmt.Fprintf(b, "  - fix: %s\n", md(truncate(oneLine(first.Fix), maxSummaryMessage)))
+		}
+		for i, r := range g {
+			if i == maxSummaryItems {
+				fmt.Fprintf(b, "  - … and %d more\n", len(g)-i)
+				break
+			}
+			fmt.Fprintf(b, "  - %s / %s / %s", md(r.Scenario), md(r.Dialect), StreamMode(r.Stream))
+			if msg := truncate(oneLine(r.Message), maxSummaryMessage); msg != "" {
+				fmt.Fprintf(b, ": %s", md(msg))
+			}
+			b.WriteString("\n")
+		}
 	}
+}
+
+// CauseFirst orders results so that breaches the mock rejected (causes)
+// come before the rest, keeping the order within each part.
+func CauseFirst(results []Result) []Result {
+	out := make([]Result, 0, len(results))
+	for _, cause := range []bool{true, false} {
+		for _, r := range results {
+			if r.Cause == cause {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+// GroupByRule groups results by rule ID, groups in order of first
+// appearance.
+func GroupByRule(results []Result) [][]Result {
+	index := map[string]int{}
+	var groups [][]Result
+	for _, r := range results {
+		i, ok := index[r.Rule]
+		if !ok {
+			i = len(groups)
+			index[r.Rule] = i
+			groups = append(groups, nil)
+		}
+		groups[i] = append(groups[i], r)
+	}
+	return groups
 }
 
 // md escapes text for Markdown: every ASCII punctuation character that

@@ -62,6 +62,10 @@ type Result struct {
 	Got      string  `json:"got,omitempty"`      // what was seen
 	Excerpt  string  `json:"excerpt,omitempty"`  // the exchange excerpt (request/response JSON, trimmed)
 	Fix      string  `json:"fix,omitempty"`      // how to fix
+	// Cause marks a breach of a request rule that the mock answered with
+	// an error: the scenario checks failing after it usually follow from
+	// it, so the reports list causes first.
+	Cause bool `json:"cause,omitempty"`
 	// Baselined marks a failure listed in --baseline (expected); a listed
 	// failure that now passes is reported as Fail with Message saying so.
 	Baselined bool `json:"baselined,omitempty"`
