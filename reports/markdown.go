@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -65,7 +66,7 @@ func WriteSummary(w io.Writer, run *Run) error {
 		failTitle = "Failures (MUST, and SHOULD under --strict)"
 	}
 	summaryList(&b, failTitle, run.Results, func(r Result) bool { return IsFailing(r, run.Strict) })
-	summaryList(&b, "Harness errors", run.Results, func(r Result) bool { return r.Outcome == Error })
+	harnessErrors(&b, run.Results)
 	if !run.Strict {
 		summaryList(&b, "Warnings (SHOULD)", run.Results, func(r Result) bool { return r.Outcome == Warn && !r.Baselined })
 	}
@@ -144,6 +145,47 @@ func summaryList(b *bytes.Buffer, title string, results []Result, keep func(Resu
 				fmt.Fprintf(b, ": %s", md(msg))
 			}
 			b.WriteString("\n")
+		}
+	}
+}
+
+// harnessErrors lists the harness errors by message: a driver that cannot
+// start breaks every rule of every run the same way, and reads as one
+// entry with one line per run.
+func harnessErrors(b *bytes.Buffer, results []Result) {
+	type run struct{ scenario, dialect, stream string }
+	var messages []string
+	runs := map[string][]run{}
+	checks := 0
+	for _, r := range results {
+		if r.Outcome != Error {
+			continue
+		}
+		checks++
+		if _, ok := runs[r.Message]; !ok {
+			messages = append(messages, r.Message)
+		}
+		x := run{r.Scenario, r.Dialect, StreamMode(r.Stream)}
+		if !slices.Contains(runs[r.Message], x) {
+			runs[r.Message] = append(runs[r.Message], x)
+		}
+	}
+	if checks == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\n### Harness errors (%s, %s)\n\n", plural(checks, "check"), plural(len(messages), "cause"))
+	for i, m := range messages {
+		if i == maxSummaryItems {
+			fmt.Fprintf(b, "- … and %s more (see report.html)\n", plural(len(messages)-i, "cause"))
+			break
+		}
+		fmt.Fprintf(b, "- %s\n", md(truncate(oneLine(m), 3*maxSummaryMessage)))
+		for j, x := range runs[m] {
+			if j == maxSummaryItems {
+				fmt.Fprintf(b, "  - … and %d more runs\n", len(runs[m])-j)
+				break
+			}
+			fmt.Fprintf(b, "  - %s / %s / %s\n", md(x.scenario), md(x.dialect), x.stream)
 		}
 	}
 }
