@@ -39,3 +39,20 @@ func TestSummaryGroupsByRuleCauseFirst(t *testing.T) {
 		t.Errorf("%d rule entries, want 2:\n%s", n, out)
 	}
 }
+
+// report.html lists the rejected request before the checks that follow.
+func TestHTMLListsCausesFirst(t *testing.T) {
+	run := &Run{Dialects: []string{"anthropic"}, Results: []Result{
+		{Rule: "anthropic.final-text", Level: "MUST", Scenario: "single-call", Dialect: "anthropic", Outcome: Fail, Message: "effect-message"},
+		{Rule: "anthropic.tool-calls-answered", Level: "MUST", Scenario: "single-call", Dialect: "anthropic", Outcome: Fail, Cause: true, Message: "cause-message"},
+	}}
+	var b bytes.Buffer
+	if err := WriteHTML(&b, run); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	cause, effect := strings.Index(out, "cause-message"), strings.Index(out, "effect-message")
+	if cause < 0 || effect < 0 || cause > effect {
+		t.Errorf("cause at %d, effect at %d", cause, effect)
+	}
+}

@@ -84,11 +84,13 @@ type htmlCell struct {
 
 type htmlProblemLink struct {
 	Anchor, Class, Outcome, Name, Message string
+	Cause                                 bool // the mock rejected the request: listed first
 }
 
 type htmlDetailGroup struct {
 	Anchor, Rule, Dialect, Level, Summary, Source, SourceURL string
 	Items                                                    []htmlItem
+	Cause                                                    bool // an item the mock rejected: read first
 }
 
 type htmlItem struct {
@@ -229,10 +231,11 @@ func buildHTMLView(run *Run) htmlView {
 						item := buildItem(res, run.Strict)
 						item.Anchor = ids.make(group.Anchor + "-" + res.Scenario + "-" + item.Mode)
 						group.Items = append(group.Items, item)
+						group.Cause = group.Cause || res.Cause
 						if item.Class != "warn" && item.Class != "baselined" {
 							view.Problems = append(view.Problems, htmlProblemLink{
 								Anchor: item.Anchor, Class: item.Class, Outcome: item.Outcome,
-								Name: TestName(res), Message: truncate(oneLine(res.Message), maxSummaryMessage),
+								Name: TestName(res), Message: truncate(oneLine(res.Message), maxSummaryMessage), Cause: res.Cause,
 							})
 						}
 					}
@@ -245,8 +248,17 @@ func buildHTMLView(run *Run) htmlView {
 	}
 	// Details read worst first (errors, failures, warnings, expected
 	// failures); within a severity they keep the matrix order.
+	// A cause (a request the mock rejected) reads before the checks that
+	// follow from it.
 	sort.SliceStable(view.Details, func(i, j int) bool {
-		return groupSeverity(view.Details[i]) > groupSeverity(view.Details[j])
+		a, b := view.Details[i], view.Details[j]
+		if sa, sb := groupSeverity(a), groupSeverity(b); sa != sb {
+			return sa > sb
+		}
+		return a.Cause && !b.Cause
+	})
+	sort.SliceStable(view.Problems, func(i, j int) bool {
+		return view.Problems[i].Cause && !view.Problems[j].Cause
 	})
 	return view
 }
