@@ -76,7 +76,7 @@ type htmlRow struct {
 }
 
 type htmlCell struct {
-	Class  string // pass, fail, warn, baselined, not-supported, error, empty
+	Class  string // pass, fail, warn, baselined, not-supported, not-exercised, error, empty
 	Text   string // "1 fail · 3 pass"
 	Label  string // extra words for screen readers
 	Anchor string // id of the details group, "" when there is nothing to show
@@ -84,11 +84,13 @@ type htmlCell struct {
 
 type htmlProblemLink struct {
 	Anchor, Class, Outcome, Name, Message string
+	Cause                                 bool // the mock rejected the request: listed first
 }
 
 type htmlDetailGroup struct {
 	Anchor, Rule, Dialect, Level, Summary, Source, SourceURL string
 	Items                                                    []htmlItem
+	Cause                                                    bool // an item the mock rejected: read first
 }
 
 type htmlItem struct {
@@ -103,7 +105,7 @@ type htmlItem struct {
 type htmlDiffLine struct{ Class, Text string }
 
 // Severity order of a matrix cell: the worst outcome colours it.
-var severity = map[string]int{"empty": 0, "not-supported": 1, "pass": 2, "baselined": 3, "warn": 4, "fail": 5, "error": 6}
+var severity = map[string]int{"empty": 0, "not-supported": 1, "not-exercised": 1, "pass": 2, "baselined": 3, "warn": 4, "fail": 5, "error": 6}
 
 // cellOutcome is the class a result contributes to its cell: a strict
 // warning fails the run, so it is drawn as a failure.
@@ -113,7 +115,7 @@ func cellOutcome(res Result, strict bool) string {
 		return "baselined"
 	case res.Outcome == Warn && strict:
 		return "fail"
-	case res.Outcome == Pass, res.Outcome == Fail, res.Outcome == Warn, res.Outcome == NotSupported:
+	case res.Outcome == Pass, res.Outcome == Fail, res.Outcome == Warn, res.Outcome == NotSupported, res.Outcome == NotExercised:
 		return string(res.Outcome)
 	default:
 		return "error"
@@ -229,10 +231,11 @@ func buildHTMLView(run *Run) htmlView {
 						item := buildItem(res, run.Strict)
 						item.Anchor = ids.make(group.Anchor + "-" + res.Scenario + "-" + item.Mode)
 						group.Items = append(group.Items, item)
+						group.Cause = group.Cause || res.Cause
 						if item.Class != "warn" && item.Class != "baselined" {
 							view.Problems = append(view.Problems, htmlProblemLink{
 								Anchor: item.Anchor, Class: item.Class, Outcome: item.Outcome,
-								Name: TestName(res), Message: truncate(oneLine(res.Message), maxSummaryMessage),
+								Name: TestName(res), Message: truncate(oneLine(res.Message), maxSummaryMessage), Cause: res.Cause,
 							})
 						}
 					}
@@ -245,8 +248,17 @@ func buildHTMLView(run *Run) htmlView {
 	}
 	// Details read worst first (errors, failures, warnings, expected
 	// failures); within a severity they keep the matrix order.
+	// A cause (a request the mock rejected) reads before the checks that
+	// follow from it.
 	sort.SliceStable(view.Details, func(i, j int) bool {
-		return groupSeverity(view.Details[i]) > groupSeverity(view.Details[j])
+		a, b := view.Details[i], view.Details[j]
+		if sa, sb := groupSeverity(a), groupSeverity(b); sa != sb {
+			return sa > sb
+		}
+		return a.Cause && !b.Cause
+	})
+	sort.SliceStable(view.Problems, func(i, j int) bool {
+		return view.Problems[i].Cause && !view.Problems[j].Cause
 	})
 	return view
 }
@@ -287,11 +299,14 @@ func buildCell(results []Result, strict bool) htmlCell {
 		}
 	}
 	var parts []string
-	for _, o := range []string{"error", "fail", "warn", "baselined", "pass", "not-supported"} {
+	for _, o := range []string{"error", "fail", "warn", "baselined", "pass", "not-supported", "not-exercised"} {
 		if n := counts[o]; n > 0 {
 			word := o
-			if o == "not-supported" {
+			switch o {
+			case "not-supported":
 				word = "n/s"
+			case "not-exercised":
+				word = "n/e"
 			}
 			parts = append(parts, fmt.Sprintf("%d %s", n, word))
 		}

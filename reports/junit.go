@@ -137,6 +137,12 @@ func junitCase(res Result, strict bool) JUnitTestCase {
 			msg += ": feature " + res.Feature + " not declared"
 		}
 		tc.Skipped = &JUnitSkipped{Message: msg}
+	case res.Outcome == NotExercised:
+		msg := "not exercised: the run had nothing this rule judges"
+		if res.Message != "" {
+			msg = "not exercised: " + oneLine(res.Message)
+		}
+		tc.Skipped = &JUnitSkipped{Message: msg}
 	default: // Error or an outcome the writers do not know
 		tc.Error = &JUnitProblem{Message: oneLine(res.Message), Type: "harness-error", Body: xmlSafe(problemText(res))}
 	}

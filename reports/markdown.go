@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -50,22 +51,22 @@ func WriteSummary(w io.Writer, run *Run) error {
 	}
 	b.WriteString("\n\n")
 
-	b.WriteString("| Dialect | Result | Pass | Fail | Warn | Baselined | Not supported | Error |\n")
-	b.WriteString("|---|---|--:|--:|--:|--:|--:|--:|\n")
+	b.WriteString("| Dialect | Result | Pass | Fail | Warn | Baselined | Not supported | Not exercised | Error |\n")
+	b.WriteString("|---|---|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, d := range run.AllDialects() {
 		dc := run.DialectCounts(d)
-		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %d | %d | %d |\n", md(d), run.DialectResult(d),
-			dc.Passed, dc.Failed, dc.Warned, dc.Baselined, dc.NotSupported, dc.Errors)
+		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %d | %d | %d | %d |\n", md(d), run.DialectResult(d),
+			dc.Passed, dc.Failed, dc.Warned, dc.Baselined, dc.NotSupported, dc.NotExercised, dc.Errors)
 	}
-	fmt.Fprintf(&b, "| **total** | **%s** | %d | %d | %d | %d | %d | %d |\n", v,
-		c.Passed, c.Failed, c.Warned, c.Baselined, c.NotSupported, c.Errors)
+	fmt.Fprintf(&b, "| **total** | **%s** | %d | %d | %d | %d | %d | %d | %d |\n", v,
+		c.Passed, c.Failed, c.Warned, c.Baselined, c.NotSupported, c.NotExercised, c.Errors)
 
 	failTitle := "Failures"
 	if run.Strict {
 		failTitle = "Failures (MUST, and SHOULD under --strict)"
 	}
 	summaryList(&b, failTitle, run.Results, func(r Result) bool { return IsFailing(r, run.Strict) })
-	summaryList(&b, "Harness errors", run.Results, func(r Result) bool { return r.Outcome == Error })
+	harnessErrors(&b, run.Results)
 	if !run.Strict {
 		summaryList(&b, "Warnings (SHOULD)", run.Results, func(r Result) bool { return r.Outcome == Warn && !r.Baselined })
 	}
@@ -99,6 +100,9 @@ func verdictSentence(v Verdict, c Counts, strict bool) string {
 	}
 }
 
+// summaryList lists the kept results grouped by rule, causes first: one
+// entry per rule with its expected vs got and fix, then one line per
+// occurrence, so one bug reads as one entry and not as dozens of bullets.
 func summaryList(b *bytes.Buffer, title string, results []Result, keep func(Result) bool) {
 	var picked []Result
 	for _, r := range results {
@@ -109,19 +113,112 @@ func summaryList(b *bytes.Buffer, title string, results []Result, keep func(Resu
 	if len(picked) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "\n### %s (%d)\n\n", title, len(picked))
-	for i, r := range picked {
-		if i == maxSummaryItems {
-			fmt.Fprintf(b, "- … and %d more (see report.html)\n", len(picked)-i)
+	groups := GroupByRule(CauseFirst(picked))
+	fmt.Fprintf(b, "\n### %s (%s in %s)\n\n", title, plural(len(picked), "check"), plural(len(groups), "rule"))
+	for gi, g := range groups {
+		if gi == maxSummaryItems {
+			fmt.Fprintf(b, "- … and %s more (see report.html)\n", plural(len(groups)-gi, "rule"))
 			break
 		}
-		fmt.Fprintf(b, "- `%s` (%s) — %s / %s / %s", strings.ReplaceAll(r.Rule, "`", "'"), md(levelOr(r.Level, "?")),
-			md(r.Scenario), md(r.Dialect), StreamMode(r.Stream))
-		if msg := truncate(oneLine(r.Message), maxSummaryMessage); msg != "" {
-			fmt.Fprintf(b, ": %s", md(msg))
+		first := g[0]
+		fmt.Fprintf(b, "- `%s` (%s), %s", strings.ReplaceAll(first.Rule, "`", "'"), md(levelOr(first.Level, "?")), plural(len(g), "occurrence"))
+		if first.Cause {
+			b.WriteString(" — the mock rejected the request: fix this first, later checks may follow from it")
 		}
 		b.WriteString("\n")
+		if first.Expected != "" {
+			fmt.Fprintf(b, "  - expected: %s\n", md(truncate(oneLine(first.Expected), maxSummaryMessage)))
+		}
+		if first.Got != "" {
+			fmt.Fprintf(b, "  - got: %s\n", md(truncate(oneLine(first.Got), maxSummaryMessage)))
+		}
+		if first.Fix != "" {
+			fmt.Fprintf(b, "  - fix: %s\n", md(truncate(oneLine(first.Fix), maxSummaryMessage)))
+		}
+		for i, r := range g {
+			if i == maxSummaryItems {
+				fmt.Fprintf(b, "  - … and %d more\n", len(g)-i)
+				break
+			}
+			fmt.Fprintf(b, "  - %s / %s / %s", md(r.Scenario), md(r.Dialect), StreamMode(r.Stream))
+			if msg := truncate(oneLine(r.Message), maxSummaryMessage); msg != "" {
+				fmt.Fprintf(b, ": %s", md(msg))
+			}
+			b.WriteString("\n")
+		}
 	}
+}
+
+// harnessErrors lists the harness errors by message: a driver that cannot
+// start breaks every rule of every run the same way, and reads as one
+// entry with one line per run.
+func harnessErrors(b *bytes.Buffer, results []Result) {
+	type run struct{ scenario, dialect, stream string }
+	var messages []string
+	runs := map[string][]run{}
+	checks := 0
+	for _, r := range results {
+		if r.Outcome != Error {
+			continue
+		}
+		checks++
+		if _, ok := runs[r.Message]; !ok {
+			messages = append(messages, r.Message)
+		}
+		x := run{r.Scenario, r.Dialect, StreamMode(r.Stream)}
+		if !slices.Contains(runs[r.Message], x) {
+			runs[r.Message] = append(runs[r.Message], x)
+		}
+	}
+	if checks == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\n### Harness errors (%s, %s)\n\n", plural(checks, "check"), plural(len(messages), "cause"))
+	for i, m := range messages {
+		if i == maxSummaryItems {
+			fmt.Fprintf(b, "- … and %s more (see report.html)\n", plural(len(messages)-i, "cause"))
+			break
+		}
+		fmt.Fprintf(b, "- %s\n", md(truncate(oneLine(m), 3*maxSummaryMessage)))
+		for j, x := range runs[m] {
+			if j == maxSummaryItems {
+				fmt.Fprintf(b, "  - … and %d more runs\n", len(runs[m])-j)
+				break
+			}
+			fmt.Fprintf(b, "  - %s / %s / %s\n", md(x.scenario), md(x.dialect), x.stream)
+		}
+	}
+}
+
+// CauseFirst orders results so that breaches the mock rejected (causes)
+// come before the rest, keeping the order within each part.
+func CauseFirst(results []Result) []Result {
+	out := make([]Result, 0, len(results))
+	for _, cause := range []bool{true, false} {
+		for _, r := range results {
+			if r.Cause == cause {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+// GroupByRule groups results by rule ID, groups in order of first
+// appearance.
+func GroupByRule(results []Result) [][]Result {
+	index := map[string]int{}
+	var groups [][]Result
+	for _, r := range results {
+		i, ok := index[r.Rule]
+		if !ok {
+			i = len(groups)
+			index[r.Rule] = i
+			groups = append(groups, nil)
+		}
+		groups[i] = append(groups[i], r)
+	}
+	return groups
 }
 
 // md escapes text for Markdown: every ASCII punctuation character that

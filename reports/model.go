@@ -14,6 +14,10 @@ const (
 	Warn         Outcome = "warn"          // a SHOULD rule broken (fails under --strict)
 	NotSupported Outcome = "not-supported" // a feature the implementation did not declare; not counted
 	Error        Outcome = "error"         // the harness itself broke
+	// NotExercised: the run had nothing this rule judges (no image for an
+	// image rule); counted apart from pass so that a rule nothing
+	// exercised never reads as conformance.
+	NotExercised Outcome = "not-exercised"
 )
 
 // Run is one conformance run.
@@ -58,6 +62,10 @@ type Result struct {
 	Got      string  `json:"got,omitempty"`      // what was seen
 	Excerpt  string  `json:"excerpt,omitempty"`  // the exchange excerpt (request/response JSON, trimmed)
 	Fix      string  `json:"fix,omitempty"`      // how to fix
+	// Cause marks a breach of a request rule that the mock answered with
+	// an error: the scenario checks failing after it usually follow from
+	// it, so the reports list causes first.
+	Cause bool `json:"cause,omitempty"`
 	// Baselined marks a failure listed in --baseline (expected); a listed
 	// failure that now passes is reported as Fail with Message saying so.
 	Baselined bool `json:"baselined,omitempty"`

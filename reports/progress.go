@@ -107,7 +107,7 @@ func countsPhrase(c Counts) string {
 		word string
 	}{
 		{c.Passed, "pass"}, {c.Failed, "fail"}, {c.Warned, "warn"},
-		{c.Baselined, "baselined"}, {c.NotSupported, "not-supported"}, {c.Errors, "error"},
+		{c.Baselined, "baselined"}, {c.NotSupported, "not-supported"}, {c.NotExercised, "not-exercised"}, {c.Errors, "error"},
 	} {
 		if kv.n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", kv.n, kv.word))

@@ -59,7 +59,7 @@ func (r *Run) Verdict() Verdict {
 	switch {
 	case c.Errors > 0:
 		return VerdictHarnessError
-	case c.Total-c.NotSupported == 0:
+	case c.Total-c.NotSupported-c.NotExercised == 0:
 		return VerdictHarnessError
 	case c.Failed > 0 || (r.Strict && c.Warned > 0):
 		return VerdictFailures
@@ -91,6 +91,7 @@ type Counts struct {
 	Failed       int `json:"failed"`
 	Warned       int `json:"warned"`
 	NotSupported int `json:"not_supported"`
+	NotExercised int `json:"not_exercised"`
 	Errors       int `json:"errors"`
 	Baselined    int `json:"baselined"`
 }
@@ -108,6 +109,8 @@ func (c *Counts) add(res Result) {
 		c.Warned++
 	case res.Outcome == NotSupported:
 		c.NotSupported++
+	case res.Outcome == NotExercised:
+		c.NotExercised++
 	default:
 		// Error, and any outcome the writers do not know: an unknown
 		// outcome is a harness bug, never a silent pass.
@@ -199,7 +202,7 @@ func IsFailing(res Result, strict bool) bool {
 // needsAttention selects the results that get a details entry in the
 // reports: everything that is neither a pass nor a declared non-feature.
 func needsAttention(res Result) bool {
-	return res.Outcome != Pass && res.Outcome != NotSupported
+	return res.Outcome != Pass && res.Outcome != NotSupported && res.Outcome != NotExercised
 }
 
 // StreamMode names the stream flag the way test names and progress lines do.

@@ -48,12 +48,14 @@ type DialectReport struct {
 // Statistics counts checks; Skipped is not-supported (not counted against
 // the implementation), Baselined are expected failures.
 type Statistics struct {
-	Passed    int `yaml:"passed"`
-	Failed    int `yaml:"failed"`
-	Warned    int `yaml:"warned"`
-	Skipped   int `yaml:"skipped"`
-	Errors    int `yaml:"errors"`
-	Baselined int `yaml:"baselined"`
+	Passed  int `yaml:"passed"`
+	Failed  int `yaml:"failed"`
+	Warned  int `yaml:"warned"`
+	Skipped int `yaml:"skipped"`
+	// NotExercised: rules the run gave nothing to judge, not passes.
+	NotExercised int `yaml:"notExercised"`
+	Errors       int `yaml:"errors"`
+	Baselined    int `yaml:"baselined"`
 }
 
 // ConformanceReportAPIVersion / Kind identify the YAML document.
@@ -104,7 +106,7 @@ func BuildConformanceReport(run *Run) ConformanceReport {
 			Result: resultFor(c, run.Strict),
 			Statistics: Statistics{
 				Passed: c.Passed, Failed: c.Failed, Warned: c.Warned,
-				Skipped: c.NotSupported, Errors: c.Errors, Baselined: c.Baselined,
+				Skipped: c.NotSupported, NotExercised: c.NotExercised, Errors: c.Errors, Baselined: c.Baselined,
 			},
 			FailedRules: nonNil(run.FailedRules(d)),
 			WarnedRules: run.rulesWhere(d, func(res Result) bool {

@@ -92,6 +92,9 @@ func Conform(ctx context.Context, o ConformOptions, stdout, stderr io.Writer) in
 	if modes != 1 {
 		return errf("give exactly one of --driver, --driver-url, --format-driver, --tool-url, --reference")
 	}
+	if err := checkConformNames(o); err != nil {
+		return errf("%v", err)
+	}
 	// Read the baseline before anything runs: a broken file is a
 	// configuration error, not something to find after a long run.
 	var baseline []reports.BaselineEntry

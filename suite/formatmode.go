@@ -465,7 +465,7 @@ func (j *formatJudge) results(set []rules.Rule, feature string) []reports.Result
 		case len(fs) == 0:
 			res.Outcome = reports.Pass
 		default:
-			fail(&res, r.Level, fs)
+			fail(&res, r, fs)
 		}
 		out = append(out, res)
 	}

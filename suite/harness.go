@@ -18,6 +18,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -259,7 +260,26 @@ func (h *Harness) Drive(ctx context.Context, c Combo) *Exchange {
 	sess.Settle(5 * time.Second)
 	x.Entries, _ = sess.Journal()
 	x.Duration = time.Since(start)
+	if len(x.Entries) == 0 {
+		// Nothing reached the mock, so there is nothing to judge: a driver
+		// that cannot start (a misspelt command) or is not pointed at the
+		// mock is the harness's problem, not twenty passes and one fail.
+		return broken(neverTalked(x.Outcome))
+	}
 	return x
+}
+
+// neverTalked says why a run that sent the mock nothing is a harness
+// error, with the driver's error and stderr.
+func neverTalked(out Outcome) string {
+	msg := "the driver never talked to the mock (no request arrived)"
+	if out.Err != nil {
+		msg += ": " + out.Err.Error()
+	}
+	if log := strings.TrimSpace(out.Log); log != "" {
+		msg += "; driver stderr: " + clip(log, 800)
+	}
+	return msg
 }
 
 // env is the driver contract's environment for one run.

@@ -23,6 +23,8 @@ import (
 type finding struct {
 	level                                rules.Level
 	message, expected, got, excerpt, fix string
+	// cause: the mock rejected the request for this breach.
+	cause bool
 }
 
 // judge turns one driver run and its journal into findings per rule.
@@ -43,12 +45,19 @@ func (j *judge) add(check string, f finding) {
 func (j *judge) run() {
 	for _, e := range j.entries {
 		for _, v := range e.Violations {
-			j.findings[v.Rule] = append(j.findings[v.Rule], finding{level: v.Level, message: violationMessage(v), excerpt: clip(string(e.Request), 1500)})
+			f := finding{level: v.Level, message: violationMessage(v), excerpt: clip(string(e.Request), 1500), cause: e.Status >= 400}
+			if e.Status >= 400 {
+				f.got = fmt.Sprintf("the mock answered %d: %s", e.Status, clip(violationMessage(v), 400))
+			} else {
+				f.got = violationMessage(v)
+			}
+			j.findings[v.Rule] = append(j.findings[v.Rule], f)
 		}
 		// A rule the decoder answered (unknown member, wrong type, bad
 		// JSON) is journaled as the answer's rule, not as a violation.
 		if e.Answered != "" && len(j.findings[e.Answered]) == 0 {
-			j.findings[e.Answered] = append(j.findings[e.Answered], finding{level: rules.MUST, message: clip(string(e.Response), 500), excerpt: clip(string(e.Request), 1500)})
+			j.findings[e.Answered] = append(j.findings[e.Answered], finding{level: rules.MUST, message: clip(string(e.Response), 500), excerpt: clip(string(e.Request), 1500),
+				got: fmt.Sprintf("the mock answered %d: %s", e.Status, clip(string(e.Response), 400)), cause: e.Status >= 400})
 		}
 	}
 	j.checkFinalText()
@@ -96,7 +105,8 @@ func isPathChar(c byte) bool { return isDigitOrLetter(c) || c == '.' || c == '['
 
 // fail marks res failed (warned, for a SHOULD rule) by its findings: each
 // distinct message once, at most three, and the first finding's evidence.
-func fail(res *reports.Result, level rules.Level, fs []finding) {
+func fail(res *reports.Result, r rules.Rule, fs []finding) {
+	level := r.Level
 	res.Outcome = reports.Fail
 	if level == rules.SHOULD {
 		res.Outcome = reports.Warn
@@ -120,6 +130,21 @@ func fail(res *reports.Result, level rules.Level, fs []finding) {
 	}
 	res.Message = strings.Join(msgs, "; ")
 	res.Expected, res.Got, res.Excerpt, res.Fix = fs[0].expected, fs[0].got, fs[0].excerpt, fs[0].fix
+	res.Cause = slices.ContainsFunc(fs, func(f finding) bool { return f.cause })
+	// Every failure reads as expected vs got with a fix: where a check
+	// gave none, the rule itself says what it wants.
+	if res.Expected == "" {
+		res.Expected = r.Summary
+	}
+	if res.Got == "" {
+		res.Got = fs[0].message
+	}
+	if res.Fix == "" {
+		res.Fix = "change what the adapter sends so that: " + r.Summary
+		if r.Source != "" {
+			res.Fix += " (source: " + r.Source + ")"
+		}
+	}
 }
 
 // result is the verdict on one rule.
@@ -133,7 +158,7 @@ func (j *judge) result(r rules.Rule, dur time.Duration) reports.Result {
 	case len(fs) == 0:
 		res.Outcome = reports.Pass
 	default:
-		fail(&res, r.Level, fs)
+		fail(&res, r, fs)
 	}
 	return res
 }

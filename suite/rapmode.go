@@ -317,7 +317,7 @@ func judgeRAP(inv *rapInvocation, cfg RAPConfig) []reports.Result {
 		if level == "" {
 			level = rules.Level(res.Level)
 		}
-		fail(&res, level, list)
+		fail(&res, rules.Rule{Level: level, Summary: res.Summary, Source: res.Source}, list)
 		out = append(out, res)
 	}
 	// A call never sent has outcomes only for the rules that stopped it:

@@ -17,7 +17,7 @@ import (
 // run, write the reports. Exit 0 conformant, 1 failures, 2 harness error.
 func newConformCommand() *cobra.Command {
 	var o suite.ConformOptions
-	var optionsFile, dialects, features, scenarios string
+	var optionsFile, dialects, features, scenarios, initLang, initDir string
 	cmd := &cobra.Command{
 		Use:   "conform",
 		Short: "Run the conformance suite against a driver (an adapter under test)",
@@ -49,9 +49,17 @@ Exit status: 0 conformant, 1 conformance failures, 2 harness or configuration er
   toolwire conform --driver toolwire-refdriver --features streaming,images --strict
   toolwire conform --reference --reference-break swapped-ids --scenario 'parallel-*'
   toolwire conform --format-driver "toolwire-formatdriver --break omit-is-error"
-  toolwire conform --tool-url http://127.0.0.1:9300`,
+  toolwire conform --tool-url http://127.0.0.1:9300
+  toolwire conform --init-driver python --init-dir my-driver`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if cmd.Flags().Changed("init-driver") {
+				// Writing a skeleton runs nothing: no options file, no mock.
+				if err := initDriver(initLang, initDir, cmd.OutOrStdout()); err != nil {
+					return err
+				}
+				return nil
+			}
 			if optionsFile != "" {
 				file, err := suite.LoadConformOptions(optionsFile)
 				if err != nil {
@@ -99,6 +107,8 @@ Exit status: 0 conformant, 1 conformance failures, 2 harness or configuration er
 	f.StringVar(&o.Implementation.Name, "name", "", "implementation name for the reports")
 	f.StringVar(&o.Implementation.Version, "impl-version", "", "implementation version for the reports")
 	f.StringVar(&optionsFile, "options", "", "options YAML (keys as the flags; flags win)")
+	f.StringVar(&initLang, "init-driver", "", "write a minimal driver (python, node or go) into --init-dir, print how to run it, and exit")
+	f.StringVar(&initDir, "init-dir", ".", "directory --init-driver writes into")
 	return cmd
 }
 

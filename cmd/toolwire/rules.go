@@ -3,9 +3,12 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"regexp"
+	"slices"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -24,14 +27,29 @@ func catalog() []rules.Rule {
 }
 
 func newRulesCommand() *cobra.Command {
-	var asJSON, asMarkdown bool
+	var asJSON, asMarkdown, wide bool
 	var dialect string
 	cmd := &cobra.Command{
 		Use:   "rules",
 		Short: "Print the rule catalog (ID, dialect, level, summary, source)",
+		Long: `Print the rule catalog. The table fits 100 columns: ID, level and the summary
+(cut with …). --wide prints whole summaries and the sources; --json and
+--markdown print every field.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var list []rules.Rule
-			for _, r := range catalog() {
+			all := catalog()
+			if dialect != "" {
+				var valid []string
+				for _, r := range all {
+					if !slices.Contains(valid, string(r.Dialect)) {
+						valid = append(valid, string(r.Dialect))
+					}
+				}
+				if !slices.Contains(valid, dialect) {
+					return fmt.Errorf("unknown dialect %q (valid: %s)", dialect, strings.Join(valid, ", "))
+				}
+			}
+			for _, r := range all {
 				if dialect == "" || string(r.Dialect) == dialect {
 					list = append(list, r)
 				}
@@ -51,18 +69,55 @@ func newRulesCommand() *cobra.Command {
 				}
 				return nil
 			}
-			tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tLEVEL\tSUMMARY\tSOURCE")
-			for _, r := range list {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Level, r.Summary, r.Source)
+			if wide {
+				tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, "ID\tLEVEL\tSUMMARY\tSOURCE")
+				for _, r := range list {
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Level, oneLine(r.Summary), r.Source)
+				}
+				return tw.Flush()
 			}
-			return tw.Flush()
+			printNarrowTable(out, list)
+			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&wide, "wide", false, "print whole summaries and the sources (lines wider than the terminal)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.Flags().BoolVar(&asMarkdown, "markdown", false, "print a Markdown table (docs/rules.md is this output)")
 	cmd.Flags().StringVar(&dialect, "dialect", "", "only this dialect (openai-chat, openai-responses, anthropic, gemini, rap)")
 	return cmd
+}
+
+// tableWidth is the width the terminal table of the catalog fits in.
+const tableWidth = 100
+
+// printNarrowTable prints ID, level and summary in tableWidth columns,
+// cutting summaries with "…".
+func printNarrowTable(out io.Writer, list []rules.Rule) {
+	idWidth := len("ID")
+	for _, r := range list {
+		idWidth = max(idWidth, utf8.RuneCountInString(r.ID))
+	}
+	const levelWidth = len("SHOULD")
+	summaryWidth := max(tableWidth-idWidth-levelWidth-4, 10)
+	line := func(id, level, summary string) {
+		fmt.Fprintf(out, "%-*s  %-*s  %s\n", idWidth, id, levelWidth, level, strings.TrimRight(summary, " "))
+	}
+	line("ID", "LEVEL", "SUMMARY")
+	for _, r := range list {
+		line(r.ID, string(r.Level), truncateRunes(oneLine(r.Summary), summaryWidth))
+	}
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// truncateRunes cuts s to n runes, the last one "…" when anything is cut.
+func truncateRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return strings.TrimRight(string(r[:n-1]), " ") + "…"
 }
 
 // A rule's source is a list of references separated by "; ": each a

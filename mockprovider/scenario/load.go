@@ -47,6 +47,13 @@ func LoadFS(fsys fs.FS, dir string) ([]*Scenario, error) {
 // LoadDir reads the scenarios of a directory on disk. Errors and
 // Scenario.File name the file by its path on disk.
 func LoadDir(dir string) ([]*Scenario, error) {
+	// os.DirFS would name the directory ".": stat it first, so a wrong
+	// path is named as the user gave it.
+	if fi, err := os.Stat(dir); err != nil {
+		return nil, err
+	} else if !fi.IsDir() {
+		return nil, fmt.Errorf("%s: not a directory", dir)
+	}
 	list, err := LoadFS(os.DirFS(dir), ".")
 	if le, ok := err.(*LoadError); ok {
 		le.File = path.Join(dir, le.File)
