@@ -155,12 +155,29 @@ func (j *judge) result(r rules.Rule, dur time.Duration) reports.Result {
 	switch {
 	case !j.h.Declared(r.Feature):
 		res.Outcome, res.Message = reports.NotSupported, fmt.Sprintf("feature %q not declared", r.Feature)
+	case len(fs) == 0 && !j.exercises(r):
+		res.Outcome = reports.NotExercised
+		res.Message = fmt.Sprintf("the %s run has nothing this rule judges (feature %q)", j.c.Scenario.Name, r.Feature)
 	case len(fs) == 0:
 		res.Outcome = reports.Pass
 	default:
 		fail(&res, r, fs)
 	}
 	return res
+}
+
+// exercises reports whether the run gives rule r something to judge: a
+// rule tagged with a feature judges only scenarios with that feature (and
+// streaming rules only streamed runs), so a quiet rule elsewhere is not
+// counted as a pass.
+func (j *judge) exercises(r rules.Rule) bool {
+	switch r.Feature {
+	case "", "core":
+		return true
+	case "streaming":
+		return j.c.Stream
+	}
+	return slices.Contains(j.c.Scenario.Features, r.Feature)
 }
 
 // outside lists the rules breached in the journal that the set does not

@@ -46,7 +46,7 @@ func TestReferenceDriverConformant(t *testing.T) {
 		t.Fatal("no results")
 	}
 	for _, r := range run.Results {
-		if r.Outcome != reports.Pass {
+		if r.Outcome != reports.Pass && r.Outcome != reports.NotExercised {
 			t.Errorf("%s %s/%s/%s %s: %s (expected %q, got %q)", r.Outcome, r.Scenario, r.Dialect, reports.StreamMode(r.Stream), r.Rule, r.Message, r.Expected, r.Got)
 		}
 	}
@@ -106,7 +106,7 @@ func TestReferenceDriverPassesKillMocks(t *testing.T) {
 			}
 			defer h.Close()
 			for _, r := range h.RunAll(context.Background()).Results {
-				if r.Outcome != reports.Pass {
+				if r.Outcome != reports.Pass && r.Outcome != reports.NotExercised {
 					t.Errorf("%s %s/%s/%s %s: %s", r.Outcome, r.Scenario, r.Dialect, reports.StreamMode(r.Stream), r.Rule, r.Message)
 				}
 			}
