@@ -305,9 +305,11 @@ var secretParams = map[string]bool{"key": true, "api_key": true, "apikey": true,
 	"access_token": true, "token": true, "auth": true, "authorization": true, "secret": true, "password": true}
 
 // shortKey is the length under which a session key is replaced only where
-// it stands alone (not inside a longer word): a key that short would
-// otherwise take letters out of every body.
-const shortKey = 8
+// it stands alone (not inside a longer word): a key of one to three
+// characters would otherwise take letters out of every body. From four
+// characters on, every occurrence goes, inside a word too: a recording
+// must not show the key at all.
+const shortKey = 4
 
 // Redact removes credentials from a body: the caller's own key wherever it
 // appears, JSON fields named like secrets, and strings shaped like provider
