@@ -103,11 +103,11 @@ var summaries = map[string]string{
 
 var sources = map[string]string{
 	"anthropic.tool-result-first":              "https://docs.anthropic.com/en/docs/build-with-claude/tool-use/implement-tool-use#handling-results-from-client-tools",
-	"anthropic.tool-use-id-echo":               "provider-rules.md §3.3 rule 2",
-	"openai-chat.tool-call-id-echo":            "provider-rules.md §1.3",
-	"openai-chat.parallel-results-order":       "seed 000 §OpenAI",
+	"anthropic.tool-use-id-echo":               "https://docs.claude.com/en/docs/agents-and-tools/tool-use/implement-tool-use",
+	"openai-chat.tool-call-id-echo":            "https://platform.openai.com/docs/guides/function-calling",
+	"openai-chat.parallel-results-order":       "https://platform.openai.com/docs/guides/function-calling",
 	"openai-responses.function-call-output-id": "https://platform.openai.com/docs/guides/function-calling",
-	"gemini.function-response-name":            "seed 001 §Gemini",
-	"gemini.multimodal-function-response":      "seed 003 §Gemini 3",
-	"rap.callback-content-type":                "seed 002 §Request",
+	"gemini.function-response-name":            "https://ai.google.dev/gemini-api/docs/function-calling",
+	"gemini.multimodal-function-response":      "https://ai.google.dev/gemini-api/docs/function-calling#multimodal",
+	"rap.callback-content-type":                "https://infinity.hydro.run/docs/rap/spec/basic/tool-result",
 }

@@ -44,7 +44,7 @@ import (
 //     decoded result (carries the data, error flagged, matches its call).
 //   - normalize_calls {op, dialect, response: raw provider response} →
 //     {calls: [{name, call_id, arguments}]}: checked exactly against the
-//     calls in the response (seed 001 §Hands-on exercise).
+//     calls in the response (https://platform.openai.com/docs/guides/function-calling).
 //
 // A request the driver cannot serve is answered {"error": "…"}.
 
@@ -544,7 +544,7 @@ func (j *formatJudge) runNormalize(ctx context.Context) []reports.Result {
 			msg := fmt.Sprintf("call %d is %s with id %q, want %s with id %q", i, g.Name, g.CallID, w.Name, w.CallID)
 			fixText := "keep the response's order, with each call's name and id"
 			if c.Dialect == conv.Gemini && g.Name == w.Name {
-				fixText = "give Gemini calls the synthetic ids gemini_0, gemini_1, … in call order (seed 001 §Hands-on exercise)"
+				fixText = "give Gemini calls the synthetic ids gemini_0, gemini_1, … in call order (https://ai.google.dev/gemini-api/docs/function-calling)"
 			}
 			if c.Dialect == conv.OpenAIResponses && g.Name == w.Name {
 				fixText = "use the function_call item's call_id, not its fc_ item id"
@@ -866,7 +866,7 @@ func (j *formatJudge) request(model string, outputs []json.RawMessage) ([]byte, 
 		}
 		contents := []any{map[string]any{"role": "user", "parts": []any{map[string]any{"text": prompt}}}, map[string]any{"role": "model", "parts": calls}}
 		// All responses to one turn's calls travel in one content
-		// (seed 000 §Important Gemini details).
+		// (https://ai.google.dev/gemini-api/docs/function-calling).
 		var parts []any
 		var other []any
 		for _, o := range outputs {

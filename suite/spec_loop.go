@@ -2,7 +2,7 @@ package suite
 
 // The agent loop ends well: bad calls (unknown tool, unparseable
 // arguments) become error results instead of crashes, and the model's
-// final text comes back unchanged. Seed 004 §Errors; seed 000 §Complete
+// final text comes back unchanged. https://platform.openai.com/docs/guides/function-calling
 // example.
 var _ = registerFamily(family{
 	Name:  "loop",

@@ -65,7 +65,7 @@ type Request struct {
 
 	// Groups are the messages as the API sees them: consecutive messages
 	// of the same role merged into one turn (SDK doc comment on
-	// MessageParam; provider-rules.md §3.3 rule 5).
+	// MessageParam; https://docs.claude.com/en/docs/agents-and-tools/tool-use/implement-tool-use).
 	Groups []Group
 }
 

@@ -1,7 +1,7 @@
 // Package anthropic is the Anthropic Messages dialect of the mock provider:
 // POST /v1/messages with the real API's headers, request shapes, tool-use
 // rules, error envelope, response body and server-sent events
-// (provider-rules.md §3).
+// (https://docs.claude.com/en/api/messages).
 package anthropic
 
 import (
@@ -73,7 +73,7 @@ func (d *Dialect) Key(r *http.Request) (string, *wire.APIError) {
 	return key, nil
 }
 
-// errorBody is the Anthropic error envelope (provider-rules.md §3.1).
+// errorBody is the Anthropic error envelope (https://docs.claude.com/en/api/errors).
 type errorBody struct {
 	Type      string      `json:"type"`
 	Error     errorDetail `json:"error"`

@@ -11,7 +11,7 @@ import (
 )
 
 // Wire shapes of a Message (response body, message_start) in the field
-// order of the API's recordings (provider-rules.md §3.4).
+// order of the API's recordings (https://docs.claude.com/en/docs/build-with-claude/streaming).
 type messageBody struct {
 	ID           string          `json:"id"`
 	Type         string          `json:"type"`

@@ -2,7 +2,7 @@
 // v1beta, v1, v1alpha, and the same methods on Vertex AI):
 // generateContent and streamGenerateContent?alt=sse, the Google
 // error envelope, and the function-calling rules the real API enforces
-// (provider-rules.md §4, seeds 000 and 003).
+// (https://ai.google.dev/api/generate-content, https://platform.openai.com/docs/guides/function-calling).
 package gemini
 
 import (
@@ -19,7 +19,7 @@ var _ dialect.Dialect = (*Dialect)(nil)
 // Dialect implements dialect.Dialect for the Gemini API.
 type Dialect struct {
 	// EmitCallIDs adds a minted `id` to every functionCall the mock sends.
-	// The Gemini API omits it on 2.5 responses (provider-rules.md §4.2 [R]),
+	// The Gemini API omits it on 2.5 responses (https://ai.google.dev/api/generate-content [R]),
 	// so the default is off; a scenario call's own id is always sent.
 	EmitCallIDs bool
 }
@@ -70,7 +70,7 @@ const (
 )
 
 // msgUnregistered is the verbatim answer to a request without a key
-// (provider-rules.md §4.1 [V]).
+// (https://ai.google.dev/gemini-api/docs/troubleshooting [V]).
 const msgUnregistered = "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API."
 
 // msgUnauthenticated is Google Cloud's answer to a call without

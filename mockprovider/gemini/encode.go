@@ -12,7 +12,7 @@ import (
 )
 
 // GenerateContentResponse is the answer, field for field and in the order
-// the real API sends it (provider-rules.md §4.4 [R]).
+// the real API sends it (https://ai.google.dev/api/generate-content#method:-models.streamgeneratecontent [R]).
 type GenerateContentResponse struct {
 	Candidates    []Candidate   `json:"candidates"`
 	UsageMetadata UsageMetadata `json:"usageMetadata"`

@@ -111,7 +111,7 @@ func apiError(t *testing.T, err error) genai.APIError {
 	return ae
 }
 
-// weatherTool is the get_weather declaration of seed 000.
+// weatherTool is the get_weather declaration of https://platform.openai.com/docs/guides/function-calling.
 func weatherTool() *genai.Tool {
 	return &genai.Tool{FunctionDeclarations: []*genai.FunctionDeclaration{{
 		Name:        "get_weather",

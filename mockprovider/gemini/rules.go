@@ -55,12 +55,12 @@ const (
 )
 
 // bypassSignatures are the documented dummy signatures that skip
-// validation (provider-rules.md §4.3 rule 3). Any non-empty signature
+// validation (https://ai.google.dev/gemini-api/docs/function-calling). Any non-empty signature
 // passes the mock's check; these are listed so cases and docs name them.
 var bypassSignatures = []string{"context_engineering_is_the_way_to_go", "skip_thought_signature_validator"}
 
 // multimodalMIMETypes are accepted in function response parts on Gemini 3
-// (seed 003 §Supported MIME types).
+// (https://ai.google.dev/gemini-api/docs/function-calling#multimodal).
 var multimodalMIMETypes = map[string]bool{
 	"image/png": true, "image/jpeg": true, "image/webp": true, "application/pdf": true, "text/plain": true,
 }

@@ -206,7 +206,7 @@ func TestSDKScriptedCallIDAndSignature(t *testing.T) {
 	}
 }
 
-// TestSDKGemini3MultimodalFunctionResponse: seed 003's image function
+// TestSDKGemini3MultimodalFunctionResponse: https://ai.google.dev/gemini-api/docs/function-calling#multimodal's image function
 // response (inlineData + {"$ref"}) is accepted on Gemini 3, reaches the
 // model as media content, and is refused on 2.5.
 func TestSDKGemini3MultimodalFunctionResponse(t *testing.T) {

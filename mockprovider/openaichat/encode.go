@@ -88,7 +88,7 @@ func buildOutput(x *dialect.Exchange, r *Request, c *conv.Conversation, reply *m
 		}
 	}
 	// A call forced by name ends with "stop", not "tool_calls": a quirk of
-	// the real API (provider-rules.md §1.4, streams-tool-call recording).
+	// the real API (https://platform.openai.com/docs/api-reference/chat-streaming, streams-tool-call recording).
 	if len(out.Calls) > 0 && !c.ToolChoice.Forced() {
 		out.Finish = "tool_calls"
 	}

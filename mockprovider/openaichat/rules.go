@@ -521,7 +521,7 @@ func checkToolCallsAnswered(req any, env *rules.Env) []rules.Violation {
 // checkToolMessageFollows: a tool message is valid only inside the run of
 // tool messages right after an assistant tool_calls message, answering one
 // of that message's ids. An id matching no call gets the same answer [I:
-// provider-rules.md §1.3 rule 2 names it the likely one].
+// https://platform.openai.com/docs/guides/function-calling names it the likely one].
 func checkToolMessageFollows(req any, _ *rules.Env) []rules.Violation {
 	r := asRequest(req)
 	if r == nil {

@@ -229,7 +229,7 @@ func TestDecodeConversation(t *testing.T) {
 }
 
 // TestVerbatimMessages pins the exported texts to the captured ones
-// (provider-rules.md §1.3), typo included, so a "fix" cannot slip in.
+// (https://platform.openai.com/docs/guides/function-calling), typo included, so a "fix" cannot slip in.
 func TestVerbatimMessages(t *testing.T) {
 	for got, want := range map[string]string{
 		openaichat.ToolMessageOrphanMessage: "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",

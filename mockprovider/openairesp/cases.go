@@ -7,7 +7,7 @@ import (
 	"github.com/toolwire/toolwire/mockprovider/dialect"
 )
 
-// weatherTool is seed 000's example declaration (strict, every property
+// weatherTool is https://platform.openai.com/docs/guides/function-calling's example declaration (strict, every property
 // required, additionalProperties false).
 const weatherTool = `{"type":"function","name":"get_weather","description":"Get current weather for a location.","parameters":{"type":"object","properties":{"location":{"type":"string"}},"required":["location"],"additionalProperties":false},"strict":true}`
 

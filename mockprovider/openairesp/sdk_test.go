@@ -45,7 +45,7 @@ func userText(s string) responses.ResponseInputItemUnionParam {
 }
 
 // replay turns every output item back into an input item, unchanged, as
-// seed 000 says a client must (reasoning items included).
+// https://platform.openai.com/docs/guides/function-calling says a client must (reasoning items included).
 func replay(r *responses.Response) responses.ResponseInputParam {
 	var out responses.ResponseInputParam
 	for _, item := range r.Output {
@@ -93,7 +93,7 @@ func noViolations(t *testing.T, ts *mockprovider.TestServer, key string) {
 }
 
 // loop drives a tool loop by replaying every output item plus the
-// outputs, as seed 000's complete example does, until a text answer.
+// outputs, as https://platform.openai.com/docs/guides/function-calling's complete example does, until a text answer.
 func loop(t *testing.T, c openai.Client, model string, tools []responses.ToolUnionParam, prompt string, answer func(responses.ResponseFunctionToolCall) responses.ResponseInputItemUnionParam, opts ...option.RequestOption) (*responses.Response, int) {
 	t.Helper()
 	ctx := context.Background()
@@ -219,7 +219,7 @@ func TestSDKScenarioParallelCalls(t *testing.T) {
 	noViolations(t, ts, "sk-parallel")
 }
 
-// TestSDKReasoningReplay covers seed 000's reasoning note: with gpt-5 the
+// TestSDKReasoningReplay covers https://platform.openai.com/docs/guides/function-calling's reasoning note: with gpt-5 the
 // output holds a reasoning item before the call; replaying everything
 // works, dropping the reasoning item is rejected with the real message.
 func TestSDKReasoningReplay(t *testing.T) {

@@ -16,7 +16,7 @@ type streamState struct {
 	created int64
 }
 
-// stream writes the event sequence of provider-rules.md §2.3: every event
+// stream writes the event sequence of https://platform.openai.com/docs/api-reference/responses-streaming: every event
 // named, typed and numbered, deltas cut at the configured fragment size.
 func (d *Dialect) stream(x *dialect.Exchange, req *Request, id string, created int64, items []planned, done rendered) {
 	s := x.SSE("")

@@ -26,7 +26,7 @@ import (
 // InvalidRequest is OpenAI's error type for a bad request.
 const InvalidRequest = "invalid_request_error"
 
-// MissingKeyMessage is the verbatim 401 body message (provider-rules.md §1.1).
+// MissingKeyMessage is the verbatim 401 body message (https://platform.openai.com/docs/guides/error-codes).
 const MissingKeyMessage = "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY), or as the password field (with blank username) if you're accessing the API from your browser and are prompted for a username and password. You can obtain an API key from https://platform.openai.com/account/api-keys."
 
 // InvalidJSONMessage is OpenAI's answer to a body that is not JSON.

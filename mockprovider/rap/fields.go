@@ -30,7 +30,7 @@ type fieldSpec struct {
 
 type problem struct{ path, msg string }
 
-// fieldSpecs are the callback field tables of rap-protocol.md §5-§8 for a
+// fieldSpecs are the callback field tables of https://infinity.hydro.run/docs/rap/spec/basic/tool-result for a
 // revision. tool_result's text is required in June 2026; in the newer
 // revision text or content is (checked by checkContentItems).
 func fieldSpecs(rev Revision) map[string][]fieldSpec {

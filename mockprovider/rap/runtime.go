@@ -61,7 +61,7 @@ type Options struct {
 	DiscoveryTimeout time.Duration
 }
 
-// Retry is exponential backoff for invocations (rap-protocol.md §10).
+// Retry is exponential backoff for invocations (https://infinity.hydro.run/docs/rap/spec/basic/lifecycle).
 type Retry struct {
 	Attempts int           // total attempts, default 4
 	Initial  time.Duration // first backoff, default 100ms
@@ -378,7 +378,7 @@ type group struct {
 
 // enter waits for every earlier message of the thread to finish: a FIFO
 // ticket queue, so one group's messages run one at a time in arrival order
-// (rap-protocol.md §10), while other groups proceed concurrently.
+// (https://infinity.hydro.run/docs/rap/spec/basic/lifecycle), while other groups proceed concurrently.
 func (g *group) enter() (release func()) {
 	g.qmu.Lock()
 	prev, mine := g.tail, make(chan struct{})
@@ -699,7 +699,7 @@ func (rt *Runtime) post(ctx context.Context, client *http.Client, endpoint strin
 	if err != nil {
 		return 0, err
 	}
-	// The runtime does not read the body (rap-protocol.md §4); draining a
+	// The runtime does not read the body (https://infinity.hydro.run/docs/rap/spec/basic/tool-invocation); draining a
 	// little lets the connection be reused.
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	resp.Body.Close()
@@ -728,7 +728,7 @@ func (rt *Runtime) expire(c *call) {
 // Cancel cancels a pending call or active subscription: the runtime
 // injects a synthetic "interrupted" result (when none was delivered),
 // stops tracking the subscription, then sends POST {tool}/cancel_tool_call
-// once, without retries (best effort, rap-protocol.md §7). Any later
+// once, without retries (best effort, https://infinity.hydro.run/docs/rap/spec/server/subscription-events). Any later
 // message for the call is acknowledged and ignored.
 func (rt *Runtime) Cancel(ctx context.Context, groupID, id string) error {
 	rt.mu.Lock()

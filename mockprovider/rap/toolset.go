@@ -16,7 +16,7 @@ import (
 	"github.com/toolwire/toolwire/mockprovider/rules"
 )
 
-// Toolset is a validated discovery manifest (rap-protocol.md §9).
+// Toolset is a validated discovery manifest (https://infinity.hydro.run/docs/rap/spec/basic/toolsets).
 type Toolset struct {
 	Name           string    `json:"name"`
 	Description    string    `json:"description,omitempty"`

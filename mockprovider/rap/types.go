@@ -7,7 +7,7 @@ import "encoding/json"
 type Revision string
 
 const (
-	// RevisionJune2026 is the tool-result page of June 2026 that seed 002
+	// RevisionJune2026 is the tool-result page of June 2026 that https://infinity.hydro.run/docs/rap/spec/basic/tool-result
 	// quotes: callback types tool_result, subscription_event and oauth;
 	// display segments text and diff; text required.
 	RevisionJune2026 Revision = "2026-06"
@@ -20,7 +20,7 @@ const (
 var Revisions = []Revision{RevisionJune2026, RevisionHead}
 
 // Invocation is the body the runtime POSTs to a toolset's endpoint
-// (rap-protocol.md §4). call_id is always sent, as null when absent;
+// (https://infinity.hydro.run/docs/rap/spec/basic/tool-invocation). call_id is always sent, as null when absent;
 // thread_ancestors and user_id are omitted when empty.
 type Invocation struct {
 	Operation       string          `json:"operation"`

@@ -9,7 +9,7 @@
 //     content holding a functionResponse part.
 //   - normalize_calls: {op, dialect, response: raw provider response} →
 //     {calls: [{name, call_id, arguments}]}, arguments always an object,
-//     Gemini calls given the synthetic ids gemini_0, gemini_1, … (seed 001
+//     Gemini calls given the synthetic ids gemini_0, gemini_1, … (https://ai.google.dev/gemini-api/docs/function-calling
 //     §Hands-on exercise).
 //
 // Each request is one line on stdin, each answer one line on stdout; a
@@ -161,7 +161,7 @@ func (d *Driver) Serve(r io.Reader, w io.Writer) error {
 func (d *Driver) FormatResult(dialect string, call Call, r task.CallToolResult, model string) (map[string]any, error) {
 	switch dialect {
 	case "openai-chat":
-		// Tool messages carry text only (seed 003 §Provider comparison).
+		// Tool messages carry text only (https://ai.google.dev/gemini-api/docs/function-calling#multimodal).
 		return map[string]any{"role": "tool", "tool_call_id": call.CallID, "content": d.plainText(r)}, nil
 	case "openai-responses":
 		return map[string]any{"type": "function_call_output", "call_id": call.CallID, "output": d.responsesOutput(r)}, nil
@@ -182,7 +182,7 @@ func (d *Driver) FormatResult(dialect string, call Call, r task.CallToolResult, 
 }
 
 // errorText prefixes an error's text for wires without an error flag
-// (seed 004 §Errors).
+// (https://platform.openai.com/docs/guides/function-calling).
 func (d *Driver) errorText(r task.CallToolResult, text string) string {
 	if !r.IsError || d.Break == OmitIsError || strings.HasPrefix(strings.ToLower(text), "error") {
 		return text
@@ -213,7 +213,7 @@ func (d *Driver) plainText(r task.CallToolResult) string {
 }
 
 // responsesOutput is a string, or input_text/input_image/input_file items
-// when the result carries media (seed 000 §Output as content array).
+// when the result carries media (https://platform.openai.com/docs/guides/function-calling).
 func (d *Driver) responsesOutput(r task.CallToolResult) any {
 	media := r.Media()
 	if len(media) == 0 {
@@ -235,7 +235,7 @@ func (d *Driver) responsesOutput(r task.CallToolResult) any {
 }
 
 // anthropicContent is the tool_result content: text, image and document
-// blocks (seed 000 §Rich content in results).
+// blocks (https://platform.openai.com/docs/guides/function-calling).
 func anthropicContent(r task.CallToolResult) []any {
 	var out []any
 	for _, c := range r.Content {
@@ -261,7 +261,7 @@ func anthropicContent(r task.CallToolResult) []any {
 // geminiResponse builds a functionResponse: response is always an object —
 // structured content as is, text under "output", errors under "error"
 // (go-genai FunctionResponse.Response doc); media travel as inlineData
-// parts referenced by {"$ref": displayName} on Gemini 3 models (seed 003)
+// parts referenced by {"$ref": displayName} on Gemini 3 models (https://ai.google.dev/gemini-api/docs/function-calling#multimodal)
 // and as a note on older models, which reject them.
 func (d *Driver) geminiResponse(call Call, r task.CallToolResult, model string) map[string]any {
 	fr := map[string]any{"name": call.Name}
@@ -350,7 +350,7 @@ func (d *Driver) NormalizeCalls(dialect string, raw json.RawMessage) ([]Call, er
 		}
 		for _, it := range resp.Output {
 			if it.Type == "function_call" {
-				// call_id, not the fc_ item id (seed 001 §Common pitfalls).
+				// call_id, not the fc_ item id (https://platform.openai.com/docs/guides/function-calling).
 				calls = append(calls, Call{Name: it.Name, CallID: it.CallID, Arguments: d.openAIArgs(it.Arguments)})
 			}
 		}
@@ -417,7 +417,7 @@ func (d *Driver) NormalizeCalls(dialect string, raw json.RawMessage) ([]Call, er
 }
 
 // openAIArgs parses the JSON-encoded arguments; unparseable ones become
-// {} (seed 001 §Hands-on exercise solution).
+// {} (https://platform.openai.com/docs/guides/function-calling).
 func (d *Driver) openAIArgs(s string) any {
 	if d.Break == ArgumentsAsObject {
 		return s

@@ -70,7 +70,7 @@ func (d *Driver) runAnthropic(ctx context.Context, env Env, t *task.Task) (strin
 			case "text":
 				text += b.Text
 			case "tool_use":
-				// input is already an object (seed 001 §Common pitfalls).
+				// input is already an object (https://platform.openai.com/docs/guides/function-calling).
 				var args map[string]any
 				ok := json.Unmarshal(b.Input, &args) == nil && args != nil
 				res, err := d.answer(t, b.Name, args, !ok)
@@ -107,7 +107,7 @@ func (d *Driver) runAnthropic(ctx context.Context, env Env, t *task.Task) (strin
 			n--
 		}
 		// All results go in ONE user message, first in its content
-		// (seed 000 §Conversation structure detail).
+		// (https://platform.openai.com/docs/guides/function-calling).
 		var blocks []anthropic.ContentBlockParamUnion
 		if d.Break == TextBeforeToolResult {
 			blocks = append(blocks, anthropic.NewTextBlock("Here are the tool results."))
@@ -147,7 +147,7 @@ func anthropicTurn(ctx context.Context, client *anthropic.Client, params anthrop
 }
 
 // anthropicToolResult converts a CallToolResult to a tool_result block:
-// text, image and document blocks, is_error for tool errors (seed 000
+// text, image and document blocks, is_error for tool errors (https://platform.openai.com/docs/guides/function-calling
 // §The `is_error` flag, §Rich content in results).
 func (d *Driver) anthropicToolResult(id string, r task.CallToolResult) anthropic.ContentBlockParamUnion {
 	var content []any

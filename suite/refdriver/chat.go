@@ -132,7 +132,7 @@ func chatTurn(ctx context.Context, client *openai.Client, params openai.ChatComp
 }
 
 // chatToolMessage converts a CallToolResult to a tool message: text only,
-// since tool messages take no images (seed 003 §Provider comparison); media
+// since tool messages take no images (https://ai.google.dev/gemini-api/docs/function-calling#multimodal); media
 // become a note, errors an "Error:" prefix.
 func (d *Driver) chatToolMessage(id string, r task.CallToolResult) openai.ChatCompletionMessageParamUnion {
 	if d.Break == ImageInChatTool && len(r.Media()) > 0 {

@@ -69,7 +69,7 @@ func (d *Driver) runGemini(ctx context.Context, env Env, t *task.Task) (string, 
 			return text, nil
 		}
 		// The whole model content goes back as received: its thought
-		// signatures included (seed 000 §Gemini 3 thought signatures).
+		// signatures included (https://ai.google.dev/gemini-api/docs/function-calling).
 		if d.Break == StripSignature {
 			content = stripSignatures(content)
 		}
@@ -98,7 +98,7 @@ func (d *Driver) runGemini(ctx context.Context, env Env, t *task.Task) (string, 
 			responses = responses[:len(responses)-1]
 		}
 		// Gemini matches results by position and name: same order as
-		// the calls (seed 000 §Important Gemini details).
+		// the calls (https://ai.google.dev/gemini-api/docs/function-calling).
 		if d.Break == ReorderSameName {
 			for i, j := 0, len(responses)-1; i < j; i, j = i+1, j-1 {
 				responses[i], responses[j] = responses[j], responses[i]
@@ -164,7 +164,7 @@ func geminiTurn(ctx context.Context, client *genai.Client, modelName string, con
 }
 
 // geminiDocumentMIME are the document types Gemini 3 takes in function
-// responses (seed 003 §Supported MIME types).
+// responses (https://ai.google.dev/gemini-api/docs/function-calling#multimodal).
 var geminiDocumentMIME = map[string]bool{"application/pdf": true, "text/plain": true}
 
 // refersTo reports whether v holds {"$ref": name} anywhere.
@@ -190,7 +190,7 @@ func refersTo(v any, name string) bool {
 }
 
 // geminiMediaPart is one multimodal part of a function response: inline
-// bytes with the displayName the response references (seed 003 §The
+// bytes with the displayName the response references (https://ai.google.dev/gemini-api/docs/function-calling#multimodal
 // `displayName` and `$ref` system), or the mistake of the driver's break.
 func (d *Driver) geminiMediaPart(m task.Media, data []byte, name string) *genai.FunctionResponsePart {
 	blob := &genai.FunctionResponseBlob{MIMEType: m.MimeType, Data: data, DisplayName: name}
@@ -223,7 +223,7 @@ func stripSignatures(c *genai.Content) *genai.Content {
 // is always an object — structuredContent as is, text as {"output": …},
 // errors as {"error": …} (go-genai FunctionResponse.Response doc); media
 // become inlineData parts with a displayName referenced by {"$ref": …}
-// on Gemini 3 (seed 003 §The `displayName` and `$ref` system) and a text
+// on Gemini 3 (https://ai.google.dev/gemini-api/docs/function-calling#multimodal) and a text
 // note on older models, which reject multimodal function responses.
 func (d *Driver) geminiResponse(r task.CallToolResult, multimodal bool) *genai.FunctionResponse {
 	fr := &genai.FunctionResponse{}
@@ -231,7 +231,7 @@ func (d *Driver) geminiResponse(r task.CallToolResult, multimodal bool) *genai.F
 	text := r.Text()
 	if multimodal {
 		// Text documents (text/plain resources) travel as parts too, as
-		// Gemini takes them (seed 003 §Text file example).
+		// Gemini takes them (https://ai.google.dev/gemini-api/docs/function-calling#multimodal).
 		media = r.Media()
 		var texts []string
 		for _, c := range r.Content {

@@ -59,7 +59,7 @@ func (d *Driver) runResponses(ctx context.Context, env Env, t *task.Task) (strin
 		var calls []call
 		var reasoning []responses.ResponseInputItemUnionParam
 		// Every output item goes back, in order: reasoning items must
-		// precede the function_call items they produced (seed 000
+		// precede the function_call items they produced (https://platform.openai.com/docs/guides/function-calling
 		// §Important OpenAI details).
 		for _, item := range resp.Output {
 			raw := item.RawJSON()
@@ -154,7 +154,7 @@ func responsesTurn(ctx context.Context, client *openai.Client, params responses.
 
 // responsesOutput converts a CallToolResult to function_call_output.output:
 // a string, or an input_text/input_image/input_file array when the result
-// carries media (seed 000 §Output as content array).
+// carries media (https://platform.openai.com/docs/guides/function-calling).
 func (d *Driver) responsesOutput(r task.CallToolResult) any {
 	if d.Break == OutputAsObject {
 		if r.StructuredContent != nil {

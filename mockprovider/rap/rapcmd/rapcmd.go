@@ -113,7 +113,7 @@ func invokeCommand() *cobra.Command {
 	f.StringVar(&callID, "call-id", "", "send this call_id (the tool must echo it); without the flag call_id is null")
 	f.StringVar(&addr, "addr", "127.0.0.1:0", "address the in-process runtime listens on for callbacks")
 	f.StringVar(&callbackBase, "callback-base", "", "callback base URL the tool should use (default: http://ADDR)")
-	f.StringVar(&revision, "rap-revision", string(rap.RevisionJune2026), "RAP revision the tool is held to: 2026-06 (June 2026, seed 002) or head (content results, image segments, user_choice, view_update)")
+	f.StringVar(&revision, "rap-revision", string(rap.RevisionJune2026), "RAP revision the tool is held to: 2026-06 (June 2026, https://infinity.hydro.run/docs/rap/spec/basic/tool-result) or head (content results, image segments, user_choice, view_update)")
 	f.StringVar(&groupID, "group-id", "", "thread id to send (default: minted)")
 	f.StringVar(&userID, "user-id", "", "user_id to send")
 	f.StringVar(&sessionKey, "session", rap.DefaultSession, "journal session key")

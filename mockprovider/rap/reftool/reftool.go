@@ -51,7 +51,7 @@ type Options struct {
 	CallbackBackoff  time.Duration
 }
 
-// Invocation is what the tool received (wire names of rap-protocol.md §4).
+// Invocation is what the tool received (wire names of https://infinity.hydro.run/docs/rap/spec/basic/tool-invocation).
 type Invocation struct {
 	Operation       string          `json:"operation"`
 	Arguments       json.RawMessage `json:"arguments"`
@@ -196,7 +196,7 @@ func (t *Tool) cancel(w http.ResponseWriter, r *http.Request) {
 		stop()
 	}
 	t.mu.Unlock()
-	ok(w) // always 200, even for unknown ids (rap-protocol.md §7)
+	ok(w) // always 200, even for unknown ids (https://infinity.hydro.run/docs/rap/spec/server/subscription-events)
 }
 
 // invoke acknowledges at once and works in the background. A malformed
@@ -347,7 +347,7 @@ func (t *Tool) result(inv Invocation, text string, display []map[string]any, sub
 }
 
 // send POSTs one callback, retrying 5xx and transport errors with
-// exponential backoff and never 4xx (rap-protocol.md §3).
+// exponential backoff and never 4xx (https://infinity.hydro.run/docs/rap/spec/basic/transport).
 func (t *Tool) send(callbackURL string, msg map[string]any) bool {
 	body, _ := json.Marshal(msg)
 	backoff := t.opts.CallbackBackoff
