@@ -103,7 +103,7 @@ var summaries = map[string]string{
 
 var sources = map[string]string{
 	"anthropic.tool-result-first":              "https://docs.anthropic.com/en/docs/build-with-claude/tool-use/implement-tool-use#handling-results-from-client-tools",
-	"anthropic.tool-use-id-echo":               "https://docs.claude.com/en/docs/agents-and-tools/tool-use/implement-tool-use",
+	"anthropic.tool-use-id-echo":               "an offline note §3.3",
 	"openai-chat.tool-call-id-echo":            "https://platform.openai.com/docs/guides/function-calling",
 	"openai-chat.parallel-results-order":       "https://platform.openai.com/docs/guides/function-calling",
 	"openai-responses.function-call-output-id": "https://platform.openai.com/docs/guides/function-calling",

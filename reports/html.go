@@ -397,7 +397,7 @@ func ensureNewline(s string) string {
 }
 
 // httpURL returns s when it is an absolute http(s) URL, so only real links
-// become anchors ("https://ai.google.dev/gemini-api/docs/function-calling" stays text).
+// become anchors ("an offline note §3.3" stays text).
 func httpURL(s string) string {
 	u, err := url.Parse(strings.TrimSpace(s))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

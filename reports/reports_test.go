@@ -248,8 +248,8 @@ func TestHTMLMatrixAndEscapedExcerpt(t *testing.T) {
 		`&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;`, // the excerpt, escaped
 		`18°C &amp; sunny`,
 		`<a href="https://docs.anthropic.com/en/docs/build-with-claude/tool-use/implement-tool-use#handling-results-from-client-tools">`,
-		`Source: https://docs.claude.com/en/docs/agents-and-tools/tool-use/implement-tool-use`, // not a URL: plain text
-		"<span class=\"del\">-      &#34;text&#34;: &#34;here you go&#34;\n</span>",            // unified diff of the indented JSON
+		`Source: an offline note §3.3`,                                              // not a URL: plain text
+		"<span class=\"del\">-      &#34;text&#34;: &#34;here you go&#34;\n</span>", // unified diff of the indented JSON
 		`How to fix:`,
 		`<span class="big">Harness error</span>`,
 		`acme-llm-adapter`,

@@ -54,7 +54,7 @@ func inferenceNote(part string) bool {
 }
 
 func TestSourceRefs(t *testing.T) {
-	refs := sourceRefs("https://example.com/a#b (note); mockprovider/rap/README.md §Flow; https://platform.openai.com/docs/guides/function-calling")
+	refs := sourceRefs("https://example.com/a#b (note); mockprovider/rap/README.md §Flow; an offline note §X")
 	if len(refs) != 3 || refs[0].URL != "https://example.com/a#b" || refs[0].Note != "(note)" ||
 		refs[1].Path != "mockprovider/rap/README.md" || refs[1].Note != "§Flow" || refs[2].URL != "" || refs[2].Path != "" {
 		t.Fatalf("%+v", refs)
