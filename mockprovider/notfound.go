@@ -58,9 +58,3 @@ func guessDialect(r *http.Request) conv.Dialect {
 	}
 	return conv.OpenAIChat
 }
-
-// routed reports whether the mux has a handler for r (method included).
-func (s *Server) routed(r *http.Request) bool {
-	_, pattern := s.mux.Handler(r)
-	return pattern != ""
-}

@@ -133,6 +133,9 @@ func New(opts Options) *Server {
 	s.catalog = rules.NewCatalog(append(sets, rap.Rules())...)
 	s.routeModels()
 	s.routeAdmin()
+	// The most general pattern: a path no route serves, or a method a
+	// route does not take, lands here instead of Go's plain-text 404/405.
+	s.mux.HandleFunc("/", s.notFound)
 	return s
 }
 
@@ -150,10 +153,6 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
 	if isAdminPath(r.URL.Path) && !s.guardAdmin(w, r) {
-		return
-	}
-	if !s.routed(r) {
-		s.notFound(w, r)
 		return
 	}
 	s.mux.ServeHTTP(w, r)
