@@ -91,7 +91,7 @@ func (it *resultItem) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		return err
 	}
 	it.Raw = raw.Clone()
-	tag, ok := probeTag(raw)
+	tag, ok := probeTag(raw, wToolResultBlockContentUnionTags)
 	if !ok {
 		return nil
 	}
@@ -132,36 +132,39 @@ func wrongKind(dec *jsontext.Decoder, kinds string) error {
 	return &wirejson.InvalidError{Message: notNumber}
 }
 
-// probeTag reads an object's "type" member with the tokenizer, skipping
-// the other members' values unread (raw is valid JSON: it was read whole).
-func probeTag(raw jsontext.Value) (string, bool) {
-	d := decoders.Get().(*jsontext.Decoder)
-	defer decoders.Put(d)
-	d.Reset(bytes.NewReader(raw))
-	if tok, err := d.ReadToken(); err != nil || tok.Kind() != '{' {
+// probeTag reads an object's "type" member (raw is valid JSON: it was
+// read whole). A tag among known comes back as that shared string: this
+// runs for every block of every request.
+func probeTag(raw jsontext.Value, known []string) (string, bool) {
+	b, ok := leadingTag(raw)
+	if !ok {
+		b, ok = wirejson.StringMember(raw, "type")
+	}
+	if !ok {
 		return "", false
 	}
-	for d.PeekKind() == '"' {
-		name, err := d.ReadToken()
-		if err != nil {
-			return "", false
+	for _, t := range known {
+		if t == string(b) {
+			return t, true
 		}
-		if name.String() != "type" {
-			if d.SkipValue() != nil {
-				return "", false
-			}
-			continue
-		}
-		if d.PeekKind() != '"' {
-			return "", false
-		}
-		tok, err := d.ReadToken()
-		if err != nil {
-			return "", false
-		}
-		return tok.String(), true
 	}
-	return "", false
+	return string(b), true
+}
+
+// leadingTag is the common case read without a tokenizer: the SDKs write
+// "type" first, as a plain string ({"type":"text",…}). Anything else —
+// whitespace, escapes, another member first — is left to the tokenizer.
+func leadingTag(raw []byte) ([]byte, bool) {
+	const lead = `{"type":"`
+	if !bytes.HasPrefix(raw, []byte(lead)) {
+		return nil, false
+	}
+	rest := raw[len(lead):]
+	end := bytes.IndexByte(rest, '"')
+	if end < 0 || bytes.IndexByte(rest[:end], '\\') >= 0 {
+		return nil, false
+	}
+	return rest[:end], true
 }
 
 // decodeTagged reads an object of a discriminated union: the "type" member
@@ -172,7 +175,7 @@ func decodeTagged(dec *jsontext.Decoder, tagOut *string, def string, tags []stri
 	if err != nil {
 		return err
 	}
-	tag, ok := probeTag(raw)
+	tag, ok := probeTag(raw, tags)
 	if !ok {
 		var probe struct {
 			Type jsontext.Value `json:"type"`
@@ -198,9 +201,8 @@ var decoders = sync.Pool{New: func() any { return new(jsontext.Decoder) }}
 func decodeAt(raw jsontext.Value, base jsontext.Pointer, v any, outer jsontext.Options) error {
 	// Only the option that differs between strict and lenient decoding is
 	// carried over: the outer decoder's flags belong to its own call.
-	strict, _ := json.GetOption(outer, json.RejectUnknownMembers)
 	d := decoders.Get().(*jsontext.Decoder)
-	d.Reset(bytes.NewReader(raw), json.RejectUnknownMembers(strict))
+	d.Reset(bytes.NewReader(raw), wirejson.Again(outer))
 	err := json.UnmarshalDecode(d, v)
 	decoders.Put(d)
 	if se, ok := err.(*json.SemanticError); ok {

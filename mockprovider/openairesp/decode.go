@@ -170,24 +170,11 @@ func typeOf(raws []jsontext.Value, i int) string {
 // topLevel maps the body's top-level member names to their values, spans
 // of the body (which lives as long as the request).
 func topLevel(body []byte) map[string]jsontext.Value {
-	out := map[string]jsontext.Value{}
-	dec := jsontext.NewDecoder(bytes.NewReader(body))
-	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
-		return out
-	}
-	for dec.PeekKind() == '"' {
-		tok, err := dec.ReadToken()
-		if err != nil {
-			return out
-		}
-		name := tok.String()
-		v, err := dec.ReadValue()
-		if err != nil {
-			return out
-		}
-		end := int(dec.InputOffset())
-		out[name] = jsontext.Value(body[end-len(v) : end : end])
-	}
+	out := make(map[string]jsontext.Value, 16)
+	wirejson.Members(body, func(name []byte, v jsontext.Value) bool {
+		out[string(name)] = v
+		return true
+	})
 	return out
 }
 
@@ -208,17 +195,10 @@ func elements(v jsontext.Value) []jsontext.Value {
 		return nil
 	}
 	var out []jsontext.Value
-	dec := jsontext.NewDecoder(bytes.NewReader(v))
-	if _, err := dec.ReadToken(); err != nil {
-		return nil
-	}
-	for dec.PeekKind() != ']' {
-		e, err := dec.ReadValue()
-		if err != nil {
-			return out
-		}
+	wirejson.Elements(v, func(e jsontext.Value) bool {
 		out = append(out, bytes.Clone(e))
-	}
+		return true
+	})
 	return out
 }
 

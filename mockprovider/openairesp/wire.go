@@ -237,11 +237,11 @@ func (u *union) decode(dec *jsontext.Decoder, target any) error {
 	}
 	// The object is decoded again on its own, with the same strictness;
 	// its errors get the path and offset of where it sits in the body.
-	strict, _ := json.GetOption(dec.Options(), json.RejectUnknownMembers)
+	opts := wirejson.Again(dec.Options())
 	if l, ok := s.Field(v.Field).Interface().(judgedFirst); ok && l.judgedFirst(raw) {
-		strict = false
+		opts = wirejson.Again(json.RejectUnknownMembers(false))
 	}
-	if err := json.Unmarshal(raw, field(s, v.Field), json.RejectUnknownMembers(strict)); err != nil {
+	if err := json.Unmarshal(raw, field(s, v.Field), opts); err != nil {
 		return relocate(err, dec.StackPointer(), start+int64(len(leadingSpace(raw))))
 	}
 	if k, ok := target.(rawKeeper); ok && u.KeepRaw {
@@ -271,19 +271,19 @@ func field(s reflect.Value, i int) any {
 
 // pick chooses the object variant by the object's "type" member.
 func (u *union) pick(raw []byte) (variant, error) {
-	tag, has := typeMember(raw)
+	tag, has := wirejson.StringMember(raw, "type")
 	var def *variant
-	var supported []string
+	tagged := false
 	for i, v := range u.Variants {
 		if v.Kind != '{' {
 			continue
 		}
 		for _, t := range v.Tags {
-			if has && t == tag {
+			if has && t == string(tag) {
 				return v, nil
 			}
 		}
-		supported = append(supported, v.Tags...)
+		tagged = tagged || len(v.Tags) > 0
 		if v.Default && def == nil {
 			def = &u.Variants[i]
 		}
@@ -291,7 +291,7 @@ func (u *union) pick(raw []byte) (variant, error) {
 	switch {
 	case def != nil && (!has || len(def.Tags) == 0):
 		return *def, nil
-	case len(supported) == 0:
+	case !tagged:
 		return variant{}, &unionTypeError{Expected: u.expected(), Got: '{', Value: string(raw)}
 	case !has:
 		// No type to choose by: the first variant reports what is missing.
@@ -301,29 +301,39 @@ func (u *union) pick(raw []byte) (variant, error) {
 			}
 		}
 	}
-	return variant{}, &unionTagError{Tag: tag, Supported: supported}
+	var supported []string
+	for _, v := range u.Variants {
+		if v.Kind == '{' {
+			supported = append(supported, v.Tags...)
+		}
+	}
+	return variant{}, &unionTagError{Tag: string(tag), Supported: supported}
 }
 
-// typeMember reads the top-level "type" string of an object.
+// typeMember reads the top-level "type" string of an object. The known
+// types come back as shared strings: this runs on every item.
 func typeMember(raw []byte) (string, bool) {
-	dec := jsontext.NewDecoder(bytes.NewReader(raw))
-	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+	b, ok := wirejson.StringMember(raw, "type")
+	if !ok {
 		return "", false
 	}
-	for dec.PeekKind() == '"' {
-		tok, err := dec.ReadToken()
-		if err != nil {
-			return "", false
-		}
-		if tok.String() == "type" && dec.PeekKind() == '"' {
-			v, err := dec.ReadToken()
-			return v.String(), err == nil
-		}
-		if err := dec.SkipValue(); err != nil {
-			return "", false
+	if t, known := knownTypes[string(b)]; known {
+		return t, true
+	}
+	return string(b), true
+}
+
+// knownTypes holds the "type" of every input item, tool and content part.
+var knownTypes = map[string]string{}
+
+func init() {
+	for _, u := range []*union{responseInputItemUnionParamVariants, toolUnionParamVariants, messagePartVariants} {
+		for _, v := range u.Variants {
+			for _, t := range v.Tags {
+				knownTypes[t] = t
+			}
 		}
 	}
-	return "", false
 }
 
 // relocate prefixes the pointer of an error found decoding a value on its

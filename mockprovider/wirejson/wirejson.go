@@ -127,7 +127,23 @@ type Options struct {
 var (
 	strictOpts  = json.JoinOptions(json.RejectUnknownMembers(true))
 	lenientOpts = json.JoinOptions(json.RejectUnknownMembers(false))
+
+	// A value the decoder has already read whole (ReadValue) had its
+	// names checked for duplicates and its strings for UTF-8; decoding it
+	// again into a union's variant need not repeat that.
+	strictAgain  = json.JoinOptions(json.RejectUnknownMembers(true), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	lenientAgain = json.JoinOptions(json.RejectUnknownMembers(false), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 )
+
+// Again are the options for decoding a value that the decoder with
+// options outer has already read whole: the same strictness about unknown
+// members, without the checks the first read made.
+func Again(outer json.Options) json.Options {
+	if strict, _ := json.GetOption(outer, json.RejectUnknownMembers); strict {
+		return strictAgain
+	}
+	return lenientAgain
+}
 
 // Decode fills v (a pointer to a wire struct) from body. On success in
 // lenient mode, unknown lists the paths of members v does not define.
