@@ -75,6 +75,10 @@ func requestOf(x *dialect.Exchange) *http.Request {
 	return x.R
 }
 
+// toolsMemo keeps decoded tool declarations: a tool loop sends the same
+// ones with every request.
+var toolsMemo wirejson.Memo[[]wToolUnion]
+
 func decodeRequest(body []byte, lenient, countTokens bool) (*Request, *wire.APIError) {
 	var w wireRequest
 	var target any = &w
@@ -83,7 +87,7 @@ func decodeRequest(body []byte, lenient, countTokens bool) (*Request, *wire.APIE
 	if countTokens {
 		target, root = &ct, countTokensType
 	}
-	unknown, err := wirejson.Decode(body, target, wirejson.Options{Lenient: lenient})
+	unknown, err := wirejson.Decode(body, target, wirejson.Options{Lenient: lenient, Memo: &toolsMemo})
 	if err != nil {
 		return nil, decodeError(body, root, err)
 	}

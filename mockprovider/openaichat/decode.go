@@ -22,9 +22,13 @@ import (
 // fields and argument types are left to the rules so they can be
 // journaled in lenient mode. In lenient mode unknown members are kept in
 // Request.Unknown for the known-fields rule to journal.
+// toolsMemo keeps decoded tool declarations: a tool loop sends the same
+// ones with every request.
+var toolsMemo wirejson.Memo[[]chatTool]
+
 func decodeRequest(body []byte, lenient bool) (*Request, *wire.APIError) {
 	var w chatRequest
-	unknown, derr := wirejson.Decode(body, &w, wirejson.Options{Lenient: lenient})
+	unknown, derr := wirejson.Decode(body, &w, wirejson.Options{Lenient: lenient, Memo: &toolsMemo})
 	if derr != nil {
 		if derr.Kind == wirejson.WrongType && derr.Got == '0' && derr.Value == "" {
 			derr.Value = numberAt(body, derr.Offset)

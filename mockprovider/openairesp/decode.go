@@ -92,6 +92,10 @@ func (d *Dialect) Decode(x *dialect.Exchange, body []byte) (any, *conv.Conversat
 	return req, req.conversation(), nil
 }
 
+// toolsMemo keeps decoded tool declarations: a tool loop sends the same
+// ones with every request.
+var toolsMemo wirejson.Memo[[]ToolUnionParam]
+
 func decodeRequest(x *dialect.Exchange, body []byte) (*Request, *wire.APIError) {
 	req := &Request{Endpoint: endpointOf(x)}
 	lenient := x != nil && x.Env != nil && x.Env.Options.Lenient
@@ -104,7 +108,7 @@ func decodeRequest(x *dialect.Exchange, body []byte) (*Request, *wire.APIError) 
 			_, werr = wirejson.Decode(body, &req.W, wirejson.Options{Lenient: true})
 		}
 	} else {
-		unknown, werr = wirejson.Decode(body, &req.W, wirejson.Options{Lenient: lenient})
+		unknown, werr = wirejson.Decode(body, &req.W, wirejson.Options{Lenient: lenient, Memo: &toolsMemo})
 	}
 	if werr != nil {
 		if werr.Value == "" && werr.Offset >= 0 && werr.Offset < int64(len(body)) {

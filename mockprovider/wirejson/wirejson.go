@@ -122,6 +122,9 @@ type Options struct {
 	// Lenient accepts unknown members instead of failing; their paths are
 	// returned so the caller can journal them.
 	Lenient bool
+	// Memo, when set, decodes the values it remembers without decoding
+	// them again (see Memo).
+	Memo interface{ Options(lenient bool) json.Options }
 }
 
 var (
@@ -153,7 +156,10 @@ func Decode(body []byte, v any, o Options) (unknown [][]string, err *Error) {
 		return nil, &Error{Kind: InvalidUTF8, Offset: int64(off), Path: pathAtOffset(body, off)}
 	}
 	opts := strictOpts
-	if o.Lenient {
+	switch {
+	case o.Memo != nil:
+		opts = o.Memo.Options(o.Lenient)
+	case o.Lenient:
 		opts = lenientOpts
 	}
 	if e := json.Unmarshal(body, v, opts); e != nil {

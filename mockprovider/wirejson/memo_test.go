@@ -1,0 +1,116 @@
+package wirejson
+
+import (
+	"sync/atomic"
+	"testing"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+var decodes atomic.Int32
+
+// counted counts how often it is really decoded.
+type counted struct {
+	Name string `json:"name"`
+}
+
+func (c *counted) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	decodes.Add(1)
+	tok, err := dec.ReadToken()
+	if err != nil || tok.Kind() != '{' {
+		return err
+	}
+	for dec.PeekKind() == '"' {
+		name, _ := dec.ReadToken()
+		if name.String() != "name" {
+			return &InvalidError{Message: "unknown " + name.String()}
+		}
+		v, err := dec.ReadToken()
+		if err != nil {
+			return err
+		}
+		c.Name = v.String()
+	}
+	_, err = dec.ReadToken()
+	return err
+}
+
+type memoBody struct {
+	Model string    `json:"model"`
+	Tools []counted `json:"tools"`
+}
+
+func TestMemoDecodesRepeatedBytesOnce(t *testing.T) {
+	var memo Memo[[]counted]
+	decodes.Store(0)
+	for i, body := range []string{
+		`{"model":"a","tools":[{"name":"x"},{"name":"y"}]}`,
+		`{"model":"b", "tools": [{"name":"x"},{"name":"y"}]}`,
+	} {
+		var b memoBody
+		if _, err := Decode([]byte(body), &b, Options{Memo: &memo}); err != nil {
+			t.Fatalf("body %d: %v", i, err)
+		}
+		if len(b.Tools) != 2 || b.Tools[1].Name != "y" {
+			t.Fatalf("body %d decoded to %+v", i, b)
+		}
+	}
+	if n := decodes.Load(); n != 2 {
+		t.Fatalf("two tools decoded %d times over two requests, want 2 (the second request from the memo)", n)
+	}
+	var b memoBody
+	if _, err := Decode([]byte(`{"tools":[{"name":"z"}]}`), &b, Options{Memo: &memo}); err != nil || b.Tools[0].Name != "z" {
+		t.Fatalf("different bytes: %+v, %v", b, err)
+	}
+}
+
+func TestMemoErrorsKeepTheirPlaceInTheBody(t *testing.T) {
+	var memo Memo[[]counted]
+	body := `{"model":"a","tools":[{"name":"x"},{"nom":"y"}]}`
+	var b memoBody
+	_, err := Decode([]byte(body), &b, Options{Memo: &memo})
+	if err == nil {
+		t.Fatal("a bad tool was accepted")
+	}
+	if got := Dotted(err.Path); got != "tools.1.nom" {
+		t.Errorf("path %q, want tools.1.nom (error %v)", got, err)
+	}
+	if err.Offset < int64(len(`{"model":"a","tools":[{"name":"x"},`)) {
+		t.Errorf("offset %d lies before the bad tool", err.Offset)
+	}
+	// Failures are not remembered: the same bytes fail again.
+	if _, err := Decode([]byte(body), &b, Options{Memo: &memo}); err == nil {
+		t.Fatal("the bad tool was accepted the second time")
+	}
+}
+
+func TestMemoKeepsOnlyStrictSuccesses(t *testing.T) {
+	var memo Memo[[]counted]
+	decodes.Store(0)
+	body := []byte(`{"tools":[{"name":"x"}]}`)
+	for range 2 {
+		var b memoBody
+		if _, err := Decode(body, &b, Options{Lenient: true, Memo: &memo}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Each lenient request decodes the tool twice (once more to list
+	// unknown members); none of them comes from the memo.
+	if n := decodes.Load(); n != 4 {
+		t.Fatalf("lenient decodes were remembered: %d decodes, want 4", n)
+	}
+}
+
+func TestMemoIsBounded(t *testing.T) {
+	memo := Memo[[]counted]{MaxBytes: 256}
+	for i := range 100 {
+		body := []byte(`{"tools":[{"name":"tool` + string(rune('a'+i%26)) + string(rune('a'+i/26)) + `"}]}`)
+		var b memoBody
+		if _, err := Decode(body, &b, Options{Memo: &memo}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if memo.bytes > 256 {
+		t.Fatalf("memo holds %d bytes, bound 256", memo.bytes)
+	}
+}
