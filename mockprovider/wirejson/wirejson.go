@@ -124,7 +124,9 @@ type Options struct {
 	Lenient bool
 	// Memo, when set, decodes the values it remembers without decoding
 	// them again (see Memo).
-	Memo interface{ Options(lenient bool) json.Options }
+	Memo interface {
+		Options(lenient bool) json.Options
+	}
 }
 
 var (
