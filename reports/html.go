@@ -97,14 +97,14 @@ type htmlItem struct {
 	Anchor, Class, Outcome           string
 	Scenario, Dialect, Mode, Feature string
 	Message, Excerpt, Expected, Got  string
+	Diff                             []htmlDiffLine
+	Fix                              string
+	Duration                         string
 	// Path is the offending member's JSON path: PathFound when it is
 	// highlighted in Segments, else PathNote says why not.
 	Path, PathNote string
 	PathFound      bool
 	Segments       []excerptSegment // the excerpt laid out as JSON; nil when it is not JSON
-	Diff                             []htmlDiffLine
-	Fix                              string
-	Duration                         string
 }
 
 type htmlDiffLine struct{ Class, Text string }
