@@ -32,8 +32,9 @@ type excerptSegment struct {
 	Hit         bool
 }
 
-// excerptSegments is the excerpt as report.html shows it: the marked
-// member (from its key to its closing bracket) one highlighted segment.
+// excerptSegments is the excerpt as report.html shows it: the lines of
+// the marked member (from its key to its closing bracket) one highlighted
+// segment, indentation included so that its lines line up.
 func excerptSegments(lines []jsonview.Line, path string) []excerptSegment {
 	var out []excerptSegment
 	plain := func(s string) {
@@ -48,10 +49,8 @@ func excerptSegments(lines []jsonview.Line, path string) []excerptSegment {
 			plain(l.String() + "\n")
 			continue
 		}
-		text := strings.TrimLeft(l.String(), " ")
 		if i == 0 || !lines[i-1].Hit {
-			plain(strings.Repeat("  ", l.Indent))
-			out = append(out, excerptSegment{Text: text, Title: path, Hit: true})
+			out = append(out, excerptSegment{Text: l.String(), Title: path, Hit: true})
 		} else {
 			out[len(out)-1].Text += "\n" + l.String()
 		}

@@ -21,9 +21,8 @@ func pathRun(excerpt, path string) *Run {
 
 func TestHTMLHighlightsTheOffendingMember(t *testing.T) {
 	out := render(t, htmlOf, pathRun(twoResults, wrongIDPath))
-	want := `<mark title="` + wrongIDPath + `">&#34;tool_use_id&#34;: &#34;toolu_9&#34;,</mark>`
-	if !strings.Contains(out, want) {
-		t.Errorf("report.html lacks %s:\n%s", want, excerptOf(out))
+	if got := marked(out, wrongIDPath); got != `&#34;tool_use_id&#34;: &#34;toolu_9&#34;,` {
+		t.Errorf("highlight %q:\n%s", got, excerptOf(out))
 	}
 	if n := strings.Count(out, "<mark"); n != 1 {
 		t.Errorf("%d highlights, want 1:\n%s", n, excerptOf(out))
@@ -36,13 +35,10 @@ func TestHTMLHighlightsTheOffendingMember(t *testing.T) {
 // A path naming a whole message highlights it from its "{" to its "}".
 func TestHTMLHighlightsAContainerAsOneMark(t *testing.T) {
 	out := render(t, htmlOf, pathRun(twoResults, "messages.0"))
-	i, j := strings.Index(out, `<mark title="messages.0">{`), strings.Index(out, "</mark>")
-	if i < 0 || j < i || strings.Count(out, "<mark") != 1 {
-		t.Fatalf("no single mark over messages.0:\n%s", excerptOf(out))
-	}
-	marked := out[i:j]
-	if !strings.Contains(marked, "toolu_0") || strings.Contains(marked, "toolu_9") || !strings.HasSuffix(marked, "},") {
-		t.Errorf("mark covers %q", marked)
+	got := marked(out, "messages.0")
+	if strings.Count(out, "<mark") != 1 || !strings.HasPrefix(got, "{") || !strings.HasSuffix(got, "},") ||
+		!strings.Contains(got, "toolu_0") || strings.Contains(got, "toolu_9") {
+		t.Errorf("mark covers %q:\n%s", got, excerptOf(out))
 	}
 }
 
@@ -144,6 +140,18 @@ func TestJSONReportCarriesThePath(t *testing.T) {
 	if err != nil || run.Results[0].Path != wrongIDPath {
 		t.Errorf("path lost on the way back: %v %+v", err, run)
 	}
+}
+
+// marked is the text report.html highlights for path, without the
+// indentation of its first line.
+func marked(html, path string) string {
+	open := `<mark title="` + path + `">`
+	i := strings.Index(html, open)
+	if i < 0 {
+		return "(nothing marked)"
+	}
+	rest := html[i+len(open):]
+	return strings.TrimLeft(rest[:strings.Index(rest, "</mark>")], " ")
 }
 
 // excerptOf is the excerpt part of report.html, for failure messages.
