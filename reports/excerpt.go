@@ -20,6 +20,9 @@ func excerptLines(res Result) (lines []jsonview.Line, found bool) {
 
 // notInExcerpt says why a path has no highlight.
 func notInExcerpt(res Result) string {
+	if res.Excerpt == "" {
+		return "no excerpt was recorded"
+	}
 	if _, ok := jsonview.Lines([]byte(res.Excerpt)); !ok {
 		return "not in the excerpt, which is not a whole JSON body (the request was clipped)"
 	}

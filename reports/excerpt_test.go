@@ -96,6 +96,13 @@ func TestSummarySaysWhenThePathIsNotInTheExcerpt(t *testing.T) {
 	}
 }
 
+func TestSummaryPathWithoutExcerpt(t *testing.T) {
+	out := render(t, mdOf, pathRun("", wrongIDPath))
+	if !strings.Contains(out, "(single-call / anthropic / nonstream): no excerpt was recorded\n") {
+		t.Errorf("summary.md:\n%s", out)
+	}
+}
+
 // A backtick run inside the excerpt cannot close the block early.
 func TestSummaryFenceOutlastsBackticks(t *testing.T) {
 	out := render(t, mdOf, pathRun(`{"messages":[{"content":"`+"```"+`"}]}`, "messages.0.content"))
