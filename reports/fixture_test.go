@@ -47,6 +47,8 @@ X-Toolwire-Rule: anthropic.tool-result-first
 	baselined.Message = "function_call_output.call_id \"fc_1\" does not match any function_call call_id"
 	baselined.Expected = "call_abc123"
 	baselined.Got = "fc_1"
+	baselined.Excerpt = `{"model":"gpt-4.1","input":[{"role":"user","content":"Weather in Oslo?"},{"type":"function_call","call_id":"call_abc123","name":"get_weather","arguments":"{\"location\":\"Oslo\"}"},{"type":"function_call_output","call_id":"fc_1","output":"3°C <cloudy>"}]}`
+	baselined.Path = "input.2.call_id"
 
 	ns := r("gemini.multimodal-function-response", "MUST", "gemini", "multimodal-result", false, NotSupported)
 	ns.Feature = "multimodal-results"

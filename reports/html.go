@@ -100,6 +100,11 @@ type htmlItem struct {
 	Diff                             []htmlDiffLine
 	Fix                              string
 	Duration                         string
+	// Path is the offending member's JSON path: PathFound when it is
+	// highlighted in Segments, else PathNote says why not.
+	Path, PathNote string
+	PathFound      bool
+	Segments       []excerptSegment // the excerpt laid out as JSON; nil when it is not JSON
 }
 
 type htmlDiffLine struct{ Class, Text string }
@@ -325,6 +330,16 @@ func buildItem(res Result, strict bool) htmlItem {
 		Message:  res.Message,
 		Excerpt:  res.Excerpt,
 		Fix:      res.Fix,
+	}
+	if res.Excerpt != "" {
+		lines, found := excerptLines(res)
+		item.Path, item.PathFound = res.Path, found
+		if lines != nil {
+			item.Segments = excerptSegments(lines, res.Path)
+		}
+		if res.Path != "" && !found {
+			item.PathNote = notInExcerpt(res)
+		}
 	}
 	if res.Duration > 0 {
 		item.Duration = res.Duration.Round(time.Millisecond).String()

@@ -173,6 +173,7 @@ func problemText(res Result) string {
 	}
 	block("Expected", res.Expected)
 	block("Got", res.Got)
+	line("Path", res.Path)
 	block("Exchange", res.Excerpt)
 	line("Fix", res.Fix)
 	return b.String()

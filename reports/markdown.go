@@ -135,6 +135,7 @@ func summaryList(b *bytes.Buffer, title string, results []Result, keep func(Resu
 		if first.Fix != "" {
 			fmt.Fprintf(b, "  - fix: %s\n", md(truncate(oneLine(first.Fix), maxSummaryMessage)))
 		}
+		summaryExcerpt(b, g)
 		for i, r := range g {
 			if i == maxSummaryItems {
 				fmt.Fprintf(b, "  - … and %d more\n", len(g)-i)
@@ -147,6 +148,37 @@ func summaryList(b *bytes.Buffer, title string, results []Result, keep func(Resu
 			b.WriteString("\n")
 		}
 	}
+}
+
+// summaryExcerpt shows where the first occurrence of a group that names
+// a JSON path went wrong: the path, then the excerpt around it as a jsonc
+// block with that member's line marked, or a word that the excerpt does
+// not reach it. Baselined failures are known and go without, which keeps
+// the summary short.
+func summaryExcerpt(b *bytes.Buffer, g []Result) {
+	i := slices.IndexFunc(g, func(r Result) bool { return r.Path != "" && !r.Baselined })
+	if i < 0 {
+		return
+	}
+	res := g[i]
+	fmt.Fprintf(b, "  - at `%s` (%s / %s / %s)", strings.ReplaceAll(res.Path, "`", "'"), md(res.Scenario), md(res.Dialect), StreamMode(res.Stream))
+	lines, found := excerptLines(res)
+	if !found {
+		fmt.Fprintf(b, ": %s\n", notInExcerpt(res))
+		return
+	}
+	window := markdownExcerpt(lines, res.Path)
+	fence := "```"
+	for strings.Contains(strings.Join(window, "\n"), fence) {
+		fence += "`"
+	}
+	b.WriteString(":\n")
+	const indent = "    " // the block belongs to the "at" item
+	fmt.Fprintf(b, "%s%sjsonc\n", indent, fence)
+	for _, l := range window {
+		fmt.Fprintf(b, "%s%s\n", indent, l)
+	}
+	fmt.Fprintf(b, "%s%s\n", indent, fence)
 }
 
 // harnessErrors lists the harness errors by message: a driver that cannot

@@ -62,6 +62,10 @@ type Result struct {
 	Got      string  `json:"got,omitempty"`      // what was seen
 	Excerpt  string  `json:"excerpt,omitempty"`  // the exchange excerpt (request/response JSON, trimmed)
 	Fix      string  `json:"fix,omitempty"`      // how to fix
+	// Path is the JSON path of the offending member in Excerpt (as the
+	// mock journals it: "messages.1.content.0.tool_use_id"); the reports
+	// highlight it there, or say that the excerpt does not reach it.
+	Path string `json:"path,omitempty"`
 	// Cause marks a breach of a request rule that the mock answered with
 	// an error: the scenario checks failing after it usually follow from
 	// it, so the reports list causes first.

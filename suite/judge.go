@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/jsonview"
 	"github.com/toolwire/toolwire/mockprovider/model"
 	"github.com/toolwire/toolwire/mockprovider/rules"
 	"github.com/toolwire/toolwire/mockprovider/scenario"
@@ -23,6 +24,8 @@ import (
 type finding struct {
 	level                                rules.Level
 	message, expected, got, excerpt, fix string
+	// path: the JSON path of the offending member in excerpt, if known.
+	path string
 	// cause: the mock rejected the request for this breach.
 	cause bool
 }
@@ -45,7 +48,8 @@ func (j *judge) add(check string, f finding) {
 func (j *judge) run() {
 	for _, e := range j.entries {
 		for _, v := range e.Violations {
-			f := finding{level: v.Level, message: violationMessage(v), excerpt: clip(string(e.Request), 1500), cause: e.Status >= 400}
+			// The excerpt keeps the violation's member within the limit.
+			f := finding{level: v.Level, message: violationMessage(v), excerpt: jsonview.Focus(e.Request, v.Path, 1500), path: v.Path, cause: e.Status >= 400}
 			if e.Status >= 400 {
 				f.got = fmt.Sprintf("the mock answered %d: %s", e.Status, clip(violationMessage(v), 400))
 			} else {
@@ -129,7 +133,7 @@ func fail(res *reports.Result, r rules.Rule, fs []finding) {
 		msgs = append(msgs, fmt.Sprintf("(and %d more)", more))
 	}
 	res.Message = strings.Join(msgs, "; ")
-	res.Expected, res.Got, res.Excerpt, res.Fix = fs[0].expected, fs[0].got, fs[0].excerpt, fs[0].fix
+	res.Expected, res.Got, res.Excerpt, res.Path, res.Fix = fs[0].expected, fs[0].got, fs[0].excerpt, fs[0].path, fs[0].fix
 	res.Cause = slices.ContainsFunc(fs, func(f finding) bool { return f.cause })
 	// Every failure reads as expected vs got with a fix: where a check
 	// gave none, the rule itself says what it wants.

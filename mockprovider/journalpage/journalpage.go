@@ -9,11 +9,13 @@ import (
 	"embed"
 	"html/template"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/toolwire/toolwire/mockprovider/anthropic"
 	"github.com/toolwire/toolwire/mockprovider/gemini"
+	"github.com/toolwire/toolwire/mockprovider/jsonview"
 	"github.com/toolwire/toolwire/mockprovider/openaichat"
 	"github.com/toolwire/toolwire/mockprovider/openairesp"
 	"github.com/toolwire/toolwire/mockprovider/rap"
@@ -131,7 +133,7 @@ type violation struct {
 }
 
 type document struct {
-	Lines []line
+	Lines []jsonview.Line
 	Raw   string // shown as text when the body is not JSON (clipped)
 }
 
@@ -172,22 +174,11 @@ func (h *handler) detail(row sessionRow) *sessionDetail {
 	for _, e := range h.journal(row.key) {
 		x := exchange{Entry: e, Request: toDocument(e.Request), Response: toDocument(e.Response)}
 		for i, v := range e.Violations {
-			vv := violation{Violation: v, Anchor: "e" + itoa(e.Seq) + "-v" + itoa(i)}
+			vv := violation{Violation: v, Anchor: "e" + strconv.Itoa(e.Seq) + "-v" + strconv.Itoa(i)}
 			if r, ok := h.catalog.Get(v.Rule); ok {
 				vv.Summary, vv.Source, vv.Option = r.Summary, r.Source, r.Option
 			}
-			if p := splitPath(v.Path); len(p) > 0 {
-				for j := range x.Request.Lines {
-					l := &x.Request.Lines[j]
-					if !within(l.Path, p) {
-						continue
-					}
-					if !vv.Found {
-						l.Marks = append(l.Marks, v.Rule)
-					}
-					l.Hit, vv.Found = true, true
-				}
-			}
+			vv.Found = jsonview.Mark(x.Request.Lines, v.Path, v.Rule)
 			x.Violations = append(x.Violations, vv)
 		}
 		for _, ev := range e.Events {
@@ -202,7 +193,7 @@ func toDocument(raw []byte) document {
 	if len(raw) == 0 {
 		return document{}
 	}
-	if lines, ok := prettyLines(raw); ok {
+	if lines, ok := jsonview.Lines(raw); ok {
 		return document{Lines: lines}
 	}
 	return document{Raw: string(raw)}

@@ -156,7 +156,7 @@ func (e *Engine) NextContext(ctx context.Context, c *conv.Conversation, scenario
 	if syn.err != nil {
 		return nil, syn.err
 	}
-	r.Notes = syn.notes
+	r.Notes = append(r.Notes, syn.notes...)
 	return obey(c, r), nil
 }
 
@@ -202,6 +202,9 @@ func fromScript(syn *synthesizer, c *conv.Conversation, sc *scenario.Scenario, n
 		r.Turn.Parts = append(r.Turn.Parts, conv.Part{Kind: conv.KindText, Text: strings.ReplaceAll(t.Text, "{{results}}", QuoteResults(c))})
 	}
 	for i, call := range t.Calls {
+		if c.Tool(call.Name) == nil {
+			r.Notes = append(r.Notes, undeclaredCallWarning(c, sc, n, call))
+		}
 		r.Turn.Parts = append(r.Turn.Parts, conv.Part{Kind: conv.KindCall, Call: &conv.Call{ID: call.ID, Name: call.Name, Arguments: scriptedArguments(syn, c, call), ThoughtSignature: call.ThoughtSignature}})
 		if call.RawArguments != "" {
 			if r.RawArguments == nil {
@@ -218,6 +221,26 @@ func fromScript(syn *synthesizer, c *conv.Conversation, sc *scenario.Scenario, n
 	}
 	addReasoning(c, r)
 	return r
+}
+
+// undeclaredCallWarning is the journal note for a scripted call to a tool
+// the request did not declare. The turn is still played (that is how a
+// scenario tests a driver's handling of unknown tools), so this is a
+// warning on the journal entry, never a rule violation.
+func undeclaredCallWarning(c *conv.Conversation, sc *scenario.Scenario, n int, call scenario.Call) string {
+	declared := make([]string, len(c.Tools))
+	for i, t := range c.Tools {
+		declared[i] = strconv.Quote(t.Name)
+	}
+	list := "none"
+	if len(declared) > 0 {
+		list = strings.Join(declared, ", ")
+	}
+	why := ""
+	if call.Undeclared {
+		why = "; the scenario marks it undeclared on purpose"
+	}
+	return fmt.Sprintf("warning: scenario %s turn %d calls tool %q, which the request did not declare (declared: %s)%s", sc.Name, n+1, call.Name, list, why)
 }
 
 // scriptedArguments: the scripted object; else the raw text when it is a
