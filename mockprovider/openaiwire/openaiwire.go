@@ -91,27 +91,50 @@ const (
 // rate-limit fault sets its own exhausted values first; they are kept.
 // Chat Completions and Responses both call it before writing an answer.
 func ResponseHeaders(h http.Header, started time.Time, tokens int) {
-	set := func(k, v string) {
+	// Assigned rather than Set, constant values shared: these headers go
+	// out with every answer, and nothing edits a header value in place.
+	// The three that vary share one backing array.
+	vary := make([]string, 3)
+	set := func(k string, v []string) {
 		if _, ok := h[k]; !ok {
-			h[k] = []string{v}
+			h[k] = v
 		}
 	}
-	set("X-Request-Id", NewRequestID())
-	set("Openai-Processing-Ms", strconv.FormatInt(max(time.Since(started).Milliseconds(), 1), 10))
-	set("Openai-Version", APIVersion)
-	set("X-Ratelimit-Limit-Requests", strconv.Itoa(RateLimitRequests))
-	set("X-Ratelimit-Limit-Tokens", strconv.Itoa(RateLimitTokens))
-	set("X-Ratelimit-Remaining-Requests", strconv.Itoa(RateLimitRequests-1))
-	set("X-Ratelimit-Remaining-Tokens", strconv.Itoa(RateLimitTokens-max(tokens, 0)))
-	set("X-Ratelimit-Reset-Requests", "6ms")
-	set("X-Ratelimit-Reset-Tokens", "0s")
+	vary[0] = NewRequestID()
+	vary[1] = strconv.FormatInt(max(time.Since(started).Milliseconds(), 1), 10)
+	set("X-Request-Id", vary[0:1:1])
+	set("Openai-Processing-Ms", vary[1:2:2])
+	set("Openai-Version", apiVersionValue)
+	set("X-Ratelimit-Limit-Requests", limitRequestsValue)
+	set("X-Ratelimit-Limit-Tokens", limitTokensValue)
+	set("X-Ratelimit-Remaining-Requests", remainingRequestsValue)
+	if tokens > 0 {
+		vary[2] = strconv.Itoa(RateLimitTokens - tokens)
+		set("X-Ratelimit-Remaining-Tokens", vary[2:3:3])
+	} else {
+		set("X-Ratelimit-Remaining-Tokens", limitTokensValue)
+	}
+	set("X-Ratelimit-Reset-Requests", resetRequestsValue)
+	set("X-Ratelimit-Reset-Tokens", resetTokensValue)
 }
+
+var (
+	apiVersionValue        = []string{APIVersion}
+	limitRequestsValue     = []string{strconv.Itoa(RateLimitRequests)}
+	limitTokensValue       = []string{strconv.Itoa(RateLimitTokens)}
+	remainingRequestsValue = []string{strconv.Itoa(RateLimitRequests - 1)}
+	resetRequestsValue     = []string{"6ms"}
+	resetTokensValue       = []string{"0s"}
+)
 
 // NewRequestID is a request id in the API's form: req_ and 32 hex digits.
 func NewRequestID() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:])
-	return "req_" + hex.EncodeToString(b[:])
+	var id [4 + 32]byte
+	copy(id[:], "req_")
+	hex.Encode(id[4:], b[:])
+	return string(id[:])
 }
 
 // InvalidJSON is the answer to an unparseable body.
