@@ -54,6 +54,8 @@ type Request struct {
 	// CacheBreakpoints counts the blocks (and tools, and the top-level
 	// automatic breakpoint) that carry cache_control.
 	CacheBreakpoints int
+	// cache is where the breakpoints sit (nil when none is set).
+	cache *cachePlan
 	// Unknown are the dotted paths of members the API does not define,
 	// kept under --lenient for the known-fields rule to journal.
 	Unknown []string
@@ -493,15 +495,12 @@ func isObject(raw json.RawMessage) bool {
 func (r *Request) promptSize() int {
 	n := len(r.System)
 	for _, m := range r.Messages {
-		for _, b := range m.Blocks {
-			n += len(b.Type) + len(b.Text) + len(b.Name) + len(b.Input) + len(b.ResultText) + len(b.Media.Data) + len(b.Media.Text)
-			for _, it := range b.ResultItems {
-				n += len(it.Content.Text) + len(it.Content.Data)
-			}
+		for j := range m.Blocks {
+			n += blockSize(&m.Blocks[j])
 		}
 	}
-	for _, t := range r.Tools {
-		n += len(t.Name) + len(t.Description) + len(t.Parameters)
+	for i := range r.Tools {
+		n += toolSize(&r.Tools[i])
 	}
 	return n
 }

@@ -245,20 +245,28 @@ func (d *Dialect) Encode(x *dialect.Exchange, reqAny any, c *conv.Conversation, 
 	}
 	raw, _ := json.Marshal(content)
 	in, out := tokens(req.promptSize()), tokens(len(raw))
+	cached := req.useCache(x.Session)
 	msgID := x.IDs().Next("msg_01", 22)
 	x.W.Header().Set("Request-Id", x.IDs().Next("req_011C", 20))
 	if !c.Stream {
 		x.JSON(http.StatusOK, messageBody{
 			ID: msgID, Type: "message", Role: "assistant", Model: req.Model, Content: raw,
-			StopReason: &stop, StopSequence: stopSequence(r), Usage: fullUsage(in, out),
+			StopReason: &stop, StopSequence: stopSequence(r), Usage: fullUsage(in, out, cached),
 		})
 		return
 	}
-	d.stream(x, req, msgID, blocks, stopDelta{StopReason: stop, StopSequence: stopSequence(r)}, in, out)
+	d.stream(x, req, msgID, blocks, stopDelta{StopReason: stop, StopSequence: stopSequence(r)}, fullUsage(in, out, cached))
 }
 
-func fullUsage(in, out int) usage {
-	return usage{InputTokens: in, CacheCreation: &cacheCreation{}, OutputTokens: out, ServiceTier: "standard", InferenceGeo: "not_available"}
+// fullUsage is a Message's usage: in is the whole prompt, of which the
+// cache read and wrote parts; input_tokens is the rest, as the API counts
+// it (input + cache creation + cache read = the prompt).
+func fullUsage(in, out int, cached cacheUse) usage {
+	return usage{
+		InputTokens: in - cached.read - cached.created(), CacheCreationInputTokens: cached.created(), CacheReadInputTokens: cached.read,
+		CacheCreation: &cacheCreation{Ephemeral5m: cached.created5m, Ephemeral1h: cached.created1h},
+		OutputTokens:  out, ServiceTier: "standard", InferenceGeo: "not_available",
+	}
 }
 
 // stopSequence is the stop sequence that ended the reply, nil (null) when
