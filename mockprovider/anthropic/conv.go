@@ -93,7 +93,7 @@ type Block struct {
 	Msg, Index int
 	Type       string
 	Text       string // text, thinking
-	Signature  string // thinking
+	Signature  string // thinking; the data of redacted_thinking
 	// tool_use
 	ID    string
 	Name  string
@@ -387,6 +387,8 @@ func (r *Request) conversation() *conv.Conversation {
 				t.Parts = append(t.Parts, conv.Part{Kind: conv.KindText, Text: b.Text})
 			case "thinking":
 				t.Parts = append(t.Parts, conv.Part{Kind: conv.KindReasoning, Reasoning: &conv.Reasoning{Summary: b.Text, EncryptedContent: b.Signature}})
+			case "redacted_thinking":
+				t.Parts = append(t.Parts, conv.Part{Kind: conv.KindReasoning, Reasoning: &conv.Reasoning{EncryptedContent: b.Signature, Redacted: true}})
 			case "image", "document":
 				media := b.Media
 				t.Parts = append(t.Parts, conv.Part{Kind: conv.KindMedia, Media: &media})
@@ -417,7 +419,7 @@ func (r *Request) conversation() *conv.Conversation {
 // part (a turn whose blocks map to none keeps nil parts).
 func convertible(typ string) bool {
 	switch typ {
-	case "text", "thinking", "image", "document", "tool_use", "tool_result":
+	case "text", "thinking", "redacted_thinking", "image", "document", "tool_use", "tool_result":
 		return true
 	}
 	return false

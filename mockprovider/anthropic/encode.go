@@ -55,6 +55,11 @@ type thinkingBlock struct {
 	Signature string `json:"signature"`
 }
 
+type redactedThinkingBlock struct {
+	Type string `json:"type"`
+	Data string `json:"data"`
+}
+
 type toolUseBlock struct {
 	Type   string          `json:"type"`
 	ID     string          `json:"id"`
@@ -136,7 +141,7 @@ type signatureDelta struct {
 
 // block is one reply block with what streaming needs to replay it.
 type block struct {
-	kind string // "thinking", "text", "tool_use"
+	kind string // "thinking", "redacted_thinking", "text", "tool_use"
 	body any    // the complete block
 	text string // text or thinking to stream
 	sig  string // thinking signature
@@ -159,6 +164,11 @@ func reply(x *dialect.Exchange, req *Request, r *model.Reply) ([]block, string) 
 		case conv.KindReasoning:
 			// Thinking blocks exist only when the request enabled thinking.
 			if !req.Thinking || p.Reasoning == nil {
+				continue
+			}
+			if p.Reasoning.Redacted {
+				data := redactedData(x.IDs().Next("", redactedNonceSize))
+				out = append(out, block{kind: "redacted_thinking", body: redactedThinkingBlock{Type: "redacted_thinking", Data: data}})
 				continue
 			}
 			out = append(out, thinking(p.Reasoning.Summary))

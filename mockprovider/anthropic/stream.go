@@ -38,6 +38,9 @@ func (d *Dialect) stream(x *dialect.Exchange, req *Request, msgID string, blocks
 		switch b.kind {
 		case "thinking":
 			first = thinkingBlock{Type: "thinking"}
+		case "redacted_thinking":
+			// Whole in its start event: opaque data has no deltas.
+			first = b.body
 		case "text":
 			first = textBlock{Type: "text"}
 		case "tool_use":
