@@ -268,9 +268,10 @@ func (d *Dialect) Encode(x *dialect.Exchange, reqAny any, c *conv.Conversation, 
 	d.stream(x, req, msgID, blocks, stopDelta{StopReason: stop, StopSequence: stopSequence(r)}, fullUsage(in, out, cached))
 }
 
-// fullUsage is a Message's usage: in is the whole prompt, of which the
-// cache read and wrote parts; input_tokens is the rest, as the API counts
-// it (input + cache creation + cache read = the prompt).
+// fullUsage is a Message's usage: in is the whole prompt; the parts read
+// from and written to the cache are reported apart and input_tokens is the
+// rest, as the API counts it (input + cache creation + cache read = the
+// prompt).
 func fullUsage(in, out int, cached cacheUse) usage {
 	return usage{
 		InputTokens: in - cached.read - cached.created(), CacheCreationInputTokens: cached.created(), CacheReadInputTokens: cached.read,
