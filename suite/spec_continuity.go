@@ -9,6 +9,6 @@ var _ = registerFamily(family{
 	Name:  "continuity",
 	Title: "Reasoning items and thought signatures travel back",
 	Rules: []string{"reasoning-before-call", "reasoning-needs-following-item", "previous-response-known", "thought-signature",
-		"thinking-block-first", "thinking-signature", "thought-signature-issued",
+		"thinking-block-first", "thinking-signature", "redacted-thinking-unchanged", "thought-signature-issued",
 		"unique-item-ids", "items-persisted", "item-reference-known"},
 })

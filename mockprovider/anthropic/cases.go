@@ -231,6 +231,10 @@ func thinkingCases() []dialect.RuleCase {
 	}
 	signed := fmt.Sprintf(`{"type":"thinking","thinking":%q,"signature":%q}`, plan, sign(plan))
 	forged := fmt.Sprintf(`{"type":"thinking","thinking":%q,"signature":%q}`, plan, sign(plan+" (edited)"))
+	const nonce = "0123456789abcdefghijklmn"
+	data := redactedData(nonce)
+	redacted := fmt.Sprintf(`{"type":"redacted_thinking","data":%q}`, data)
+	changed := fmt.Sprintf(`{"type":"redacted_thinking","data":%q}`, data[:12]+"AAAA"+data[16:])
 	return []dialect.RuleCase{
 		{
 			Rule: RuleThinkingBudgetMinimum, Name: "budget of 512 tokens",
@@ -259,6 +263,13 @@ func thinkingCases() []dialect.RuleCase {
 			Good:        think(1024, 4096, "", msgs(askWeather, assistant(signed, callA), user(resultA))),
 			WantStatus:  400,
 			WantMessage: "messages.1.content.0: Invalid `signature` in `thinking` block",
+		},
+		{
+			Rule: RuleRedactedThinking, Name: "redacted_thinking passed back with other data",
+			Bad:         think(1024, 4096, "", msgs(askWeather, assistant(signed, changed, callA), user(resultA))),
+			Good:        think(1024, 4096, "", msgs(askWeather, assistant(signed, redacted, callA), user(resultA))),
+			WantStatus:  400,
+			WantMessage: "messages.1.content.1: `thinking` or `redacted_thinking` blocks in the latest assistant message cannot be modified. These blocks must remain as they were in the original response.",
 		},
 		{
 			Rule: RuleThinkingBlockFirst, Name: "thinking block dropped from the tool-calling turn",

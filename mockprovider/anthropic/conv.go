@@ -54,6 +54,8 @@ type Request struct {
 	// CacheBreakpoints counts the blocks (and tools, and the top-level
 	// automatic breakpoint) that carry cache_control.
 	CacheBreakpoints int
+	// cache is where the breakpoints sit (nil when none is set).
+	cache *cachePlan
 	// Unknown are the dotted paths of members the API does not define,
 	// kept under --lenient for the known-fields rule to journal.
 	Unknown []string
@@ -91,7 +93,7 @@ type Block struct {
 	Msg, Index int
 	Type       string
 	Text       string // text, thinking
-	Signature  string // thinking
+	Signature  string // thinking; the data of redacted_thinking
 	// tool_use
 	ID    string
 	Name  string
@@ -385,6 +387,8 @@ func (r *Request) conversation() *conv.Conversation {
 				t.Parts = append(t.Parts, conv.Part{Kind: conv.KindText, Text: b.Text})
 			case "thinking":
 				t.Parts = append(t.Parts, conv.Part{Kind: conv.KindReasoning, Reasoning: &conv.Reasoning{Summary: b.Text, EncryptedContent: b.Signature}})
+			case "redacted_thinking":
+				t.Parts = append(t.Parts, conv.Part{Kind: conv.KindReasoning, Reasoning: &conv.Reasoning{EncryptedContent: b.Signature, Redacted: true}})
 			case "image", "document":
 				media := b.Media
 				t.Parts = append(t.Parts, conv.Part{Kind: conv.KindMedia, Media: &media})
@@ -415,7 +419,7 @@ func (r *Request) conversation() *conv.Conversation {
 // part (a turn whose blocks map to none keeps nil parts).
 func convertible(typ string) bool {
 	switch typ {
-	case "text", "thinking", "image", "document", "tool_use", "tool_result":
+	case "text", "thinking", "redacted_thinking", "image", "document", "tool_use", "tool_result":
 		return true
 	}
 	return false
@@ -493,15 +497,12 @@ func isObject(raw json.RawMessage) bool {
 func (r *Request) promptSize() int {
 	n := len(r.System)
 	for _, m := range r.Messages {
-		for _, b := range m.Blocks {
-			n += len(b.Type) + len(b.Text) + len(b.Name) + len(b.Input) + len(b.ResultText) + len(b.Media.Data) + len(b.Media.Text)
-			for _, it := range b.ResultItems {
-				n += len(it.Content.Text) + len(it.Content.Data)
-			}
+		for j := range m.Blocks {
+			n += blockSize(&m.Blocks[j])
 		}
 	}
-	for _, t := range r.Tools {
-		n += len(t.Name) + len(t.Description) + len(t.Parameters)
+	for i := range r.Tools {
+		n += toolSize(&r.Tools[i])
 	}
 	return n
 }

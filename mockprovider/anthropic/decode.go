@@ -104,6 +104,9 @@ func decodeRequest(body []byte, lenient, countTokens bool) (*Request, *wire.APIE
 	// mention cache_control pay for it.
 	if bytes.Contains(body, []byte(`"cache_control"`)) {
 		req.CacheBreakpoints = countCacheControl(reflect.ValueOf(&w).Elem())
+		if req.CacheBreakpoints > 0 {
+			req.readCachePlan(&w)
+		}
 	}
 	for _, p := range unknown {
 		req.Unknown = append(req.Unknown, pydanticPath(body, root, p))

@@ -55,6 +55,11 @@ type thinkingBlock struct {
 	Signature string `json:"signature"`
 }
 
+type redactedThinkingBlock struct {
+	Type string `json:"type"`
+	Data string `json:"data"`
+}
+
 type toolUseBlock struct {
 	Type   string          `json:"type"`
 	ID     string          `json:"id"`
@@ -136,7 +141,7 @@ type signatureDelta struct {
 
 // block is one reply block with what streaming needs to replay it.
 type block struct {
-	kind string // "thinking", "text", "tool_use"
+	kind string // "thinking", "redacted_thinking", "text", "tool_use"
 	body any    // the complete block
 	text string // text or thinking to stream
 	sig  string // thinking signature
@@ -159,6 +164,11 @@ func reply(x *dialect.Exchange, req *Request, r *model.Reply) ([]block, string) 
 		case conv.KindReasoning:
 			// Thinking blocks exist only when the request enabled thinking.
 			if !req.Thinking || p.Reasoning == nil {
+				continue
+			}
+			if p.Reasoning.Redacted {
+				data := redactedData(x.IDs().Next("", redactedNonceSize))
+				out = append(out, block{kind: "redacted_thinking", body: redactedThinkingBlock{Type: "redacted_thinking", Data: data}})
 				continue
 			}
 			out = append(out, thinking(p.Reasoning.Summary))
@@ -245,20 +255,29 @@ func (d *Dialect) Encode(x *dialect.Exchange, reqAny any, c *conv.Conversation, 
 	}
 	raw, _ := json.Marshal(content)
 	in, out := tokens(req.promptSize()), tokens(len(raw))
+	cached := req.useCache(x.Session)
 	msgID := x.IDs().Next("msg_01", 22)
 	x.W.Header().Set("Request-Id", x.IDs().Next("req_011C", 20))
 	if !c.Stream {
 		x.JSON(http.StatusOK, messageBody{
 			ID: msgID, Type: "message", Role: "assistant", Model: req.Model, Content: raw,
-			StopReason: &stop, StopSequence: stopSequence(r), Usage: fullUsage(in, out),
+			StopReason: &stop, StopSequence: stopSequence(r), Usage: fullUsage(in, out, cached),
 		})
 		return
 	}
-	d.stream(x, req, msgID, blocks, stopDelta{StopReason: stop, StopSequence: stopSequence(r)}, in, out)
+	d.stream(x, req, msgID, blocks, stopDelta{StopReason: stop, StopSequence: stopSequence(r)}, fullUsage(in, out, cached))
 }
 
-func fullUsage(in, out int) usage {
-	return usage{InputTokens: in, CacheCreation: &cacheCreation{}, OutputTokens: out, ServiceTier: "standard", InferenceGeo: "not_available"}
+// fullUsage is a Message's usage: in is the whole prompt; the parts read
+// from and written to the cache are reported apart and input_tokens is the
+// rest, as the API counts it (input + cache creation + cache read = the
+// prompt).
+func fullUsage(in, out int, cached cacheUse) usage {
+	return usage{
+		InputTokens: in - cached.read - cached.created(), CacheCreationInputTokens: cached.created(), CacheReadInputTokens: cached.read,
+		CacheCreation: &cacheCreation{Ephemeral5m: cached.created5m, Ephemeral1h: cached.created1h},
+		OutputTokens:  out, ServiceTier: "standard", InferenceGeo: "not_available",
+	}
 }
 
 // stopSequence is the stop sequence that ended the reply, nil (null) when

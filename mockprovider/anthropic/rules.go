@@ -36,6 +36,7 @@ const (
 	RuleThinkingForcedChoice  = "anthropic.thinking-no-forced-tool-choice"
 	RuleThinkingBlockFirst    = "anthropic.thinking-block-first"
 	RuleThinkingSignature     = "anthropic.thinking-signature"
+	RuleRedactedThinking      = "anthropic.redacted-thinking-unchanged"
 	RuleCacheControlLimit     = "anthropic.cache-control-limit"
 	RuleToolChoiceNeedsTools  = "anthropic.tool-choice-needs-tools"
 	RuleToolChoiceDeclared    = "anthropic.tool-choice-declared"
@@ -104,6 +105,10 @@ func catalog() []rules.Rule {
 			"A thinking block passed back must carry the signature it was issued with, for its exact text.",
 			"https://github.com/ding113/claude-code-hub/issues/518 (\"messages.1.content.0: Invalid `signature` in `thinking` block\")",
 			checkThinkingSignature),
+		r(RuleRedactedThinking, rules.MUST,
+			"A redacted_thinking block in the latest assistant message must come back with its data exactly as issued.",
+			"https://github.com/anthropics/claude-code/issues/25361 (\"messages.1.content.1: `thinking` or `redacted_thinking` blocks in the latest assistant message cannot be modified. These blocks must remain as they were in the original response.\"); https://platform.claude.com/docs/en/build-with-claude/extended-thinking#redacted-thinking-blocks (pass them back unchanged); that changed data is answered so [I]",
+			checkRedactedThinking),
 		r(RuleThinkingBlockFirst, rules.MUST,
 			"With thinking on, the assistant message whose tool calls the request answers must start with its thinking block.",
 			"https://github.com/lbjlaq/Antigravity-Manager/issues/139 (\"messages.129.content.0.type: Expected `thinking` or `redacted_thinking`, but found `text`. When `thinking` is enabled, a final `assistant` message must start with a thinking block …\")",
@@ -221,6 +226,31 @@ func checkThinkingSignature(req any, _ *rules.Env) []rules.Violation {
 		}
 	})
 	return out
+}
+
+// checkRedactedThinking verifies the data of the redacted_thinking blocks
+// of the latest assistant message (the blocks the API reads back), when
+// thinking is on.
+func checkRedactedThinking(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil || !r.Thinking {
+		return nil
+	}
+	for i := len(r.Groups) - 1; i >= 0; i-- {
+		if r.Groups[i].Role != "assistant" {
+			continue
+		}
+		var out []rules.Violation
+		for k := range r.Groups[i].Blocks {
+			if b := &r.Groups[i].Blocks[k]; b.Type == "redacted_thinking" && !validRedactedData(b.Signature) {
+				p := blockPath(b)
+				out = append(out, bad(b.Msg, p, p+": `thinking` or `redacted_thinking` blocks in the latest assistant message cannot be modified. "+
+					"These blocks must remain as they were in the original response."))
+			}
+		}
+		return out
+	}
+	return nil
 }
 
 // checkThinkingFirst: when the request answers tool calls with thinking

@@ -15,11 +15,15 @@ import (
 // per block content_block_start / deltas / content_block_stop (a ping after
 // the first start), message_delta with the stop reason and cumulative
 // usage, message_stop.
-func (d *Dialect) stream(x *dialect.Exchange, req *Request, msgID string, blocks []block, stop stopDelta, in, out int) {
+//
+// message_start carries the input and cache figures with one output token;
+// message_delta repeats them with the final output count.
+func (d *Dialect) stream(x *dialect.Exchange, req *Request, msgID string, blocks []block, stop stopDelta, total usage) {
 	x.W = &namedEvents{ResponseWriter: x.W}
 	s := x.SSE("")
 	size := x.Stream.FragmentSize
-	start := usage{InputTokens: in, CacheCreation: &cacheCreation{}, OutputTokens: 1, ServiceTier: "standard", InferenceGeo: "not_available"}
+	start := total
+	start.OutputTokens = 1
 	send := func(name string, v any) bool { return s.Event(name, v) == nil }
 	if !send("message_start", messageStart{Type: "message_start", Message: messageBody{
 		ID: msgID, Type: "message", Role: "assistant", Model: req.Model, Content: json.RawMessage(`[]`), Usage: start,
@@ -34,6 +38,9 @@ func (d *Dialect) stream(x *dialect.Exchange, req *Request, msgID string, blocks
 		switch b.kind {
 		case "thinking":
 			first = thinkingBlock{Type: "thinking"}
+		case "redacted_thinking":
+			// Whole in its start event: opaque data has no deltas.
+			first = b.body
 		case "text":
 			first = textBlock{Type: "text"}
 		case "tool_use":
@@ -73,7 +80,8 @@ func (d *Dialect) stream(x *dialect.Exchange, req *Request, msgID string, blocks
 			return
 		}
 	}
-	if !send("message_delta", messageDelta{Type: "message_delta", Delta: stop, Usage: deltaUsage{InputTokens: in, OutputTokens: out}}) {
+	if !send("message_delta", messageDelta{Type: "message_delta", Delta: stop, Usage: deltaUsage{InputTokens: total.InputTokens,
+		CacheCreationInputTokens: total.CacheCreationInputTokens, CacheReadInputTokens: total.CacheReadInputTokens, OutputTokens: total.OutputTokens}}) {
 		return
 	}
 	send("message_stop", typed{Type: "message_stop"})

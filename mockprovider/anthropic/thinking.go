@@ -36,6 +36,34 @@ func validSignature(thinking, sig string) bool {
 	return hmac.Equal([]byte(sig), []byte(sign(thinking)))
 }
 
+// redactedPrefix makes redacted_thinking data look like the API's (base64
+// of a protobuf envelope, as the docs' example "EmwKAhgB…").
+var redactedPrefix = []byte{0x12, 0x6c, 0x0a, 0x02, 0x18, 0x01}
+
+// redactedNonceSize is the length of the nonce a redacted block's data
+// carries (its only content: the mock has no hidden thinking to encrypt).
+const redactedNonceSize = 24
+
+// redactedData issues the opaque data of a redacted_thinking block: the
+// nonce and its HMAC, so the data is valid only exactly as issued by this
+// process.
+func redactedData(nonce string) string {
+	m := hmac.New(sha256.New, signingKey)
+	m.Write([]byte("redacted_thinking\x00" + nonce))
+	raw := append(append(append([]byte(nil), redactedPrefix...), nonce...), m.Sum(nil)...)
+	return base64.StdEncoding.EncodeToString(raw)
+}
+
+// validRedactedData reports whether data was issued by redactedData.
+func validRedactedData(data string) bool {
+	raw, err := base64.StdEncoding.DecodeString(data)
+	if err != nil || len(raw) != len(redactedPrefix)+redactedNonceSize+sha256.Size {
+		return false
+	}
+	nonce := string(raw[len(redactedPrefix) : len(redactedPrefix)+redactedNonceSize])
+	return hmac.Equal([]byte(data), []byte(redactedData(nonce)))
+}
+
 // interleavedBeta is the beta that lets the model think between tool
 // calls (and a budget above max_tokens).
 const interleavedBeta = "interleaved-thinking-2025-05-14"

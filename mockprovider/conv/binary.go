@@ -89,6 +89,7 @@ func appendPart(b []byte, p *Part) []byte {
 		b = putString(b, r.ID)
 		b = putString(b, r.EncryptedContent)
 		b = putString(b, r.Summary)
+		b = putBool(b, r.Redacted)
 	}
 	b = putBool(b, p.Media != nil)
 	if p.Media != nil {
@@ -359,7 +360,7 @@ func (d *decoder) part(p *Part) {
 		p.Result = r
 	}
 	if d.bool() {
-		p.Reasoning = &Reasoning{ID: d.string(), EncryptedContent: d.string(), Summary: d.string()}
+		p.Reasoning = &Reasoning{ID: d.string(), EncryptedContent: d.string(), Summary: d.string(), Redacted: d.bool()}
 	}
 	if d.bool() {
 		p.Media = &Content{}

@@ -178,6 +178,9 @@ type Reasoning struct {
 	ID               string `json:"id"`
 	EncryptedContent string `json:"encrypted_content,omitempty"`
 	Summary          string `json:"summary,omitempty"`
+	// Redacted marks reasoning the client may not read: only its
+	// encrypted form travels (Anthropic's redacted_thinking block).
+	Redacted bool `json:"redacted,omitempty"`
 }
 
 // LastTurn returns the final turn, or nil.

@@ -61,6 +61,7 @@ func TestParseErrors(t *testing.T) {
 		{"parameters not a schema", "name: a\ntools:\n  - name: t\n    parameters: {type: objekt}\nturns: [{text: hi}]\n", `x.yaml:4: tools[0].parameters: not a valid JSON Schema:`},
 		{"duplicate tool", "name: a\ntools:\n  - name: t\n  - name: t\nturns: [{text: hi}]\n", `x.yaml:4: tools[1].name: tool "t" declared twice (first at tools[0])`},
 		{"bad tool name", "name: a\ntools:\n  - name: get weather\nturns: [{text: hi}]\n", `x.yaml:3: tools[0].name: 'get weather' does not match pattern '^[A-Za-z0-9_-]{1,64}$'`},
+		{"redacted reasoning with summary", "name: a" + weatherTool + "turns:\n  - reasoning: {redacted: true, summary: hidden}\n    calls: [{name: get_weather, arguments: {location: Paris}}]\n", `x.yaml:11: turns[0].reasoning.summary: redacted reasoning has no readable summary; drop summary or redacted: true`},
 		{"tool_choice names no tool", "name: a" + weatherTool + "tool_choice: get_time\nturns: [{text: hi}]\n", `x.yaml:10: tool_choice: tool_choice names no declared tool "get_time" (declared: get_weather); use auto, none, required or a tool name`},
 	}
 	for _, tc := range cases {

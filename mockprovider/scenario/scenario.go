@@ -61,7 +61,9 @@ type ToolResult struct {
 // Turn is one scripted model turn.
 type Turn struct {
 	// Reasoning emits an OpenAI reasoning item before the calls (Responses
-	// API); the text becomes its summary.
+	// API); the text becomes its summary. Marked redacted, it is reasoning
+	// the client may not read: an Anthropic redacted_thinking block (with
+	// thinking on) and a Responses reasoning item without summary.
 	Reasoning *Reasoning `json:"reasoning,omitempty" yaml:"reasoning,omitempty"`
 	// Text is said before the calls, or is the final answer. "{{results}}"
 	// is replaced by the quoted tool results of the request.
@@ -75,7 +77,8 @@ type Turn struct {
 }
 
 type Reasoning struct {
-	Summary string `json:"summary,omitempty" yaml:"summary,omitempty"`
+	Summary  string `json:"summary,omitempty" yaml:"summary,omitempty"`
+	Redacted bool   `json:"redacted,omitempty" yaml:"redacted,omitempty"`
 }
 
 // Call is one scripted call.

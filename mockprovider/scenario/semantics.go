@@ -14,8 +14,9 @@ import (
 
 // checkSemantics rejects what the schema cannot express: duplicate tool
 // names, tool parameters that are not a JSON Schema, a tool_choice naming
-// no declared tool, calls to undeclared tools, and scripted arguments that
-// break (or, when marked invalid, keep to) their tool's schema.
+// no declared tool, calls to undeclared tools, scripted arguments that
+// break (or, when marked invalid, keep to) their tool's schema, and a
+// redacted reasoning that also gives a summary.
 func checkSemantics(file string, doc *yamlDoc, sc *Scenario) error {
 	if probs := semanticProblems(file, doc, sc); len(probs) > 0 {
 		return probs[0]
@@ -59,6 +60,9 @@ func semanticProblems(file string, doc *yamlDoc, sc *Scenario) []*LoadError {
 	}
 
 	for ti, turn := range sc.Turns {
+		if r := turn.Reasoning; r != nil && r.Redacted && r.Summary != "" {
+			at(pointer("turns", strconv.Itoa(ti), "reasoning", "summary"), "redacted reasoning has no readable summary; drop summary or redacted: true")
+		}
 		for ci, call := range turn.Calls {
 			base := []string{"turns", strconv.Itoa(ti), "calls", strconv.Itoa(ci)}
 			callPtr := pointer(base...)

@@ -599,10 +599,7 @@ func (s *Session) TakeFault() *Fault {
 // again from zero), and a name longer than MaxCounterName is kept as its
 // hash, so a client minting names cannot grow the session.
 func (s *Session) Count(name string) int {
-	if len(name) > MaxCounterName {
-		sum := sha256.Sum256([]byte(name))
-		name = name[:MaxCounterName-34] + "#" + hex.EncodeToString(sum[:16])
-	}
+	name = counterKey(name)
 	s.mu.Lock()
 	if s.counters == nil {
 		s.counters = map[string]int{}
@@ -624,6 +621,27 @@ func (s *Session) Count(name string) int {
 		s.settleBudget()
 	}
 	return n
+}
+
+// Counted reports whether a named counter exists (was bumped and not
+// forgotten since), without bumping or creating it: a lookup that must not
+// itself make the name look seen.
+func (s *Session) Counted(name string) bool {
+	name = counterKey(name)
+	s.mu.Lock()
+	_, ok := s.counters[name]
+	s.mu.Unlock()
+	return ok
+}
+
+// counterKey is the name a counter is kept under: a name longer than
+// MaxCounterName becomes its hash.
+func counterKey(name string) string {
+	if len(name) > MaxCounterName {
+		sum := sha256.Sum256([]byte(name))
+		name = name[:MaxCounterName-34] + "#" + hex.EncodeToString(sum[:16])
+	}
+	return name
 }
 
 func (s *Session) countersCostLocked() int64 {

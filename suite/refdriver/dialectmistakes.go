@@ -28,6 +28,7 @@ const (
 	ThinkingWithForcedTool   Break = "thinking-with-forced-tool"
 	ThinkingNotPassedBack    Break = "thinking-not-passed-back"
 	ForgedThinkingSignature  Break = "forged-thinking-signature"
+	ForgedRedactedThinking   Break = "forged-redacted-thinking"
 	// Gemini.
 	JSONSchemaAsParameters Break = "json-schema-as-parameters"
 	BothParameterSchemas   Break = "both-parameter-schemas"
@@ -50,6 +51,7 @@ func init() {
 		BreakInfo{ThinkingWithForcedTool, []conv.Dialect{anth}, `enable thinking and force tool use (tool_choice "any")`},
 		BreakInfo{ThinkingNotPassedBack, []conv.Dialect{anth}, "enable thinking but replay the tool-calling turn without a thinking block first"},
 		BreakInfo{ForgedThinkingSignature, []conv.Dialect{anth}, "enable thinking and replay tool-calling turns behind a thinking block with a made-up signature"},
+		BreakInfo{ForgedRedactedThinking, []conv.Dialect{anth}, "enable thinking and replay tool-calling turns with a redacted_thinking block whose data the API never issued"},
 		BreakInfo{JSONSchemaAsParameters, []conv.Dialect{gem}, "send the JSON Schema of each function (additionalProperties included) as parameters instead of parametersJsonSchema"},
 		BreakInfo{BothParameterSchemas, []conv.Dialect{gem}, "send parameters beside parametersJsonSchema"},
 		BreakInfo{RequiredUndefined, []conv.Dialect{gem}, "declare parameters whose required list names a property it does not define"},
@@ -141,6 +143,17 @@ func (d *Driver) dialectEdit(dialect conv.Dialect) func([]byte) []byte {
 			body = setKeys(thinking(1024, 4096))(body)
 			return mapBlocks(func(blocks []gjson.Result) []gjson.Result {
 				if !hasBlock(blocks, "tool_use") || hasBlock(blocks, "thinking") {
+					return blocks
+				}
+				return append([]gjson.Result{gjson.Parse(forged)}, blocks...)
+			})(body)
+		}
+	case ForgedRedactedThinking:
+		forged := `{"type":"redacted_thinking","data":"EmwKAhgBZm9yZ2VkIHJlZGFjdGVkIHRoaW5raW5n"}`
+		return func(body []byte) []byte {
+			body = setKeys(thinking(1024, 4096))(body)
+			return mapBlocks(func(blocks []gjson.Result) []gjson.Result {
+				if !hasBlock(blocks, "tool_use") || hasBlock(blocks, "redacted_thinking") {
 					return blocks
 				}
 				return append([]gjson.Result{gjson.Parse(forged)}, blocks...)

@@ -112,6 +112,7 @@ func Expectations() []Expectation {
 		{Break: ThinkingWithForcedTool, Fails: []string{"anthropic.thinking-no-forced-tool-choice"}},
 		{Break: ThinkingNotPassedBack, Fails: []string{"anthropic.thinking-block-first"}},
 		{Break: ForgedThinkingSignature, Fails: []string{"anthropic.thinking-signature"}},
+		{Break: ForgedRedactedThinking, Fails: []string{"anthropic.redacted-thinking-unchanged"}},
 		{Break: JSONSchemaAsParameters, Fails: []string{"gemini.parameters-schema-subset"}},
 		{Break: BothParameterSchemas, Fails: []string{"gemini.parameters-one-schema"}},
 		{Break: RequiredUndefined, Fails: []string{"gemini.schema-required-defined"}},

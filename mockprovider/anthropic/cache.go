@@ -1,0 +1,294 @@
+package anthropic
+
+import (
+	"hash"
+	"hash/fnv"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/session"
+)
+
+// Prompt caching as the docs describe it
+// (https://platform.claude.com/docs/en/build-with-claude/prompt-caching):
+// a cache_control breakpoint marks the prompt up to and including its block
+// (in the order tools, system, messages) as a cache entry. The first
+// request that sends a prefix writes it (usage.cache_creation_input_tokens,
+// split by ttl in usage.cache_creation); a later one that sends the same
+// prefix reads it (cache_read_input_tokens), and input_tokens is only the
+// remainder. A prefix shorter than the model's minimum is simply not
+// cached. A hit is looked for at each breakpoint and at the block
+// boundaries up to 20 blocks before it, so a breakpoint that moves forward
+// as a conversation grows reads what the previous turn wrote. The mock
+// remembers written prefixes per session (tests stay independent) and per
+// model, as the real cache is per organization and model.
+const (
+	// cacheLookback is how many blocks before a breakpoint a hit is
+	// looked for.
+	cacheLookback = 20
+	ttl5m         = "5m"
+	ttl1h         = "1h"
+)
+
+// cacheMinimums are the minimum cacheable prompt lengths the docs list by
+// model (as quoted in https://github.com/anthropics/anthropic-sdk-python/issues/1194:
+// 4096 for Opus 4.6, Opus 4.5 and Haiku 4.5; 2048 for Haiku 3.5 and
+// Haiku 3; 1024 for Sonnet 4.6, 4.5, 4, 3.7 and Opus 4.1, 4). Opus 4.7 is
+// not in that list [I]: the 4096 of the Opus line since 4.5. A model id
+// matches an entry it starts with (dated ids included).
+var cacheMinimums = []struct {
+	prefix string
+	tokens int
+}{
+	{"claude-opus-4-5", 4096},
+	{"claude-opus-4-6", 4096},
+	{"claude-opus-4-7", 4096},
+	{"claude-haiku-4-5", 4096},
+	{"claude-3-5-haiku", 2048},
+	{"claude-3-haiku", 2048},
+}
+
+// cacheMinimum is the shortest prefix (in tokens) model caches.
+func cacheMinimum(model string) int {
+	for _, m := range cacheMinimums {
+		if strings.HasPrefix(model, m.prefix) {
+			return m.tokens
+		}
+	}
+	return 1024
+}
+
+// cachePlan is where a request's breakpoints sit, read from the wire
+// request only when the body mentions cache_control (nil otherwise: no
+// breakpoint, nothing cached).
+type cachePlan struct {
+	tools       []string // ttl per tools[] entry, "" for none
+	systemTexts []string // the system prompt's blocks (one for a string)
+	systemTTL   []string
+	blocks      map[[2]int]string // (message, block) → ttl
+	// automatic is the ttl of the top-level cache_control, which puts the
+	// breakpoint on the last cacheable block ("" when absent).
+	automatic string
+}
+
+var cacheControlPtr = reflect.TypeFor[*wCacheControlEphemeral]()
+
+// findCacheControl returns the first cache_control set in v (a block may
+// carry it on itself or on a nested item, as tool_result content does).
+func findCacheControl(v reflect.Value) *wCacheControlEphemeral {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() {
+			return nil
+		}
+		if v.Type() == cacheControlPtr {
+			return v.Interface().(*wCacheControlEphemeral)
+		}
+		return findCacheControl(v.Elem())
+	case reflect.Slice:
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			return nil
+		}
+		for i := range v.Len() {
+			if c := findCacheControl(v.Index(i)); c != nil {
+				return c
+			}
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if c := findCacheControl(v.Field(i)); c != nil {
+				return c
+			}
+		}
+	}
+	return nil
+}
+
+func ttlOf(c *wCacheControlEphemeral) string {
+	switch {
+	case c == nil:
+		return ""
+	case c.Ttl != nil && *c.Ttl == ttl1h:
+		return ttl1h
+	}
+	return ttl5m
+}
+
+// readCachePlan records the breakpoints of the wire request.
+func (r *Request) readCachePlan(w *wireRequest) {
+	p := &cachePlan{automatic: ttlOf(w.CacheControl), blocks: map[[2]int]string{}}
+	for i := range w.Tools {
+		p.tools = append(p.tools, ttlOf(findCacheControl(reflect.ValueOf(&w.Tools[i]).Elem())))
+	}
+	if w.System.String != nil {
+		p.systemTexts, p.systemTTL = []string{*w.System.String}, []string{""}
+	}
+	for _, b := range w.System.Blocks {
+		p.systemTexts = append(p.systemTexts, str(b.Text))
+		p.systemTTL = append(p.systemTTL, ttlOf(b.CacheControl))
+	}
+	for i := range w.Messages {
+		for j := range w.Messages[i].Content.Blocks {
+			if ttl := ttlOf(findCacheControl(reflect.ValueOf(&w.Messages[i].Content.Blocks[j]).Elem())); ttl != "" {
+				p.blocks[[2]int{i, j}] = ttl
+			}
+		}
+	}
+	r.cache = p
+}
+
+// cacheSegment is one block of the prompt in cache order.
+type cacheSegment struct {
+	tokens    int    // tokens of the prompt up to and including this block
+	hash      uint64 // of the prompt up to and including this block
+	ttl       string // a breakpoint's ttl, "" elsewhere
+	cacheable bool   // thinking blocks cannot hold the automatic breakpoint
+}
+
+// cacheSegments lays the prompt out as the cache sees it: tools, system
+// blocks, message blocks, each with the running size (counted as
+// promptSize counts it) and the running hash of everything before.
+func (r *Request) cacheSegments() []cacheSegment {
+	p := r.cache
+	h := fnv.New64a()
+	write(h, r.Model)
+	size := 0
+	out := make([]cacheSegment, 0, len(r.ToolNames)+len(p.systemTexts)+8)
+	add := func(n int, ttl string, cacheable bool) {
+		size += n
+		out = append(out, cacheSegment{tokens: size / charsPerToken, hash: h.Sum64(), ttl: ttl, cacheable: cacheable})
+	}
+	custom := 0
+	for i, name := range r.ToolNames {
+		n := 0
+		write(h, "tool", name)
+		if custom < len(r.customIndex) && r.customIndex[custom] == i {
+			t := &r.Tools[custom]
+			write(h, t.Description, string(t.Parameters))
+			n = toolSize(t)
+			custom++
+		}
+		add(n, at(p.tools, i), true)
+	}
+	for i, text := range p.systemTexts {
+		write(h, "system", text)
+		n := len(text)
+		if i > 0 {
+			n++ // the newline promptSize counts between joined blocks
+		}
+		add(n, at(p.systemTTL, i), true)
+	}
+	for _, m := range r.Messages {
+		for _, b := range m.Blocks {
+			write(h, m.Role, b.Type, b.Text, b.Signature, b.ID, b.Name, string(b.Input), b.ToolUseID, b.ResultText,
+				b.Media.Data, b.Media.Text, b.Media.URL)
+			for _, it := range b.ResultItems {
+				write(h, it.Type, it.Content.Text, it.Content.Data, it.Content.URL)
+			}
+			add(blockSize(&b), p.blocks[[2]int{b.Msg, b.Index}], b.Type != "thinking" && b.Type != "redacted_thinking")
+		}
+	}
+	if p.automatic != "" {
+		for i := len(out) - 1; i >= 0; i-- {
+			if out[i].cacheable {
+				if out[i].ttl == "" {
+					out[i].ttl = p.automatic
+				}
+				break
+			}
+		}
+	}
+	return out
+}
+
+func at(s []string, i int) string {
+	if i < len(s) {
+		return s[i]
+	}
+	return ""
+}
+
+// write feeds fields to the hash, each ended by a zero byte so that
+// neighbouring fields cannot trade characters.
+func write(h hash.Hash64, fields ...string) {
+	for _, f := range fields {
+		_, _ = h.Write([]byte(f))
+		_, _ = h.Write([]byte{0})
+	}
+}
+
+// cacheUse is what a request reads from and writes to the prompt cache, in
+// tokens.
+type cacheUse struct {
+	read, created5m, created1h int
+}
+
+func (c cacheUse) created() int { return c.created5m + c.created1h }
+
+// charsPerToken is the usage estimate's ratio (tokens = bytes / 4).
+const charsPerToken = 4
+
+// useCache looks the request's breakpoints up in the session's cache and
+// writes the prefixes it did not find. Offline (no session), without a
+// breakpoint, or for count_tokens, nothing is cached.
+func (r *Request) useCache(s *session.Session) cacheUse {
+	if s == nil || r.cache == nil || r.CountTokens {
+		return cacheUse{}
+	}
+	segs := r.cacheSegments()
+	minimum := cacheMinimum(r.Model)
+	key := func(i int) string { return "anthropic:cache:" + strconv.FormatUint(segs[i].hash, 36) }
+	// The longest prefix written before that a breakpoint can see.
+	hit := -1
+	for b := range segs {
+		if segs[b].ttl == "" {
+			continue
+		}
+		for j := b; j >= 0 && j >= b-cacheLookback && j > hit; j-- {
+			if segs[j].tokens >= minimum && s.Counted(key(j)) {
+				hit = j
+				break
+			}
+		}
+	}
+	var use cacheUse
+	done := 0
+	if hit >= 0 {
+		use.read, done = segs[hit].tokens, segs[hit].tokens
+	}
+	// Every breakpoint past the hit that is long enough writes its prefix;
+	// the tokens between two writes are charged to the later one's ttl.
+	for b := range segs {
+		if segs[b].ttl == "" || segs[b].tokens < minimum {
+			continue
+		}
+		s.Count(key(b))
+		if b <= hit {
+			continue
+		}
+		n := segs[b].tokens - done
+		done = segs[b].tokens
+		if segs[b].ttl == ttl1h {
+			use.created1h += n
+		} else {
+			use.created5m += n
+		}
+	}
+	return use
+}
+
+// blockSize is what a block adds to the prompt-size estimate.
+func blockSize(b *Block) int {
+	n := len(b.Type) + len(b.Text) + len(b.Name) + len(b.Input) + len(b.ResultText) + len(b.Media.Data) + len(b.Media.Text)
+	for _, it := range b.ResultItems {
+		n += len(it.Content.Text) + len(it.Content.Data)
+	}
+	return n
+}
+
+// toolSize is what a custom tool's declaration adds to the estimate.
+func toolSize(t *conv.Tool) int {
+	return len(t.Name) + len(t.Description) + len(t.Parameters)
+}
