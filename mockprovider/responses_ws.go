@@ -1,10 +1,12 @@
 package mockprovider
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -163,7 +165,7 @@ func readClientEvent(msg []byte) (clientEvent, *wire.APIError) {
 		case "stream_id":
 			var id string
 			if val.Kind() != '"' || json.Unmarshal(val, &id) != nil || !validStreamID(id) {
-				return ev, invalid("stream_id", "invalid_value", "Invalid 'stream_id': string does not match pattern. Expected a string that matches the pattern '^[A-Za-z0-9_.-]{1,256}$'.")
+				return ev, socketRefusal("stream_id", "invalid_value", "Invalid 'stream_id': string does not match pattern. Expected a string that matches the pattern '^[A-Za-z0-9_.-]{1,256}$'.")
 			}
 			ev.streamID = id
 			continue
@@ -172,12 +174,12 @@ func readClientEvent(msg []byte) (clientEvent, *wire.APIError) {
 			case 't':
 				continue // the default
 			case 'f':
-				return ev, invalid("generate", nil, "toolwire: generate: false (a warmup without output) is not implemented by the mock")
+				return ev, socketRefusal("generate", nil, "toolwire: generate: false (a warmup without output) is not implemented by the mock")
 			}
-			return ev, invalid("generate", "invalid_type", fmt.Sprintf("Invalid type for 'generate': expected a boolean, but got %s instead.", kindName(val)))
+			return ev, socketRefusal("generate", "invalid_type", fmt.Sprintf("Invalid type for 'generate': expected a boolean, but got %s instead.", jsonKindName(val)))
 		case "background":
 			if val.Kind() == 't' {
-				return ev, invalid("background", "unsupported_parameter", "Unsupported parameter: 'background' is not supported in WebSocket mode.")
+				return ev, socketRefusal("background", "unsupported_parameter", "Unsupported parameter: 'background' is not supported in WebSocket mode.")
 			}
 		case "previous_response_id":
 			_ = json.Unmarshal(val, &ev.previous)
@@ -191,11 +193,11 @@ func readClientEvent(msg []byte) (clientEvent, *wire.APIError) {
 	}
 	switch {
 	case typ == nil:
-		return ev, invalid("type", "missing_required_parameter", "Missing required parameter: 'type'.")
+		return ev, socketRefusal("type", "missing_required_parameter", "Missing required parameter: 'type'.")
 	case string(typ) == `"response.steer"`:
-		return ev, invalid("type", nil, "toolwire: response.steer is not implemented by the mock")
+		return ev, socketRefusal("type", nil, "toolwire: response.steer is not implemented by the mock")
 	case string(typ) != `"response.create"`:
-		return ev, invalid("type", "invalid_value", fmt.Sprintf("Invalid value: %s. Supported values are: 'response.create' and 'response.steer'.", quoteSingle(typ)))
+		return ev, socketRefusal("type", "invalid_value", fmt.Sprintf("Invalid value: %s. Supported values are: 'response.create' and 'response.steer'.", quoteSingle(typ)))
 	}
 	if len(body) > 1 {
 		body = append(body, ',')
@@ -204,7 +206,7 @@ func readClientEvent(msg []byte) (clientEvent, *wire.APIError) {
 	return ev, nil
 }
 
-func invalid(param string, code any, msg string) *wire.APIError {
+func socketRefusal(param string, code any, msg string) *wire.APIError {
 	return &wire.APIError{Status: http.StatusBadRequest, Type: openaiwire.InvalidRequest, Param: param, Code: code, Message: msg}
 }
 
@@ -223,7 +225,7 @@ func validStreamID(id string) bool {
 	return true
 }
 
-func kindName(v jsontext.Value) string {
+func jsonKindName(v jsontext.Value) string {
 	switch v.Kind() {
 	case '"':
 		return "a string"
@@ -252,7 +254,7 @@ func quoteSingle(v jsontext.Value) string {
 
 // apiErrorObject is the error member of the API's envelope.
 func apiErrorObject(e *wire.APIError) json.RawMessage {
-	rec := newBodyRecorder()
+	rec := newErrorRecorder()
 	openaiwire.WriteError(rec, e)
 	var env struct {
 		Error json.RawMessage `json:"error"`
@@ -280,16 +282,16 @@ func errorEvent(status int, errObj json.RawMessage, streamID string) []byte {
 	return append(b, '}')
 }
 
-// bodyRecorder is a minimal ResponseWriter that keeps what is written.
-type bodyRecorder struct {
+// errorRecorder is a minimal ResponseWriter that keeps what is written.
+type errorRecorder struct {
 	header http.Header
 	buf    bytes.Buffer
 }
 
-func newBodyRecorder() *bodyRecorder                { return &bodyRecorder{header: http.Header{}} }
-func (r *bodyRecorder) Header() http.Header         { return r.header }
-func (r *bodyRecorder) WriteHeader(int)             {}
-func (r *bodyRecorder) Write(b []byte) (int, error) { return r.buf.Write(b) }
+func newErrorRecorder() *errorRecorder               { return &errorRecorder{header: http.Header{}} }
+func (r *errorRecorder) Header() http.Header         { return r.header }
+func (r *errorRecorder) WriteHeader(int)             {}
+func (r *errorRecorder) Write(b []byte) (int, error) { return r.buf.Write(b) }
 
 // socketWriter is the ResponseWriter the pipeline answers a socket message
 // through: each SSE event's data becomes one text message (with the
@@ -344,6 +346,20 @@ func (w *socketWriter) Write(b []byte) (int, error) {
 
 // Flush: every whole event is sent as it is written.
 func (w *socketWriter) Flush() {}
+
+// Hijack serves a disconnect fault: closing what it returns drops the
+// socket without a closing handshake, as the fault drops a TCP connection.
+func (w *socketWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	w.err = net.ErrClosed
+	return droppedSocket{Conn: websocket.NetConn(w.ctx, w.conn, websocket.MessageText), ws: w.conn}, nil, nil
+}
+
+type droppedSocket struct {
+	net.Conn
+	ws *websocket.Conn
+}
+
+func (d droppedSocket) Close() error { return d.ws.CloseNow() }
 
 // finish sends what is left once the pipeline returns.
 func (w *socketWriter) finish() {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
@@ -153,7 +154,8 @@ func noViolationsFor(t *testing.T, ts *mockprovider.TestServer, key string) {
 }
 
 func TestResponsesSocketResponsesInSequence(t *testing.T) {
-	ts := mockprovider.NewTestServer(t, mockprovider.Options{})
+	// With request logging, whose writer the upgrade hijacks through.
+	ts := mockprovider.NewTestServer(t, mockprovider.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	conn := wsConnect(t, wsClient(ts, "sk-ws-seq"))
 	var ids []string
 	for _, q := range []string{"Hello", "And again"} {
@@ -417,5 +419,69 @@ func TestResponsesSocketRawMessages(t *testing.T) {
 	j := ts.Journal("sk-ws-raw")
 	if len(j) < 8 || j[0].Method != http.MethodGet || j[0].Status != 400 {
 		t.Errorf("journal %+v", j)
+	}
+}
+
+// Faults apply per message: the upgrade's X-Toolwire-Fault header is every
+// message's. A rate limit is an error event with the 429; a disconnect
+// drops the socket mid-stream.
+func TestResponsesSocketFaults(t *testing.T) {
+	ts := mockprovider.NewTestServer(t, mockprovider.Options{})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	dial := func(fault string) *websocket.Conn {
+		conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(ts.URL, "http")+"/v1/responses",
+			&websocket.DialOptions{HTTPHeader: http.Header{"Authorization": {"Bearer sk-ws-fault"}, mockprovider.FaultHeader: {fault}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = conn.CloseNow() })
+		if err := conn.Write(ctx, websocket.MessageText, []byte(`{"type":"response.create","model":"gpt-4.1","input":"Hi"}`)); err != nil {
+			t.Fatal(err)
+		}
+		return conn
+	}
+	limited := dial("rate_limit")
+	_, b, err := limited.Read(ctx)
+	var ev struct {
+		Type   string `json:"type"`
+		Status int    `json:"status"`
+		Error  struct {
+			Type string `json:"type"`
+		} `json:"error"`
+	}
+	if err != nil || json.Unmarshal(b, &ev) != nil || ev.Type != "error" || ev.Status != 429 || ev.Error.Type == "" {
+		t.Errorf("rate limit: %s %v", b, err)
+	}
+	dropped := dial("disconnect;after=2")
+	var got int
+	for {
+		if _, _, err = dropped.Read(ctx); err != nil {
+			break
+		}
+		got++
+	}
+	if got != 2 || websocket.CloseStatus(err) != -1 {
+		t.Errorf("disconnect after 2 events: read %d, then %v", got, err)
+	}
+	if j := ts.Journal("sk-ws-fault"); len(j) != 2 || j[1].Fault != "disconnect" {
+		t.Errorf("journal %+v", j)
+	}
+}
+
+// A GET without an upgrade is what it was before the socket route: no such
+// endpoint, in the API's words.
+func TestResponsesSocketPlainGet(t *testing.T) {
+	ts := mockprovider.NewTestServer(t, mockprovider.Options{})
+	req, _ := http.NewRequest(http.MethodGet, ts.URL+"/v1/responses", nil)
+	req.Header.Set("Authorization", "Bearer sk-ws-plain")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(res.Body)
+	_ = res.Body.Close()
+	if res.StatusCode != 404 || !strings.Contains(string(b), "Invalid URL (GET /v1/responses)") {
+		t.Errorf("plain GET: %d %s", res.StatusCode, b)
 	}
 }
