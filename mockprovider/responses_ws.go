@@ -122,7 +122,7 @@ func (sock *responsesSocket) answer(ctx context.Context, msg []byte) bool {
 // journalRefusal records a message refused before the pipeline (not a
 // response.create, or a field only WebSocket mode has, wrong).
 func (sock *responsesSocket) journalRefusal(msg []byte, e *wire.APIError) {
-	entry := session.Entry{Dialect: conv.OpenAIResponses, Method: http.MethodGet, Path: openairesp.Path, Status: e.Status}
+	entry := session.Entry{Dialect: conv.OpenAIResponses, Method: http.MethodGet, Path: openairesp.Path, Status: e.Status, Answered: e.RuleID}
 	if jsontext.Value(msg).IsValid() {
 		entry.Request = append(json.RawMessage(nil), msg...)
 	}
@@ -140,13 +140,21 @@ type clientEvent struct {
 // readClientEvent checks what WebSocket mode adds to the create body and
 // returns the body POST /v1/responses would get: without type, stream_id
 // and generate, with "stream":true. A message that is not a JSON object
-// goes to the pipeline as it is, to get the answer POST gives such a body.
+// goes to the pipeline as it is, to get the answer POST gives such a body;
+// one that does not parse gets POST's parse error.
 // The texts of the refusals here are inferred, in the API's words for the
 // same faults in a POST body.
 func readClientEvent(msg []byte) (clientEvent, *wire.APIError) {
 	var ev clientEvent
+	if !jsontext.Value(msg).IsValid(jsontext.AllowDuplicateNames(true)) {
+		// POST's answer to a body that does not parse, whatever member
+		// came before the fault.
+		e := openaiwire.InvalidJSON()
+		e.RuleID = openairesp.RuleValidJSON
+		return ev, e
+	}
 	dec := jsontext.NewDecoder(bytes.NewReader(msg), jsontext.AllowDuplicateNames(true))
-	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' || !jsontext.Value(msg).IsValid(jsontext.AllowDuplicateNames(true)) {
+	if tok, _ := dec.ReadToken(); tok.Kind() != '{' {
 		ev.body = msg
 		return ev, nil
 	}

@@ -372,19 +372,35 @@ func TestResponsesSocketRawMessages(t *testing.T) {
 		}
 	}
 	// Not JSON: the answer POST gives a body that is not JSON.
-	post, _ := http.NewRequest(http.MethodPost, ts.URL+"/v1/responses", strings.NewReader(`not json`))
-	post.Header.Set("Authorization", "Bearer sk-ws-raw")
-	res, err := http.DefaultClient.Do(post)
-	if err != nil {
-		t.Fatal(err)
+	postError := func(body string) map[string]any {
+		t.Helper()
+		post, _ := http.NewRequest(http.MethodPost, ts.URL+"/v1/responses", strings.NewReader(body))
+		post.Header.Set("Authorization", "Bearer sk-ws-raw")
+		res, err := http.DefaultClient.Do(post)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer func() { _ = res.Body.Close() }()
+		var posted struct {
+			Error map[string]any `json:"error"`
+		}
+		if err := json.NewDecoder(res.Body).Decode(&posted); err != nil || posted.Error["message"] == nil {
+			t.Fatalf("POST %s: %v", body, err)
+		}
+		return posted.Error
 	}
-	var posted struct {
-		Error map[string]any `json:"error"`
-	}
-	_ = json.NewDecoder(res.Body).Decode(&posted)
-	_ = res.Body.Close()
-	if e := errorOf(exchange(`not json`)); fmt.Sprint(e) != fmt.Sprint(posted.Error) || posted.Error["message"] == nil {
-		t.Errorf("invalid JSON: %v, POST says %v", e, posted.Error)
+	for _, c := range []struct{ msg, like, rule string }{
+		{`not json`, `not json`, openairesp.RuleValidJSON},
+		{`{"type":"response.create","model":"gpt-4.1"`, `not json`, openairesp.RuleValidJSON},
+		{`[1]`, `[1]`, openairesp.RuleFieldTypes},
+	} {
+		if e, want := errorOf(exchange(c.msg)), postError(c.like); fmt.Sprint(e) != fmt.Sprint(want) {
+			t.Errorf("%s: %v, POST says %v", c.msg, e, want)
+		}
+		j := ts.Journal("sk-ws-raw")
+		if last := j[len(j)-2]; last.Answered != c.rule { // the POST came after it
+			t.Errorf("%s journaled %+v", c.msg, last)
+		}
 	}
 	// stream and generate:true are accepted and dropped; stream_id is echoed.
 	if err := conn.Write(ctx, websocket.MessageText, []byte(`{"type":"response.create","model":"gpt-4.1","input":"Hi","stream":false,"generate":true,"stream_id":"a.b"}`)); err != nil {
