@@ -199,12 +199,16 @@ func readClientEvent(msg []byte) (clientEvent, *wire.APIError) {
 		body = append(body, ':')
 		body = append(body, val...)
 	}
+	var kind string
+	if typ.Kind() == '"' {
+		_ = json.Unmarshal(typ, &kind)
+	}
 	switch {
 	case typ == nil:
 		return ev, socketRefusal("type", "missing_required_parameter", "Missing required parameter: 'type'.")
-	case string(typ) == `"response.steer"`:
+	case kind == "response.steer":
 		return ev, socketRefusal("type", nil, "toolwire: response.steer is not implemented by the mock")
-	case string(typ) != `"response.create"`:
+	case kind != "response.create":
 		return ev, socketRefusal("type", "invalid_value", fmt.Sprintf("Invalid value: %s. Supported values are: 'response.create' and 'response.steer'.", quoteSingle(typ)))
 	}
 	if len(body) > 1 {

@@ -356,6 +356,7 @@ func TestResponsesSocketRawMessages(t *testing.T) {
 	}
 	for _, c := range []struct{ msg, param, code, message string }{
 		{`{"model":"gpt-4.1","input":"Hi"}`, "type", "missing_required_parameter", "Missing required parameter: 'type'."},
+		{`{"type":7,"model":"gpt-4.1"}`, "type", "invalid_value", "Invalid value: 7. Supported values are: 'response.create' and 'response.steer'."},
 		{`{"type":"session.update","model":"gpt-4.1"}`, "type", "invalid_value", "Invalid value: 'session.update'. Supported values are: 'response.create' and 'response.steer'."},
 		{`{"type":"response.create","model":"gpt-4.1","input":"Hi","background":true}`, "background", "unsupported_parameter", "Unsupported parameter: 'background' is not supported in WebSocket mode."},
 		{`{"type":"response.create","model":"gpt-4.1","input":"Hi","stream_id":"no spaces"}`, "stream_id", "invalid_value", "Invalid 'stream_id': string does not match pattern. Expected a string that matches the pattern '^[A-Za-z0-9_.-]{1,256}$'."},
@@ -403,7 +404,7 @@ func TestResponsesSocketRawMessages(t *testing.T) {
 		}
 	}
 	// stream and generate:true are accepted and dropped; stream_id is echoed.
-	if err := conn.Write(ctx, websocket.MessageText, []byte(`{"type":"response.create","model":"gpt-4.1","input":"Hi","stream":false,"generate":true,"stream_id":"a.b"}`)); err != nil {
+	if err := conn.Write(ctx, websocket.MessageText, []byte(`{"type":"response.cr\u0065ate","model":"gpt-4.1","input":"Hi","stream":false,"generate":true,"stream_id":"a.b"}`)); err != nil {
 		t.Fatal(err)
 	}
 	for {
@@ -433,7 +434,7 @@ func TestResponsesSocketRawMessages(t *testing.T) {
 	}
 	// The refusals are journaled.
 	j := ts.Journal("sk-ws-raw")
-	if len(j) < 8 || j[0].Method != http.MethodGet || j[0].Status != 400 {
+	if len(j) < 9 || j[0].Method != http.MethodGet || j[0].Status != 400 {
 		t.Errorf("journal %+v", j)
 	}
 }
