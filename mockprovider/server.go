@@ -128,6 +128,7 @@ func New(opts Options) *Server {
 			}
 		}
 	}
+	s.routeResponsesSocket()
 	s.rap = rap.New(s.store, opts.RAP)
 	s.rap.Register(s.mux)
 	s.catalog = rules.NewCatalog(append(sets, rap.Rules())...)

@@ -211,8 +211,8 @@ func (r *Request) resolvePrevious(x *dialect.Exchange) {
 	if r.PreviousResponseID == nil || *r.PreviousResponseID == "" || x == nil || x.Session == nil {
 		return
 	}
-	stored, ok := x.Session.Response(*r.PreviousResponseID)
-	if !ok || stored.Body == nil {
+	stored, ok := lookupPrevious(x, *r.PreviousResponseID)
+	if !ok {
 		r.PreviousMissing = true
 		return
 	}

@@ -209,7 +209,8 @@ func (d *Dialect) remember(x *dialect.Exchange, req *Request, id string, done re
 	}
 	stored := req.Store == nil || *req.Store
 	rememberItems(x.Session, items, done, stored)
-	if !stored {
+	socket := socketCacheOf(x)
+	if !stored && socket == nil {
 		return
 	}
 	in := req.Effective()
@@ -223,5 +224,10 @@ func (d *Dialect) remember(x *dialect.Exchange, req *Request, id string, done re
 	for i := range items {
 		effective = append(effective, done.item(i))
 	}
-	x.Session.PutResponse(&session.StoredResponse{ID: id, Body: done.body, Items: effective})
+	e := &session.StoredResponse{ID: id, Body: done.body, Items: effective}
+	if !stored {
+		socket.put(e) // continued on this socket only
+		return
+	}
+	x.Session.PutResponse(e)
 }

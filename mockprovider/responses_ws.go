@@ -1,0 +1,427 @@
+package mockprovider
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/dialect"
+	"github.com/toolwire/toolwire/mockprovider/openairesp"
+	"github.com/toolwire/toolwire/mockprovider/openaiwire"
+	"github.com/toolwire/toolwire/mockprovider/session"
+	"github.com/toolwire/toolwire/mockprovider/wire"
+)
+
+// The Responses API's WebSocket mode
+// (https://developers.openai.com/api/docs/guides/websocket-mode, events at
+// https://developers.openai.com/api/reference/resources/responses/websocket-events):
+// GET /v1/responses upgrades, the client sends response.create messages
+// (the POST body plus "type"; stream is implied) and each is answered with
+// the events the SSE stream carries, one JSON text message per event, on a
+// socket that stays open for the next. Every message runs through the
+// POST /v1/responses pipeline as a streamed request, so decoding, rules,
+// scenarios, faults and the journal are the same; only store:false
+// responses live on the socket (openairesp.SocketCache) instead of the
+// session.
+
+// routeResponsesSocket adds GET /v1/responses when the Responses dialect
+// is served.
+func (s *Server) routeResponsesSocket() {
+	d, ok := s.dialects[conv.OpenAIResponses]
+	if !ok {
+		return
+	}
+	create := s.pipeline(d)
+	s.mux.HandleFunc("GET "+openairesp.Path, func(w http.ResponseWriter, r *http.Request) {
+		s.serveResponsesSocket(w, r, d, create)
+	})
+}
+
+func (s *Server) serveResponsesSocket(w http.ResponseWriter, r *http.Request, d dialect.Dialect, create http.HandlerFunc) {
+	if !strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
+		s.notFound(w, r) // a plain GET is what it was before: no such route
+		return
+	}
+	// The key is checked before upgrading, with the answer POST gives.
+	key, aerr := d.Key(r)
+	if aerr == nil && len(key) > session.MaxKeyLength {
+		aerr = keyTooLong(d.Name(), key)
+	}
+	if aerr != nil {
+		writeError(d, w, aerr)
+		return
+	}
+	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{CompressionMode: websocket.CompressionDisabled})
+	if err != nil {
+		return // Accept answered the handshake's error
+	}
+	defer func() { _ = conn.CloseNow() }()
+	conn.SetReadLimit(s.opts.BodyLimit) // a larger message closes the socket (1009)
+	sock := &responsesSocket{s: s, conn: conn, upgrade: r, key: key, create: create, cache: openairesp.NewSocketCache()}
+	ctx := openairesp.WithSocketCache(r.Context(), sock.cache)
+	for {
+		_, msg, err := conn.Read(ctx)
+		if err != nil {
+			return
+		}
+		// One message at a time, in order: the API runs the responses of
+		// a lane first in, first out.
+		if !sock.answer(ctx, msg) {
+			return
+		}
+	}
+}
+
+type responsesSocket struct {
+	s       *Server
+	conn    *websocket.Conn
+	upgrade *http.Request
+	key     string
+	create  http.HandlerFunc
+	cache   *openairesp.SocketCache
+}
+
+// answer handles one client message; false means the socket is gone.
+func (sock *responsesSocket) answer(ctx context.Context, msg []byte) bool {
+	ev, aerr := readClientEvent(msg)
+	if aerr != nil {
+		sock.journalRefusal(msg, aerr)
+		out := socketWriter{ctx: ctx, conn: sock.conn, timeout: sock.s.opts.StreamWriteTimeout, streamID: ev.streamID}
+		out.send(errorEvent(aerr.Status, apiErrorObject(aerr), ev.streamID))
+		return out.err == nil
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, openairesp.Path, bytes.NewReader(ev.body))
+	if err != nil {
+		return false
+	}
+	req.Header = sock.upgrade.Header.Clone()
+	for _, h := range []string{"Upgrade", "Connection", "Sec-Websocket-Key", "Sec-Websocket-Version", "Sec-Websocket-Extensions", "Sec-Websocket-Protocol"} {
+		req.Header.Del(h)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Host, req.RemoteAddr, req.RequestURI = sock.upgrade.Host, sock.upgrade.RemoteAddr, openairesp.Path
+	out := &socketWriter{ctx: ctx, conn: sock.conn, timeout: sock.s.opts.StreamWriteTimeout, streamID: ev.streamID, header: http.Header{}}
+	sock.create(out, req)
+	out.finish()
+	if out.failed && ev.previous != "" {
+		sock.cache.Evict(ev.previous)
+	}
+	return out.err == nil
+}
+
+// journalRefusal records a message refused before the pipeline (not a
+// response.create, or a field only WebSocket mode has, wrong).
+func (sock *responsesSocket) journalRefusal(msg []byte, e *wire.APIError) {
+	entry := session.Entry{Dialect: conv.OpenAIResponses, Method: http.MethodGet, Path: openairesp.Path, Status: e.Status, Answered: e.RuleID}
+	if jsontext.Value(msg).IsValid() {
+		entry.Request = append(json.RawMessage(nil), msg...)
+	}
+	entry.Response, _ = json.Marshal(map[string]json.RawMessage{"error": apiErrorObject(e)})
+	sock.s.store.Get(sock.key).Record(entry)
+}
+
+// clientEvent is a response.create message turned into a POST body.
+type clientEvent struct {
+	body     []byte
+	streamID string
+	previous string
+}
+
+// readClientEvent checks what WebSocket mode adds to the create body and
+// returns the body POST /v1/responses would get: without type, stream_id
+// and generate, with "stream":true. A message that is not a JSON object
+// goes to the pipeline as it is, to get the answer POST gives such a body;
+// one that does not parse gets POST's parse error.
+// The texts of the refusals here are inferred, in the API's words for the
+// same faults in a POST body.
+func readClientEvent(msg []byte) (clientEvent, *wire.APIError) {
+	var ev clientEvent
+	if !jsontext.Value(msg).IsValid(jsontext.AllowDuplicateNames(true)) {
+		// POST's answer to a body that does not parse, whatever member
+		// came before the fault.
+		e := openaiwire.InvalidJSON()
+		e.RuleID = openairesp.RuleValidJSON
+		return ev, e
+	}
+	dec := jsontext.NewDecoder(bytes.NewReader(msg), jsontext.AllowDuplicateNames(true))
+	if tok, _ := dec.ReadToken(); tok.Kind() != '{' {
+		ev.body = msg
+		return ev, nil
+	}
+	body := []byte{'{'}
+	var typ jsontext.Value
+	for dec.PeekKind() != '}' {
+		tok, _ := dec.ReadToken()
+		name := tok.String() // before the next read voids the token
+		val, _ := dec.ReadValue()
+		switch name {
+		case "type":
+			typ = bytes.Clone(val)
+			continue
+		case "stream":
+			continue // implied: every answer on the socket is streamed
+		case "stream_id":
+			var id string
+			if val.Kind() != '"' || json.Unmarshal(val, &id) != nil || !validStreamID(id) {
+				return ev, socketRefusal("stream_id", "invalid_value", "Invalid 'stream_id': string does not match pattern. Expected a string that matches the pattern '^[A-Za-z0-9_.-]{1,256}$'.")
+			}
+			ev.streamID = id
+			continue
+		case "generate":
+			switch val.Kind() {
+			case 't':
+				continue // the default
+			case 'f':
+				return ev, socketRefusal("generate", nil, "toolwire: generate: false (a warmup without output) is not implemented by the mock")
+			}
+			return ev, socketRefusal("generate", "invalid_type", fmt.Sprintf("Invalid type for 'generate': expected a boolean, but got %s instead.", jsonKindName(val)))
+		case "background":
+			if val.Kind() == 't' {
+				return ev, socketRefusal("background", "unsupported_parameter", "Unsupported parameter: 'background' is not supported in WebSocket mode.")
+			}
+		case "previous_response_id":
+			_ = json.Unmarshal(val, &ev.previous)
+		}
+		if len(body) > 1 {
+			body = append(body, ',')
+		}
+		body, _ = jsontext.AppendQuote(body, name)
+		body = append(body, ':')
+		body = append(body, val...)
+	}
+	var kind string
+	if typ.Kind() == '"' {
+		_ = json.Unmarshal(typ, &kind)
+	}
+	switch {
+	case typ == nil:
+		return ev, socketRefusal("type", "missing_required_parameter", "Missing required parameter: 'type'.")
+	case kind == "response.steer":
+		return ev, socketRefusal("type", nil, "toolwire: response.steer is not implemented by the mock")
+	case kind != "response.create":
+		return ev, socketRefusal("type", "invalid_value", fmt.Sprintf("Invalid value: %s. Supported values are: 'response.create' and 'response.steer'.", quoteSingle(typ)))
+	}
+	if len(body) > 1 {
+		body = append(body, ',')
+	}
+	ev.body = append(body, `"stream":true}`...)
+	return ev, nil
+}
+
+func socketRefusal(param string, code any, msg string) *wire.APIError {
+	return &wire.APIError{Status: http.StatusBadRequest, Type: openaiwire.InvalidRequest, Param: param, Code: code, Message: msg}
+}
+
+// validStreamID is the SDK's check
+// (https://github.com/openai/openai-go/blob/v3.96.0/responses/responses_websocket.go).
+func validStreamID(id string) bool {
+	if len(id) == 0 || len(id) > 256 {
+		return false
+	}
+	for i := range len(id) {
+		c := id[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+func jsonKindName(v jsontext.Value) string {
+	switch v.Kind() {
+	case '"':
+		return "a string"
+	case '0':
+		if bytes.ContainsAny(v, ".eE") {
+			return "a decimal"
+		}
+		return "an integer"
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	}
+	return "null"
+}
+
+// quoteSingle shows a value as the API's messages do: a string in single
+// quotes, anything else as sent.
+func quoteSingle(v jsontext.Value) string {
+	var s string
+	if v.Kind() == '"' && json.Unmarshal(v, &s) == nil {
+		return "'" + s + "'"
+	}
+	return string(v)
+}
+
+// apiErrorObject is the error member of the API's envelope.
+func apiErrorObject(e *wire.APIError) json.RawMessage {
+	rec := newErrorRecorder()
+	openaiwire.WriteError(rec, e)
+	var env struct {
+		Error json.RawMessage `json:"error"`
+	}
+	_ = json.Unmarshal(rec.buf.Bytes(), &env)
+	return env.Error
+}
+
+// errorEvent is the API's error event on a socket: the HTTP status beside
+// the error object the HTTP answer would carry (the SDK's
+// ResponsesServerEventResponseWsError,
+// https://github.com/openai/openai-go/blob/v3.96.0/responses/response.go).
+func errorEvent(status int, errObj json.RawMessage, streamID string) []byte {
+	b := []byte(`{"type":"error","status":`)
+	b = fmt.Appendf(b, "%d", status)
+	b = append(b, `,"error":`...)
+	if len(errObj) == 0 || !jsontext.Value(errObj).IsValid() {
+		errObj, _ = json.Marshal(map[string]any{"message": http.StatusText(status), "type": "server_error", "param": nil, "code": nil})
+	}
+	b = append(b, errObj...)
+	if streamID != "" {
+		b = append(b, `,"stream_id":`...)
+		b, _ = jsontext.AppendQuote(b, streamID)
+	}
+	return append(b, '}')
+}
+
+// errorRecorder is a minimal ResponseWriter that keeps what is written.
+type errorRecorder struct {
+	header http.Header
+	buf    bytes.Buffer
+}
+
+func newErrorRecorder() *errorRecorder               { return &errorRecorder{header: http.Header{}} }
+func (r *errorRecorder) Header() http.Header         { return r.header }
+func (r *errorRecorder) WriteHeader(int)             {}
+func (r *errorRecorder) Write(b []byte) (int, error) { return r.buf.Write(b) }
+
+// socketWriter is the ResponseWriter the pipeline answers a socket message
+// through: each SSE event's data becomes one text message (with the
+// message's stream_id, when it had one), and an HTTP error answer becomes an
+// error event.
+type socketWriter struct {
+	ctx      context.Context
+	conn     *websocket.Conn
+	timeout  time.Duration
+	streamID string
+	header   http.Header
+	status   int
+	sse      bool
+	pending  []byte
+	// failed is set when the answer was an error, before or during the
+	// stream; err when the socket could not be written.
+	failed bool
+	err    error
+}
+
+func (w *socketWriter) Header() http.Header { return w.header }
+
+func (w *socketWriter) WriteHeader(code int) {
+	if w.status != 0 {
+		return
+	}
+	w.status = code
+	w.sse = code == http.StatusOK && strings.HasPrefix(w.header.Get("Content-Type"), "text/event-stream")
+	w.failed = code >= 400
+}
+
+func (w *socketWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.WriteHeader(http.StatusOK)
+	}
+	if w.err != nil {
+		return 0, w.err
+	}
+	w.pending = append(w.pending, b...)
+	if w.sse {
+		for {
+			i := bytes.Index(w.pending, []byte("\n\n"))
+			if i < 0 {
+				break
+			}
+			w.sendSSE(w.pending[:i])
+			w.pending = append(w.pending[:0], w.pending[i+2:]...)
+		}
+	}
+	return len(b), w.err
+}
+
+// Flush: every whole event is sent as it is written.
+func (w *socketWriter) Flush() {}
+
+// Hijack serves a disconnect fault: closing what it returns drops the
+// socket without a closing handshake, as the fault drops a TCP connection.
+func (w *socketWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	w.err = net.ErrClosed
+	return droppedSocket{Conn: websocket.NetConn(w.ctx, w.conn, websocket.MessageText), ws: w.conn}, nil, nil
+}
+
+type droppedSocket struct {
+	net.Conn
+	ws *websocket.Conn
+}
+
+func (d droppedSocket) Close() error { return d.ws.CloseNow() }
+
+// finish sends what is left once the pipeline returns.
+func (w *socketWriter) finish() {
+	switch {
+	case w.sse:
+		if len(bytes.TrimSpace(w.pending)) > 0 {
+			w.sendSSE(w.pending)
+		}
+	case w.status >= 400:
+		var env struct {
+			Error json.RawMessage `json:"error"`
+		}
+		_ = json.Unmarshal(w.pending, &env)
+		w.send(errorEvent(w.status, env.Error, w.streamID))
+	case len(w.pending) > 0: // a JSON answer (a recording, a fault)
+		w.send(w.pending)
+	}
+	w.pending = nil
+}
+
+// sendSSE sends the data of one SSE event.
+func (w *socketWriter) sendSSE(block []byte) {
+	var data []byte
+	for line := range bytes.SplitSeq(block, []byte("\n")) {
+		if d, ok := bytes.CutPrefix(line, []byte("data:")); ok {
+			if len(data) > 0 {
+				data = append(data, '\n')
+			}
+			data = append(data, bytes.TrimPrefix(d, []byte(" "))...)
+		} else if bytes.Equal(line, []byte("event: error")) {
+			w.failed = true
+		}
+	}
+	if len(data) == 0 {
+		return
+	}
+	if w.streamID != "" && jsontext.Value(data).Kind() == '{' && jsontext.Value(data).IsValid() {
+		data = bytes.TrimRight(data, " \r\n\t")
+		data = append(data[:len(data)-1:len(data)-1], `,"stream_id":`...)
+		data, _ = jsontext.AppendQuote(data, w.streamID)
+		data = append(data, '}')
+	}
+	w.send(data)
+}
+
+func (w *socketWriter) send(b []byte) {
+	if w.err != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(w.ctx, w.timeout)
+	defer cancel()
+	w.err = w.conn.Write(ctx, websocket.MessageText, b)
+}
