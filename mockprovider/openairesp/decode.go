@@ -133,10 +133,29 @@ func (r *Request) fromWire(body []byte) {
 	r.Model, r.PreviousResponseID, r.Store, r.ParallelToolCalls = w.Model, w.PreviousResponseID, w.Store, w.ParallelToolCalls
 	r.Stream = w.Stream != nil && *w.Stream
 	r.Include = w.Include
-	top := topLevel(body)
-	r.Instructions, r.MaxOutputTokens, r.Metadata = top["instructions"], top["max_output_tokens"], top["metadata"]
-	r.Reasoning, r.Text, r.ToolChoice = top["reasoning"], top["text"], top["tool_choice"]
-	r.ToolsRaw = elements(top["tools"])
+	// The members the checks read as sent, spans of the body (which
+	// lives as long as the request).
+	var tools jsontext.Value
+	wirejson.Members(body, func(name []byte, v jsontext.Value) bool {
+		switch string(name) {
+		case "instructions":
+			r.Instructions = v
+		case "max_output_tokens":
+			r.MaxOutputTokens = v
+		case "metadata":
+			r.Metadata = v
+		case "reasoning":
+			r.Reasoning = v
+		case "text":
+			r.Text = v
+		case "tool_choice":
+			r.ToolChoice = v
+		case "tools":
+			tools = v
+		}
+		return true
+	})
+	r.ToolsRaw = elements(tools)
 	if len(w.Tools) > 0 {
 		r.Tools = make([]Tool, len(w.Tools))
 		for i, t := range w.Tools {
@@ -169,17 +188,6 @@ func typeOf(raws []jsontext.Value, i int) string {
 	}
 	t, _ := typeMember(raws[i])
 	return t
-}
-
-// topLevel maps the body's top-level member names to their values, spans
-// of the body (which lives as long as the request).
-func topLevel(body []byte) map[string]jsontext.Value {
-	out := make(map[string]jsontext.Value, 16)
-	wirejson.Members(body, func(name []byte, v jsontext.Value) bool {
-		out[string(name)] = v
-		return true
-	})
-	return out
 }
 
 // valueAt is the JSON value at the start of b (the library does not always

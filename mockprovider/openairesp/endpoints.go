@@ -11,6 +11,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/toolwire/toolwire/mockprovider/dialect"
+	"github.com/toolwire/toolwire/mockprovider/wirejson"
 )
 
 // The endpoints beside create that take a request body and go through the
@@ -69,7 +70,14 @@ func (d *Dialect) compact(x *dialect.Exchange, req *Request) {
 		}
 		id := ids.Next("msg_", 48)
 		payload.Drop = append(payload.Drop, id)
-		content := topLevel(it.Raw)["content"]
+		var content jsontext.Value
+		wirejson.Members(it.Raw, func(name []byte, v jsontext.Value) bool {
+			if string(name) == "content" {
+				content = v
+				return false
+			}
+			return true
+		})
 		if content.Kind() == '"' {
 			var s string
 			_ = json.Unmarshal(content, &s)
