@@ -61,9 +61,11 @@ func (j *judge) run() {
 		}
 	}
 	j.checkFinalText()
-	j.checkResults()
+	cut := j.checkTruncatedCalls()
+	j.checkResults(cut)
 	j.checkIssuedCallsKept()
 	j.checkToolChoice()
+	j.checkToolChoiceReset()
 	j.checkStrict()
 }
 
@@ -329,8 +331,10 @@ func (j *judge) expect(p *pair, i int) expectation {
 	return expectation{result: o.Result}
 }
 
-// checkResults judges every delivered result against its call.
-func (j *judge) checkResults() {
+// checkResults judges every delivered result against its call, except
+// the calls of the turns in cut (the token limit cut them: their
+// arguments are a fragment, and checkTruncatedCalls tells that story).
+func (j *judge) checkResults(cut map[int]bool) {
 	ps := j.pairs()
 	// A scripted bad call the mock sent but the driver never answered
 	// (it crashed, or dropped the call).
@@ -349,6 +353,9 @@ func (j *judge) checkResults() {
 		}
 	}
 	for _, p := range ps {
+		if cut[p.index] {
+			continue
+		}
 		if len(p.results) == 0 {
 			if !p.flagged {
 				j.add(checkResultsSent, finding{level: rules.MUST, message: fmt.Sprintf("the model's turn %d called %d tool(s) and the driver sent the conversation back without their results", p.index+1, len(p.calls)),
@@ -392,7 +399,9 @@ func (j *judge) checkIssuedCallsKept() {
 			continue
 		}
 		reply, err := j.h.engine.Next(e.Conversation, j.c.Scenario.Name)
-		if err != nil || len(reply.Calls()) == 0 {
+		// A turn the token limit cut is asked again, not carried on
+		// (checkTruncatedCalls judges that).
+		if err != nil || len(reply.Calls()) == 0 || reply.Stop == model.StopTokens {
 			continue
 		}
 		issued := callNames(reply.Calls())
