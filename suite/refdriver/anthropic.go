@@ -83,7 +83,7 @@ func (d *Driver) runAnthropic(ctx context.Context, env Env, t *task.Task) (strin
 		if err != nil {
 			return "", err
 		}
-		if retry, err := d.retryCut(msg.StopReason == anthropic.StopReasonMaxTokens, &limit); err != nil {
+		if retry, err := d.retryCut(msg.StopReason == anthropic.StopReasonMaxTokens && hasToolUse(msg), &limit); err != nil {
 			return "", err
 		} else if retry {
 			turn-- // the same turn, asked again
@@ -210,6 +210,15 @@ func (d *Driver) anthropicToolResult(id string, r task.CallToolResult) anthropic
 		block["is_error"] = true
 	}
 	return param.Override[anthropic.ContentBlockParamUnion](mustJSON(block))
+}
+
+func hasToolUse(msg *anthropic.Message) bool {
+	for _, b := range msg.Content {
+		if b.Type == "tool_use" {
+			return true
+		}
+	}
+	return false
 }
 
 // interleavedThinkingBeta lets the model think between tool calls

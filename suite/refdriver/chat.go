@@ -70,7 +70,7 @@ func (d *Driver) runChat(ctx context.Context, env Env, t *task.Task) (string, er
 		if err != nil {
 			return "", err
 		}
-		if retry, err := d.retryCut(finish == "length", &limit); err != nil {
+		if retry, err := d.retryCut(finish == "length" && len(msg.ToolCalls) > 0, &limit); err != nil {
 			return "", err
 		} else if retry {
 			turn-- // the same turn, asked again

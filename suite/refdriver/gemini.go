@@ -66,8 +66,9 @@ func (d *Driver) runGemini(ctx context.Context, env Env, t *task.Task) (string, 
 		if err != nil {
 			return "", err
 		}
-		// A cut call is left out of the answer: the turn is asked again.
-		if retry, err := d.retryCut(finish == genai.FinishReasonMaxTokens, &limit); err != nil {
+		// A cut call is left out of the answer: a cut turn with nothing
+		// in it is asked again.
+		if retry, err := d.retryCut(finish == genai.FinishReasonMaxTokens && isEmpty(content), &limit); err != nil {
 			return "", err
 		} else if retry {
 			turn--
@@ -144,6 +145,16 @@ func (d *Driver) runGemini(ctx context.Context, env Env, t *task.Task) (string, 
 		answered = true
 	}
 	return "", errTooManyTurns(t.MaxTurns)
+}
+
+// isEmpty reports a model content with no call and no visible text.
+func isEmpty(c *genai.Content) bool {
+	for _, p := range c.Parts {
+		if p.FunctionCall != nil || p.Text != "" && !p.Thought {
+			return false
+		}
+	}
+	return true
 }
 
 // geminiTurn sends one request and returns the model content and the

@@ -61,7 +61,7 @@ func (d *Driver) runResponses(ctx context.Context, env Env, t *task.Task) (strin
 		if err != nil {
 			return "", err
 		}
-		if retry, err := d.retryCut(resp.Status == responses.ResponseStatusIncomplete, &limit); err != nil {
+		if retry, err := d.retryCut(resp.Status == responses.ResponseStatusIncomplete && hasFunctionCall(resp), &limit); err != nil {
 			return "", err
 		} else if retry {
 			turn-- // the same turn, asked again
@@ -141,6 +141,15 @@ func (d *Driver) runResponses(ctx context.Context, env Env, t *task.Task) (strin
 		answered = true
 	}
 	return "", errTooManyTurns(t.MaxTurns)
+}
+
+func hasFunctionCall(resp *responses.Response) bool {
+	for _, item := range resp.Output {
+		if item.Type == "function_call" {
+			return true
+		}
+	}
+	return false
 }
 
 // responsesTurn sends one request; a stream is read to its

@@ -31,8 +31,9 @@ func (d *Driver) forcing(answered bool) bool { return !answered || d.Break == Ke
 // each, up to this.
 const maxOutputLimit = 8192
 
-// retryCut decides what to do with a turn the token limit cut (an
-// incomplete turn: its last call's arguments are a fragment): ask again
+// retryCut decides what to do with a turn the token limit cut inside a
+// call (its last call's arguments are a fragment; a text the limit cut
+// is an answer, as short as the caller asked): ask again
 // with twice the limit (retry), or report the turn incomplete once the
 // limit reaches maxOutputLimit. The execute-truncated-call break carries
 // on with the turn as received.
