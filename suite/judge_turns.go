@@ -60,8 +60,8 @@ func (j *judge) checkTruncatedCalls() map[int]bool {
 		if e.Status != 200 || e.Fault != "" || e.Conversation == nil {
 			continue
 		}
-		reply, err := j.h.engine.Next(e.Conversation, j.c.Scenario.Name)
-		if err != nil || reply.Stop != model.StopTokens || reply.CutCall < 0 {
+		reply := j.replyTo(k)
+		if reply == nil || reply.Stop != model.StopTokens || reply.CutCall < 0 {
 			continue
 		}
 		next := j.nextRequest(k)
