@@ -38,6 +38,26 @@ type judge struct {
 	out      Outcome
 	entries  []session.Entry
 	findings map[string][]finding
+	// replies are the model's answers to the accepted requests, by entry
+	// index, as the mock decided them (computed once for every check).
+	replies map[int]*model.Reply
+}
+
+// replyTo is the model's answer to entry k's conversation (nil when it
+// cannot be recomputed).
+func (j *judge) replyTo(k int) *model.Reply {
+	if r, ok := j.replies[k]; ok {
+		return r
+	}
+	r, err := j.h.engine.Next(j.entries[k].Conversation, j.c.Scenario.Name)
+	if err != nil {
+		r = nil
+	}
+	if j.replies == nil {
+		j.replies = map[int]*model.Reply{}
+	}
+	j.replies[k] = r
+	return r
 }
 
 func (j *judge) add(check string, f finding) {
@@ -65,9 +85,11 @@ func (j *judge) run() {
 		}
 	}
 	j.checkFinalText()
-	j.checkResults()
+	cut := j.checkTruncatedCalls()
+	j.checkResults(cut)
 	j.checkIssuedCallsKept()
 	j.checkToolChoice()
+	j.checkToolChoiceReset()
 	j.checkStrict()
 }
 
@@ -217,18 +239,18 @@ func (j *judge) checkFinalText() {
 		j.add(checkFinalText, finding{level: rules.MUST, message: msg, fix: fix})
 		return
 	}
-	var last *session.Entry
+	last := -1
 	for i := range j.entries {
 		if e := &j.entries[i]; e.Status == 200 && e.Conversation != nil {
-			last = e
+			last = i
 		}
 	}
-	if last == nil {
+	if last < 0 {
 		j.add(checkFinalText, finding{level: rules.MUST, message: "the driver reported a final text but the mock accepted no request from it", fix: fix})
 		return
 	}
-	reply, err := j.h.engine.Next(last.Conversation, j.c.Scenario.Name)
-	if err != nil {
+	reply := j.replyTo(last)
+	if reply == nil {
 		return
 	}
 	if len(reply.Calls()) > 0 {
@@ -333,8 +355,10 @@ func (j *judge) expect(p *pair, i int) expectation {
 	return expectation{result: o.Result}
 }
 
-// checkResults judges every delivered result against its call.
-func (j *judge) checkResults() {
+// checkResults judges every delivered result against its call, except
+// the calls of the turns in cut (the token limit cut them: their
+// arguments are a fragment, and checkTruncatedCalls tells that story).
+func (j *judge) checkResults(cut map[int]bool) {
 	ps := j.pairs()
 	// A scripted bad call the mock sent but the driver never answered
 	// (it crashed, or dropped the call).
@@ -353,6 +377,9 @@ func (j *judge) checkResults() {
 		}
 	}
 	for _, p := range ps {
+		if cut[p.index] {
+			continue
+		}
 		if len(p.results) == 0 {
 			if !p.flagged {
 				j.add(checkResultsSent, finding{level: rules.MUST, message: fmt.Sprintf("the model's turn %d called %d tool(s) and the driver sent the conversation back without their results", p.index+1, len(p.calls)),
@@ -395,8 +422,10 @@ func (j *judge) checkIssuedCallsKept() {
 		if next == nil || bytes.Equal(next.Request, e.Request) || rules.FirstMust(next.Violations) != nil {
 			continue
 		}
-		reply, err := j.h.engine.Next(e.Conversation, j.c.Scenario.Name)
-		if err != nil || len(reply.Calls()) == 0 {
+		reply := j.replyTo(k)
+		// A turn the token limit cut is asked again, not carried on
+		// (checkTruncatedCalls judges that).
+		if reply == nil || len(reply.Calls()) == 0 || reply.Stop == model.StopTokens {
 			continue
 		}
 		issued := callNames(reply.Calls())

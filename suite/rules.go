@@ -23,6 +23,8 @@ const (
 	checkOneResult       = checks.OneResultPerCall
 	checkToolChoiceSent  = checks.ToolChoiceSent
 	checkStrictSent      = checks.StrictSent
+	checkToolChoiceReset = checks.ToolChoiceReset
+	checkTruncatedCall   = checks.TruncatedCallRun
 )
 
 // ruleID names a scenario check of one dialect.
@@ -50,7 +52,14 @@ const (
 	geminiGuide         = "https://ai.google.dev/gemini-api/docs/function-calling"
 	geminiToolChoice    = "https://ai.google.dev/gemini-api/docs/function-calling#function_calling_modes"
 	geminiMultimodal    = "https://ai.google.dev/gemini-api/docs/function-calling#multimodal"
-	geminiResponseDoc   = "https://github.com/googleapis/go-genai/blob/v1.77.0/types.go (FunctionResponse.Response: \"output\" key for the output, \"error\" key for error details)"
+	// A forced choice kept after its call was answered forces a call on
+	// every later turn: the loop never ends in text.
+	toolChoiceReset = "https://github.com/openai/openai-agents-python/pull/335 (docs/agents.md: \"the framework automatically resets tool_choice to 'auto' after a tool call … The infinite loop is because tool results are sent to the LLM, which then generates another tool call because of tool_choice, ad infinitum\")"
+	// A turn the token limit cut is incomplete: a call in it is not run.
+	truncatedAnthropic = "https://platform.claude.com/docs/en/build-with-claude/handling-stop-reasons (max_tokens: \"Raise max_tokens or continue the response\"); https://gitlab.com/gitlab-org/modelops/applied-ml/code-suggestions/ai-assist/-/merge_requests/3479 (\"Do not run a tool if stop_reason == max_tokens\")"
+	truncatedChat      = "https://platform.openai.com/docs/api-reference/chat/object (finish_reason \"length\": the maximum number of tokens specified in the request was reached)"
+	truncatedResponses = "https://platform.openai.com/docs/guides/reasoning#allocating-space-for-reasoning (status \"incomplete\", incomplete_details.reason \"max_output_tokens\")"
+	geminiResponseDoc  = "https://github.com/googleapis/go-genai/blob/v1.77.0/types.go (FunctionResponse.Response: \"output\" key for the output, \"error\" key for error details)"
 )
 
 func guide(d conv.Dialect) string {
@@ -61,6 +70,38 @@ func guide(d conv.Dialect) string {
 		return geminiGuide
 	}
 	return openAIGuide
+}
+
+// forcedChoice is how the dialect forces a call.
+func forcedChoice(d conv.Dialect) string {
+	switch d {
+	case conv.Anthropic:
+		return `tool_choice "any" or "tool"`
+	case conv.Gemini:
+		return "functionCallingConfig mode ANY"
+	}
+	return `tool_choice "required" or a named function`
+}
+
+// truncatedSignal is how the dialect says the token limit cut a turn.
+func truncatedSignal(d conv.Dialect) string {
+	switch d {
+	case conv.Anthropic:
+		return `stop_reason "max_tokens"`
+	case conv.OpenAIResponses:
+		return `status "incomplete", reason "max_output_tokens"`
+	}
+	return `finish_reason "length"`
+}
+
+func truncatedSource(d conv.Dialect) string {
+	switch d {
+	case conv.Anthropic:
+		return truncatedAnthropic
+	case conv.OpenAIResponses:
+		return truncatedResponses
+	}
+	return truncatedChat
 }
 
 func dialectRules(d conv.Dialect) []rules.Rule {
@@ -88,6 +129,11 @@ func dialectRules(d conv.Dialect) []rules.Rule {
 		r(checkOneResult, rules.MUST, "core", "Each call is answered by exactly one result: no second result for the same call", src),
 		r(checkErrorFlagged, errLevel, "errors", errSummary, errSource),
 		r(checkBadCallAnswered, rules.MUST, "errors", "A call to an undeclared tool or with unparseable arguments is answered with an error result; the driver does not crash or drop it", src),
+		r(checkToolChoiceReset, rules.MUST, "tool-choice", "Once the forced call is answered, the next request no longer forces a call ("+forcedChoice(d)+" goes back to auto): a forced choice makes every answer a call, so a loop that keeps it never ends in text", toolChoiceReset),
+	}
+	// Gemini leaves a cut call out of the answer: there is nothing to run.
+	if d != conv.Gemini {
+		out = append(out, r(checkTruncatedCall, rules.MUST, "truncation", "A turn the token limit cut ("+truncatedSignal(d)+") is not continued: the cut call is neither run nor answered; the driver asks again with a larger limit (or reports the turn incomplete)", truncatedSource(d)))
 	}
 	switch d {
 	case conv.OpenAIChat:

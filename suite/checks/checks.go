@@ -19,6 +19,8 @@ const (
 	ResultsSent        = "results-sent"
 	OneResultPerCall   = "one-result-per-call"
 	ToolChoiceSent     = "tool-choice-sent"
+	ToolChoiceReset    = "tool-choice-reset"
+	TruncatedCallRun   = "truncated-call-not-run"
 	StrictSent         = "strict-sent"
 	FormatNative       = "format-result-native"
 	NormalizeCalls     = "normalize-calls"
@@ -34,7 +36,7 @@ func Every(name string) string { return "*." + name }
 // Family is the rule family of each check (the label "family:<name>"),
 // declared with the check rather than in a list elsewhere.
 var Family = map[string]string{
-	FinalText: "loop", BadCallAnswered: "loop",
+	FinalText: "loop", BadCallAnswered: "loop", ToolChoiceReset: "loop", TruncatedCallRun: "loop",
 	MatchesCall: "pairing", ResultsSent: "pairing", OneResultPerCall: "pairing",
 	CarriesData: "results", CarriesMedia: "results", ErrorFlagged: "results", StructuredObject: "results", FormatNative: "results",
 	ToolChoiceSent: "shapes", StrictSent: "shapes", NormalizeCalls: "shapes", NormalizeArguments: "shapes",

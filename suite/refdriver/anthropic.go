@@ -13,7 +13,20 @@ import (
 )
 
 func (d *Driver) runAnthropic(ctx context.Context, env Env, t *task.Task) (string, error) {
-	client := anthropic.NewClient(option.WithBaseURL(env.AnthropicBaseURL), option.WithAPIKey(env.APIKey), option.WithHTTPClient(httpClient(env, d.editFor(conv.Anthropic))))
+	opts := []option.RequestOption{option.WithBaseURL(env.AnthropicBaseURL), option.WithAPIKey(env.APIKey), option.WithHTTPClient(httpClient(env, d.editFor(conv.Anthropic)))}
+	// The output token limit: the task's, else 1024; with thinking, room
+	// for the budget on top.
+	limit := 1024
+	if t.MaxOutputTokens > 0 {
+		limit = t.MaxOutputTokens
+	}
+	if t.Thinking != nil {
+		limit = t.Thinking.BudgetTokens + 1024
+		// A tool loop thinks between its calls: every assistant message
+		// then opens with its own signed thinking block, each passed back.
+		opts = append(opts, option.WithHeaderAdd("anthropic-beta", interleavedThinkingBeta))
+	}
+	client := anthropic.NewClient(opts...)
 
 	var tools []anthropic.ToolUnionParam
 	for _, tool := range t.Tools {
@@ -44,23 +57,37 @@ func (d *Driver) runAnthropic(ctx context.Context, env Env, t *task.Task) (strin
 	}
 	messages := []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock(t.Prompt))}
 
+	answered := false
 	for turn := 0; turn < t.MaxTurns; turn++ {
-		params := anthropic.MessageNewParams{Model: anthropic.Model(t.Model), MaxTokens: 1024, Messages: messages, Tools: tools}
+		params := anthropic.MessageNewParams{Model: anthropic.Model(t.Model), MaxTokens: int64(limit), Messages: messages, Tools: tools}
 		if t.System != "" {
 			params.System = []anthropic.TextBlockParam{{Text: t.System}}
 		}
-		switch t.ToolChoice {
+		if t.Thinking != nil {
+			params.Thinking = anthropic.ThinkingConfigParamOfEnabled(int64(t.Thinking.BudgetTokens))
+		}
+		choice := t.ToolChoice
+		if !d.forcing(answered) {
+			choice = ""
+		}
+		switch choice {
 		case "", "auto":
 		case "required":
 			params.ToolChoice = anthropic.ToolChoiceUnionParam{OfAny: &anthropic.ToolChoiceAnyParam{}}
 		case "none":
 			params.ToolChoice = anthropic.ToolChoiceUnionParam{OfNone: &anthropic.ToolChoiceNoneParam{}}
 		default:
-			params.ToolChoice = anthropic.ToolChoiceUnionParam{OfTool: &anthropic.ToolChoiceToolParam{Name: t.ToolChoice}}
+			params.ToolChoice = anthropic.ToolChoiceUnionParam{OfTool: &anthropic.ToolChoiceToolParam{Name: choice}}
 		}
 		msg, err := anthropicTurn(ctx, &client, params, t.Stream)
 		if err != nil {
 			return "", err
+		}
+		if retry, err := d.retryCut(msg.StopReason == anthropic.StopReasonMaxTokens && hasToolUse(msg), &limit); err != nil {
+			return "", err
+		} else if retry {
+			turn-- // the same turn, asked again
+			continue
 		}
 		var ids, names []string
 		var results []task.CallToolResult
@@ -122,6 +149,7 @@ func (d *Driver) runAnthropic(ctx context.Context, env Env, t *task.Task) (strin
 		} else if len(blocks) > 0 {
 			messages = append(messages, anthropic.NewUserMessage(blocks...))
 		}
+		answered = true
 	}
 	return "", errTooManyTurns(t.MaxTurns)
 }
@@ -183,6 +211,19 @@ func (d *Driver) anthropicToolResult(id string, r task.CallToolResult) anthropic
 	}
 	return param.Override[anthropic.ContentBlockParamUnion](mustJSON(block))
 }
+
+func hasToolUse(msg *anthropic.Message) bool {
+	for _, b := range msg.Content {
+		if b.Type == "tool_use" {
+			return true
+		}
+	}
+	return false
+}
+
+// interleavedThinkingBeta lets the model think between tool calls
+// (https://platform.claude.com/docs/en/build-with-claude/extended-thinking#interleaved-thinking).
+const interleavedThinkingBeta = "interleaved-thinking-2025-05-14"
 
 func asList(v any) []any {
 	switch x := v.(type) {

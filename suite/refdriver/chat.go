@@ -32,11 +32,9 @@ func openAIToolChoice(tc string, responses bool) any {
 }
 
 func (d *Driver) runChat(ctx context.Context, env Env, t *task.Task) (string, error) {
-	opts := []option.RequestOption{option.WithBaseURL(env.OpenAIBaseURL), option.WithAPIKey(env.APIKey), option.WithHTTPClient(httpClient(env, d.editFor(conv.OpenAIChat)))}
-	if tc := openAIToolChoice(t.ToolChoice, false); tc != nil {
-		opts = append(opts, option.WithJSONSet("tool_choice", tc))
-	}
-	client := openai.NewClient(opts...)
+	client := openai.NewClient(option.WithBaseURL(env.OpenAIBaseURL), option.WithAPIKey(env.APIKey), option.WithHTTPClient(httpClient(env, d.editFor(conv.OpenAIChat))))
+	choice := openAIToolChoice(t.ToolChoice, false)
+	limit := t.MaxOutputTokens
 
 	var tools []openai.ChatCompletionToolUnionParam
 	for _, tool := range t.Tools {
@@ -55,14 +53,28 @@ func (d *Driver) runChat(ctx context.Context, env Env, t *task.Task) (string, er
 	}
 	messages = append(messages, openai.UserMessage(t.Prompt))
 
+	answered := false
 	for turn := 0; turn < t.MaxTurns; turn++ {
 		params := openai.ChatCompletionNewParams{Model: shared.ChatModel(t.Model), Messages: messages, Tools: tools}
 		if d.Break == StreamOptionsWithoutStream && !t.Stream {
 			params.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
 		}
-		msg, err := chatTurn(ctx, &client, params, t.Stream)
+		if limit > 0 {
+			params.MaxCompletionTokens = openai.Int(int64(limit))
+		}
+		var reqOpts []option.RequestOption
+		if choice != nil && d.forcing(answered) {
+			reqOpts = append(reqOpts, option.WithJSONSet("tool_choice", choice))
+		}
+		msg, finish, err := chatTurn(ctx, &client, params, t.Stream, reqOpts...)
 		if err != nil {
 			return "", err
+		}
+		if retry, err := d.retryCut(finish == "length" && len(msg.ToolCalls) > 0, &limit); err != nil {
+			return "", err
+		} else if retry {
+			turn-- // the same turn, asked again
+			continue
 		}
 		if len(msg.ToolCalls) == 0 {
 			return msg.Content, nil
@@ -99,36 +111,37 @@ func (d *Driver) runChat(ctx context.Context, env Env, t *task.Task) (string, er
 		for i := 0; i < n; i++ {
 			messages = append(messages, d.chatToolMessage(ids[i], results[i]))
 		}
+		answered = true
 	}
 	return "", errTooManyTurns(t.MaxTurns)
 }
 
-// chatTurn sends one request and returns the assistant message, assembling
-// a stream with the SDK's accumulator.
-func chatTurn(ctx context.Context, client *openai.Client, params openai.ChatCompletionNewParams, stream bool) (openai.ChatCompletionMessage, error) {
+// chatTurn sends one request and returns the assistant message and its
+// finish_reason, assembling a stream with the SDK's accumulator.
+func chatTurn(ctx context.Context, client *openai.Client, params openai.ChatCompletionNewParams, stream bool, opts ...option.RequestOption) (openai.ChatCompletionMessage, string, error) {
 	if !stream {
-		resp, err := client.Chat.Completions.New(ctx, params)
+		resp, err := client.Chat.Completions.New(ctx, params, opts...)
 		if err != nil {
-			return openai.ChatCompletionMessage{}, err
+			return openai.ChatCompletionMessage{}, "", err
 		}
 		if len(resp.Choices) == 0 {
-			return openai.ChatCompletionMessage{}, errors.New("chat completion has no choices")
+			return openai.ChatCompletionMessage{}, "", errors.New("chat completion has no choices")
 		}
-		return resp.Choices[0].Message, nil
+		return resp.Choices[0].Message, resp.Choices[0].FinishReason, nil
 	}
-	s := client.Chat.Completions.NewStreaming(ctx, params)
+	s := client.Chat.Completions.NewStreaming(ctx, params, opts...)
 	defer s.Close()
 	acc := openai.ChatCompletionAccumulator{}
 	for s.Next() {
 		acc.AddChunk(s.Current())
 	}
 	if err := s.Err(); err != nil {
-		return openai.ChatCompletionMessage{}, err
+		return openai.ChatCompletionMessage{}, "", err
 	}
 	if len(acc.Choices) == 0 {
-		return openai.ChatCompletionMessage{}, errors.New("stream ended without a choice")
+		return openai.ChatCompletionMessage{}, "", errors.New("stream ended without a choice")
 	}
-	return acc.Choices[0].Message, nil
+	return acc.Choices[0].Message, acc.Choices[0].FinishReason, nil
 }
 
 // chatToolMessage converts a CallToolResult to a tool message: text only,

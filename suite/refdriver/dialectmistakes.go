@@ -49,16 +49,16 @@ func init() {
 		BreakInfo{ThinkingBudgetTooSmall, []conv.Dialect{anth}, "enable thinking with budget_tokens 512 (the minimum is 1024)"},
 		BreakInfo{ThinkingBudgetAtMax, []conv.Dialect{anth}, "enable thinking with budget_tokens equal to max_tokens"},
 		BreakInfo{ThinkingWithForcedTool, []conv.Dialect{anth}, `enable thinking and force tool use (tool_choice "any")`},
-		BreakInfo{ThinkingNotPassedBack, []conv.Dialect{anth}, "enable thinking but replay the tool-calling turn without a thinking block first"},
-		BreakInfo{ForgedThinkingSignature, []conv.Dialect{anth}, "enable thinking and replay tool-calling turns behind a thinking block with a made-up signature"},
+		BreakInfo{ThinkingNotPassedBack, []conv.Dialect{anth}, "with thinking on, replay the assistant turns without their thinking blocks"},
+		BreakInfo{ForgedThinkingSignature, []conv.Dialect{anth}, "with thinking on, replay each thinking block with a made-up signature"},
 		BreakInfo{ForgedRedactedThinking, []conv.Dialect{anth}, "enable thinking and replay tool-calling turns with a redacted_thinking block whose data the API never issued"},
 		BreakInfo{JSONSchemaAsParameters, []conv.Dialect{gem}, "send the JSON Schema of each function (additionalProperties included) as parameters instead of parametersJsonSchema"},
 		BreakInfo{BothParameterSchemas, []conv.Dialect{gem}, "send parameters beside parametersJsonSchema"},
 		BreakInfo{RequiredUndefined, []conv.Dialect{gem}, "declare parameters whose required list names a property it does not define"},
 		BreakInfo{CorruptSignature, []conv.Dialect{gem}, "replay function calls with a thought signature the model never issued"},
 		BreakInfo{DuplicateItemIDs, []conv.Dialect{resp}, "give each function_call_output the item id of the function_call it answers"},
-		BreakInfo{UnknownItemReference, []conv.Dialect{resp}, "pass back an item_reference to an id the API never issued"},
-		BreakInfo{UnstoredItemReference, []conv.Dialect{resp}, "send store: false and pass back an item_reference (items of such requests are not kept)"},
+		BreakInfo{UnknownItemReference, []conv.Dialect{resp}, "continue by item_reference to ids the API never issued"},
+		BreakInfo{UnstoredItemReference, []conv.Dialect{resp}, "send store: false yet continue by item_reference (the items of such responses are not kept)"},
 	)
 }
 
@@ -136,18 +136,21 @@ func (d *Driver) dialectEdit(dialect conv.Dialect) func([]byte) []byte {
 		kv["tool_choice"] = map[string]any{"type": "any"}
 		return setKeys(kv)
 	case ThinkingNotPassedBack:
-		return setKeys(thinking(1024, 4096))
-	case ForgedThinkingSignature:
-		forged := `{"type":"thinking","thinking":"The user wants the tools called.","signature":"Zm9yZ2VkIHNpZ25hdHVyZQ=="}`
-		return func(body []byte) []byte {
-			body = setKeys(thinking(1024, 4096))(body)
-			return mapBlocks(func(blocks []gjson.Result) []gjson.Result {
-				if !hasBlock(blocks, "tool_use") || hasBlock(blocks, "thinking") {
-					return blocks
+		// The thinking the task turned on is dropped from the history.
+		return mapBlocks(func(blocks []gjson.Result) []gjson.Result {
+			kept := blocks[:0:0]
+			for _, b := range blocks {
+				if t := b.Get("type").Str; t != "thinking" && t != "redacted_thinking" {
+					kept = append(kept, b)
 				}
-				return append([]gjson.Result{gjson.Parse(forged)}, blocks...)
-			})(body)
-		}
+			}
+			return kept
+		})
+	case ForgedThinkingSignature:
+		forged := strconv.Quote(base64.StdEncoding.EncodeToString([]byte("forged signature")))
+		return eachPath([]string{"messages.#.content.#.signature"}, func(v gjson.Result) (string, bool) {
+			return forged, v.Type == gjson.String
+		})
 	case ForgedRedactedThinking:
 		forged := `{"type":"redacted_thinking","data":"EmwKAhgBZm9yZ2VkIHJlZGFjdGVkIHRoaW5raW5n"}`
 		return func(body []byte) []byte {
@@ -193,23 +196,27 @@ func (d *Driver) dialectEdit(dialect conv.Dialect) func([]byte) []byte {
 			return body
 		}
 	case UnknownItemReference:
-		return prependInput(`{"type":"item_reference","id":"msg_toolwire_never_issued"}`)
-	case UnstoredItemReference:
+		// Each reference names an id one character off the issued one.
 		return func(body []byte) []byte {
-			body = setKeys(map[string]any{"store": false})(body)
-			return prependInput(`{"type":"item_reference","id":"msg_toolwire_not_stored"}`)(body)
+			for i, it := range gjson.GetBytes(body, "input").Array() {
+				if id := it.Get("id").Str; it.Get("type").Str == "item_reference" && id != "" {
+					body, _ = sjson.SetBytes(body, fmt.Sprintf("input.%d.id", i), id[:len(id)-1]+offByOne(id[len(id)-1]))
+				}
+			}
+			return body
 		}
+	case UnstoredItemReference:
+		return setKeys(map[string]any{"store": false})
 	}
 	return nil
 }
 
-func hasBlock(blocks []gjson.Result, typ string) bool {
-	for _, b := range blocks {
-		if b.Get("type").Str == typ {
-			return true
-		}
+// offByOne is another id character in place of c.
+func offByOne(c byte) string {
+	if c == 'z' {
+		return "y"
 	}
-	return false
+	return "z"
 }
 
 // moveSchema sets each Gemini function declaration's parameters to what
@@ -230,17 +237,11 @@ func moveSchema(schema func(gjson.Result) string, keep bool) func([]byte) []byte
 	}
 }
 
-// prependInput puts item first in the Responses input list.
-func prependInput(item string) func([]byte) []byte {
-	return func(body []byte) []byte {
-		items := []string{item}
-		for _, it := range gjson.GetBytes(body, "input").Array() {
-			items = append(items, it.Raw)
+func hasBlock(blocks []gjson.Result, typ string) bool {
+	for _, b := range blocks {
+		if b.Get("type").Str == typ {
+			return true
 		}
-		out, err := sjson.SetRawBytes(body, "input", []byte("["+strings.Join(items, ",")+"]"))
-		if err != nil {
-			return body
-		}
-		return out
 	}
+	return false
 }

@@ -35,15 +35,17 @@ func (d *Driver) runGemini(ctx context.Context, env Env, t *task.Task) (string, 
 	if t.System != "" {
 		config.SystemInstruction = genai.NewContentFromText(t.System, genai.RoleUser)
 	}
+	var forced *genai.ToolConfig
 	switch t.ToolChoice {
 	case "", "auto":
 	case "required":
-		config.ToolConfig = &genai.ToolConfig{FunctionCallingConfig: &genai.FunctionCallingConfig{Mode: genai.FunctionCallingConfigModeAny}}
+		forced = &genai.ToolConfig{FunctionCallingConfig: &genai.FunctionCallingConfig{Mode: genai.FunctionCallingConfigModeAny}}
 	case "none":
-		config.ToolConfig = &genai.ToolConfig{FunctionCallingConfig: &genai.FunctionCallingConfig{Mode: genai.FunctionCallingConfigModeNone}}
+		forced = &genai.ToolConfig{FunctionCallingConfig: &genai.FunctionCallingConfig{Mode: genai.FunctionCallingConfigModeNone}}
 	default:
-		config.ToolConfig = &genai.ToolConfig{FunctionCallingConfig: &genai.FunctionCallingConfig{Mode: genai.FunctionCallingConfigModeAny, AllowedFunctionNames: []string{t.ToolChoice}}}
+		forced = &genai.ToolConfig{FunctionCallingConfig: &genai.FunctionCallingConfig{Mode: genai.FunctionCallingConfigModeAny, AllowedFunctionNames: []string{t.ToolChoice}}}
 	}
+	limit := t.MaxOutputTokens
 	contents := []*genai.Content{genai.NewContentFromText(t.Prompt, genai.RoleUser)}
 	if d.Break == PromptAsSystemInstruction {
 		config.SystemInstruction = genai.NewContentFromText(strings.TrimSpace(t.System+"\n"+t.Prompt), genai.RoleUser)
@@ -51,10 +53,26 @@ func (d *Driver) runGemini(ctx context.Context, env Env, t *task.Task) (string, 
 	}
 	multimodal := model.IsGemini3(t.Model) || d.Break == Gemini2Multimodal
 
+	answered := false
 	for turn := 0; turn < t.MaxTurns; turn++ {
-		content, err := geminiTurn(ctx, client, t.Model, contents, config, t.Stream)
+		config.ToolConfig = nil
+		if d.forcing(answered) {
+			config.ToolConfig = forced
+		}
+		if limit > 0 {
+			config.MaxOutputTokens = int32(limit)
+		}
+		content, finish, err := geminiTurn(ctx, client, t.Model, contents, config, t.Stream)
 		if err != nil {
 			return "", err
+		}
+		// A cut call is left out of the answer: a cut turn with nothing
+		// in it is asked again.
+		if retry, err := d.retryCut(finish == genai.FinishReasonMaxTokens && isEmpty(content), &limit); err != nil {
+			return "", err
+		} else if retry {
+			turn--
+			continue
 		}
 		var calls []*genai.FunctionCall
 		text := ""
@@ -124,43 +142,69 @@ func (d *Driver) runGemini(ctx context.Context, env Env, t *task.Task) (string, 
 		} else if len(responses) > 0 {
 			contents = append(contents, &genai.Content{Role: genai.RoleUser, Parts: responses})
 		}
+		answered = true
 	}
 	return "", errTooManyTurns(t.MaxTurns)
 }
 
-// geminiTurn sends one request and returns the model content; a stream's
-// parts are gathered in order into one content.
-func geminiTurn(ctx context.Context, client *genai.Client, modelName string, contents []*genai.Content, config *genai.GenerateContentConfig, stream bool) (*genai.Content, error) {
+// isEmpty reports a model content with no call and no visible text.
+func isEmpty(c *genai.Content) bool {
+	for _, p := range c.Parts {
+		if p.FunctionCall != nil || p.Text != "" && !p.Thought {
+			return false
+		}
+	}
+	return true
+}
+
+// geminiTurn sends one request and returns the model content and the
+// candidate's finishReason; a stream's parts are gathered in order into
+// one content.
+func geminiTurn(ctx context.Context, client *genai.Client, modelName string, contents []*genai.Content, config *genai.GenerateContentConfig, stream bool) (*genai.Content, genai.FinishReason, error) {
 	if !stream {
 		resp, err := client.Models.GenerateContent(ctx, modelName, contents, config)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
-		if len(resp.Candidates) == 0 || resp.Candidates[0].Content == nil {
-			return nil, errors.New("response has no candidate content")
+		if len(resp.Candidates) == 0 {
+			return nil, "", errors.New("response has no candidate")
 		}
-		c := resp.Candidates[0].Content
+		cand := resp.Candidates[0]
+		c := cand.Content
+		if c == nil {
+			if cand.FinishReason != genai.FinishReasonMaxTokens {
+				return nil, "", errors.New("response has no candidate content")
+			}
+			c = &genai.Content{}
+		}
 		if c.Role == "" {
 			c.Role = genai.RoleModel
 		}
-		return c, nil
+		return c, cand.FinishReason, nil
 	}
 	out := &genai.Content{Role: genai.RoleModel}
 	got := false
+	var finish genai.FinishReason
 	for resp, err := range client.Models.GenerateContentStream(ctx, modelName, contents, config) {
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
-		if len(resp.Candidates) == 0 || resp.Candidates[0].Content == nil {
+		if len(resp.Candidates) == 0 {
+			continue
+		}
+		if f := resp.Candidates[0].FinishReason; f != "" {
+			finish = f
+		}
+		if resp.Candidates[0].Content == nil {
 			continue
 		}
 		got = true
 		out.Parts = append(out.Parts, resp.Candidates[0].Content.Parts...)
 	}
-	if !got {
-		return nil, errors.New("stream ended without candidate content")
+	if !got && finish != genai.FinishReasonMaxTokens {
+		return nil, "", errors.New("stream ended without candidate content")
 	}
-	return out, nil
+	return out, finish, nil
 }
 
 // geminiDocumentMIME are the document types Gemini 3 takes in function

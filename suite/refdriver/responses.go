@@ -17,11 +17,9 @@ import (
 )
 
 func (d *Driver) runResponses(ctx context.Context, env Env, t *task.Task) (string, error) {
-	opts := []option.RequestOption{option.WithBaseURL(env.OpenAIBaseURL), option.WithAPIKey(env.APIKey), option.WithHTTPClient(httpClient(env, d.editFor(conv.OpenAIResponses)))}
-	if tc := openAIToolChoice(t.ToolChoice, true); tc != nil {
-		opts = append(opts, option.WithJSONSet("tool_choice", tc))
-	}
-	client := openai.NewClient(opts...)
+	client := openai.NewClient(option.WithBaseURL(env.OpenAIBaseURL), option.WithAPIKey(env.APIKey), option.WithHTTPClient(httpClient(env, d.editFor(conv.OpenAIResponses))))
+	choice := openAIToolChoice(t.ToolChoice, true)
+	limit := t.MaxOutputTokens
 
 	var tools []responses.ToolUnionParam
 	for _, tool := range t.Tools {
@@ -36,7 +34,11 @@ func (d *Driver) runResponses(ctx context.Context, env Env, t *task.Task) (strin
 	// the new items; prevID is the response to continue from.
 	chain := d.Break == PreviousResponseUnknown || d.Break == DropOutputWithPreviousResp
 	prevID := ""
+	// With item references, the items the API stored (store defaults to
+	// true) go back as item_reference by id instead of in full.
+	byReference := t.ItemReferences && !chain
 
+	answered := false
 	for turn := 0; turn < t.MaxTurns; turn++ {
 		params := responses.ResponseNewParams{Model: shared.ResponsesModel(t.Model), Input: responses.ResponseNewParamsInputUnion{OfInputItemList: input}, Tools: tools}
 		if t.System != "" {
@@ -48,9 +50,22 @@ func (d *Driver) runResponses(ctx context.Context, env Env, t *task.Task) (strin
 		if d.Break == PreviousResponseUnknown {
 			params.Store = openai.Bool(false)
 		}
-		resp, err := responsesTurn(ctx, &client, params, t.Stream)
+		if limit > 0 {
+			params.MaxOutputTokens = openai.Int(int64(limit))
+		}
+		var reqOpts []option.RequestOption
+		if choice != nil && d.forcing(answered) {
+			reqOpts = append(reqOpts, option.WithJSONSet("tool_choice", choice))
+		}
+		resp, err := responsesTurn(ctx, &client, params, t.Stream, reqOpts...)
 		if err != nil {
 			return "", err
+		}
+		if retry, err := d.retryCut(resp.Status == responses.ResponseStatusIncomplete && hasFunctionCall(resp), &limit); err != nil {
+			return "", err
+		} else if retry {
+			turn-- // the same turn, asked again
+			continue
 		}
 		if chain {
 			prevID, input = resp.ID, nil
@@ -74,6 +89,9 @@ func (d *Driver) runResponses(ctx context.Context, env Env, t *task.Task) (strin
 				continue
 			}
 			p := param.Override[responses.ResponseInputItemUnionParam](json.RawMessage(raw))
+			if id := gjson.Get(raw, "id").Str; byReference && id != "" {
+				p = param.Override[responses.ResponseInputItemUnionParam](mustJSON(map[string]any{"type": "item_reference", "id": id}))
+			}
 			if typ == "reasoning" && d.Break == ReasoningWithoutFollowingItem {
 				reasoning = append(reasoning, p)
 				continue
@@ -120,17 +138,27 @@ func (d *Driver) runResponses(ctx context.Context, env Env, t *task.Task) (strin
 			}
 			input = append(input, param.Override[responses.ResponseInputItemUnionParam](mustJSON(out)))
 		}
+		answered = true
 	}
 	return "", errTooManyTurns(t.MaxTurns)
 }
 
+func hasFunctionCall(resp *responses.Response) bool {
+	for _, item := range resp.Output {
+		if item.Type == "function_call" {
+			return true
+		}
+	}
+	return false
+}
+
 // responsesTurn sends one request; a stream is read to its
 // response.completed event, which carries the whole response.
-func responsesTurn(ctx context.Context, client *openai.Client, params responses.ResponseNewParams, stream bool) (*responses.Response, error) {
+func responsesTurn(ctx context.Context, client *openai.Client, params responses.ResponseNewParams, stream bool, opts ...option.RequestOption) (*responses.Response, error) {
 	if !stream {
-		return client.Responses.New(ctx, params)
+		return client.Responses.New(ctx, params, opts...)
 	}
-	s := client.Responses.NewStreaming(ctx, params)
+	s := client.Responses.NewStreaming(ctx, params, opts...)
 	defer s.Close()
 	var done *responses.Response
 	for s.Next() {

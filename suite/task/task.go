@@ -44,10 +44,40 @@ type Task struct {
 	ToolChoice string       `json:"tool_choice,omitempty"`
 	MaxTurns   int          `json:"max_turns"`
 	Tools      []Tool       `json:"tools"`
+	// Settings the scenario's features ask of the driver (see Settings).
+	Thinking        *Thinking `json:"thinking,omitempty"`
+	MaxOutputTokens int       `json:"max_output_tokens,omitempty"`
+	ItemReferences  bool      `json:"item_references,omitempty"`
 	// Env carries the contract's environment for drivers reached over
 	// HTTP (--driver-url), which cannot see the harness's variables.
 	Env map[string]string `json:"env,omitempty"`
 }
+
+// Thinking asks for Anthropic extended thinking with this budget: the
+// driver passes every thinking block back unchanged, signature included.
+type Thinking struct {
+	BudgetTokens int `json:"budget_tokens"`
+}
+
+// Settings a feature asks of the driver, set on every task of a scenario
+// that has the feature. A driver that does not declare the feature never
+// runs such a scenario.
+const (
+	// FeatureThinking: enable extended thinking (Anthropic) with
+	// ThinkingBudget tokens.
+	FeatureThinking = "thinking"
+	ThinkingBudget  = 1024
+	// FeatureTruncation: send TruncationLimit as the request's output
+	// token limit (max_tokens, max_completion_tokens, max_output_tokens,
+	// generationConfig.maxOutputTokens); a turn cut by it is asked again
+	// with a larger limit, and a cut call is never run.
+	FeatureTruncation = "truncation"
+	TruncationLimit   = 32
+	// FeatureItemReferences: on the Responses API, continue by
+	// item_reference to the items the API stored (store left true)
+	// instead of replaying them.
+	FeatureItemReferences = "item-references"
+)
 
 // Tool is one declared function with its canned results.
 type Tool struct {
@@ -120,6 +150,16 @@ func FromScenario(sc *scenario.Scenario, d conv.Dialect, stream bool) (*Task, er
 	}
 	if t.MaxTurns <= 0 {
 		t.MaxTurns = max(len(sc.Turns)+2, 4)
+	}
+	for _, f := range sc.Features {
+		switch f {
+		case FeatureThinking:
+			t.Thinking = &Thinking{BudgetTokens: ThinkingBudget}
+		case FeatureTruncation:
+			t.MaxOutputTokens = TruncationLimit
+		case FeatureItemReferences:
+			t.ItemReferences = true
+		}
 	}
 	for _, st := range sc.Tools {
 		tool := Tool{Name: st.Name, Description: st.Description, Parameters: st.Parameters, Strict: st.Strict}

@@ -50,3 +50,23 @@ func TestFromScenarioDefaults(t *testing.T) {
 		t.Errorf("got %+v", tk)
 	}
 }
+
+// A scenario's features set what they ask of the driver, and nothing
+// else does.
+func TestFromScenarioFeatureSettings(t *testing.T) {
+	plain, err := FromScenario(&scenario.Scenario{Name: "s", Features: []string{"core"}}, conv.Anthropic, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.Thinking != nil || plain.MaxOutputTokens != 0 || plain.ItemReferences {
+		t.Errorf("core scenario got settings: %+v", plain)
+	}
+	sc := &scenario.Scenario{Name: "s", Features: []string{FeatureThinking, FeatureTruncation, FeatureItemReferences}}
+	tk, err := FromScenario(sc, conv.Anthropic, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tk.Thinking == nil || tk.Thinking.BudgetTokens != ThinkingBudget || tk.MaxOutputTokens != TruncationLimit || !tk.ItemReferences {
+		t.Errorf("got %+v", tk)
+	}
+}
