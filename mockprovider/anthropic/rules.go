@@ -254,7 +254,11 @@ func checkRedactedThinking(req any, _ *rules.Env) []rules.Violation {
 }
 
 // checkThinkingFirst: when the request answers tool calls with thinking
-// on, the assistant turn that made them must open with its thinking.
+// on, the assistant turn that made them must open with its thinking. The
+// turn is every message since the last user message that is not only tool
+// results: without the interleaved-thinking beta the model thinks once, at
+// the start, and the later steps of the loop carry no thinking block — the
+// API accepts a long loop opened by one (https://github.com/dust-tt/srchd/pull/41).
 func checkThinkingFirst(req any, _ *rules.Env) []rules.Violation {
 	r := asRequest(req)
 	if r == nil || !r.Thinking || len(r.Groups) < 2 {
@@ -264,8 +268,21 @@ func checkThinkingFirst(req any, _ *rules.Env) []rules.Violation {
 	if last.Role != "user" || !hasType(last.Blocks, "tool_result") {
 		return nil
 	}
-	g := r.Groups[len(r.Groups)-2]
-	if g.Role != "assistant" || !hasType(g.Blocks, "tool_use") || len(g.Blocks) == 0 {
+	opening := -1
+	for i := len(r.Groups) - 2; i >= 0; i-- {
+		g := r.Groups[i]
+		if g.Role == "user" && !onlyToolResults(g.Blocks) {
+			break
+		}
+		if g.Role == "assistant" {
+			opening = i
+		}
+	}
+	if opening < 0 {
+		return nil
+	}
+	g := r.Groups[opening]
+	if !hasType(g.Blocks, "tool_use") || len(g.Blocks) == 0 {
 		return nil
 	}
 	first := g.Blocks[0]
@@ -276,6 +293,17 @@ func checkThinkingFirst(req any, _ *rules.Env) []rules.Violation {
 	return []rules.Violation{bad(first.Msg, p, p+": Expected `thinking` or `redacted_thinking`, but found `"+first.Type+"`. "+
 		"When `thinking` is enabled, a final `assistant` message must start with a thinking block (preceeding the lastmost set of `tool_use` and `tool_result` blocks). "+
 		"We recommend you include thinking blocks from previous turns. To avoid this requirement, disable `thinking`. Please consult our documentation at "+thinkingDoc)}
+}
+
+// onlyToolResults reports whether a user message answers calls and says
+// nothing else (it continues the assistant's turn).
+func onlyToolResults(blocks []Block) bool {
+	for _, b := range blocks {
+		if b.Type != "tool_result" {
+			return false
+		}
+	}
+	return len(blocks) > 0
 }
 
 func hasType(blocks []Block, typ string) bool {

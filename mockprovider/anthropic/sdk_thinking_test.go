@@ -118,3 +118,41 @@ func assertSDKRule(t *testing.T, err error, rule, wantPrefix string) {
 		t.Fatalf("error %q does not carry %q", apiErr.Error(), wantPrefix)
 	}
 }
+
+// TestSDKThinkingOnceOpensTheLoop: without the interleaved beta the model
+// thinks once, at the start of its turn; the later steps of a multi-step
+// loop carry no thinking block, and the API accepts them because the turn
+// opens with one (https://github.com/dust-tt/srchd/pull/41). Dropping that
+// opening block is still the 400, at the message it was dropped from.
+func TestSDKThinkingOnceOpensTheLoop(t *testing.T) {
+	ts := newServer(t, mockprovider.Options{})
+	key := "thinking-chain"
+	send := nonStreaming(client(ts, key, option.WithHeader(mockprovider.ScenarioHeader, "multi-turn-chain")))
+	p := thinkingParams("Find ada@example.com and list her open orders.")
+	msgs := loop(t, send, p)
+	if len(msgs) != 3 {
+		t.Fatalf("%d answers, want 3 (two steps, then text)", len(msgs))
+	}
+	if msgs[0].Content[0].Type != "thinking" || msgs[1].Content[0].Type == "thinking" {
+		t.Fatalf("want thinking on the first step only: %+v / %+v", msgs[0].Content, msgs[1].Content)
+	}
+	assertCleanJournal(t, ts, key, len(msgs))
+
+	// The second step's request with the opening thinking block dropped.
+	p = thinkingParams("Find ada@example.com and list her open orders.")
+	opening := msgs[0].ToParam()
+	opening.Content = opening.Content[1:]
+	p.Messages = append(p.Messages, opening, sdk.NewUserMessage(answer(msgs[0].Content[1])),
+		msgs[1].ToParam(), sdk.NewUserMessage(answer(lastToolUse(msgs[1]))))
+	assertAPIError(t, send, p, anthropic.RuleThinkingBlockFirst,
+		"messages.1.content.0.type: Expected `thinking` or `redacted_thinking`, but found `tool_use`.")
+}
+
+func lastToolUse(m *sdk.Message) sdk.ContentBlockUnion {
+	for i := len(m.Content) - 1; i >= 0; i-- {
+		if m.Content[i].Type == "tool_use" {
+			return m.Content[i]
+		}
+	}
+	return sdk.ContentBlockUnion{}
+}
