@@ -1,28 +1,13 @@
 package openaichat
 
 import (
-	"hash/fnv"
-	"strconv"
-
 	"github.com/go-json-experiment/json"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
-	"github.com/toolwire/toolwire/mockprovider/session"
 )
 
-// Prompt caching as OpenAI documents it (platform.openai.com/docs/guides/
-// prompt-caching): a prompt of 1,024 tokens or more whose prefix was seen
-// before reports that prefix as usage.prompt_tokens_details.cached_tokens,
-// in steps of 128 tokens from 1,024. The mock remembers prefixes per
-// session (so tests stay independent) and per model, as the real cache is
-// per organization and model.
-const (
-	cacheMinTokens  = 1024
-	cacheStepTokens = 128
-	charsPerToken   = 4 // the usage estimate: tokens = characters / 4
-	// maxCachePoints bounds the prefixes remembered per request.
-	maxCachePoints = 1024
-)
+// The prompt caching rules are openaiwire's (shared with Responses); the
+// prompt they hash is this rendering of the conversation.
 
 // promptText renders the prompt in the order the model reads it: tools,
 // system, then every turn. Its length is the prompt-token estimate, and
@@ -61,24 +46,3 @@ func promptText(c *conv.Conversation) []byte {
 	return b
 }
 
-// cachedTokens marks every cacheable prefix of prompt as seen in the
-// session and returns the longest one seen before (0 offline, for a short
-// prompt, or for a first sight).
-func cachedTokens(s *session.Session, model string, prompt []byte) int {
-	tokens := len(prompt) / charsPerToken
-	if s == nil || tokens < cacheMinTokens {
-		return 0
-	}
-	h := fnv.New64a()
-	_, _ = h.Write([]byte(model))
-	done, cached := 0, 0
-	for k, n := cacheMinTokens, 0; k <= tokens && n < maxCachePoints; k, n = k+cacheStepTokens, n+1 {
-		end := k * charsPerToken
-		_, _ = h.Write(prompt[done:end])
-		done = end
-		if s.Count("openai-chat:prompt-prefix:"+strconv.FormatUint(h.Sum64(), 36)) > 1 {
-			cached = k
-		}
-	}
-	return cached
-}

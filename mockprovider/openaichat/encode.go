@@ -10,6 +10,7 @@ import (
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
 	"github.com/toolwire/toolwire/mockprovider/model"
+	"github.com/toolwire/toolwire/mockprovider/openaiwire"
 )
 
 // output is one assistant answer, ready for either wire form.
@@ -101,10 +102,10 @@ func buildOutput(x *dialect.Exchange, r *Request, c *conv.Conversation, reply *m
 		out.Finish = "stop"
 	}
 	text := promptText(c)
-	prompt := max(1, len(text)/charsPerToken)
+	prompt := max(1, len(text)/openaiwire.CharsPerToken)
 	completion := max(1, completionChars/4)
 	out.Usage = usage{PromptTokens: prompt, CompletionTokens: completion, TotalTokens: prompt + completion}
-	out.Usage.PromptTokensDetails.CachedTokens = cachedTokens(x.Session, c.Model, text)
+	out.Usage.PromptTokensDetails.CachedTokens = openaiwire.CachedTokens(x.Session, "openai-chat", c.Model, text)
 	return out
 }
 

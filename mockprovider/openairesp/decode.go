@@ -59,6 +59,9 @@ type Request struct {
 	// is checked by one goroutine).
 	decls     []openaiwire.ToolDecl
 	declsDone bool
+	// cachedTokens is the prompt prefix the session's cache had seen
+	// (set when the answer is encoded).
+	cachedTokens int
 }
 
 // Tool is one entry of tools as the checks see it.

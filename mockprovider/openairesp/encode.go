@@ -11,6 +11,7 @@ import (
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
 	"github.com/toolwire/toolwire/mockprovider/model"
+	"github.com/toolwire/toolwire/mockprovider/openaiwire"
 	"github.com/toolwire/toolwire/mockprovider/session"
 )
 
@@ -108,7 +109,7 @@ func usageFor(req *Request, items []planned) usage {
 	for _, t := range req.Tools {
 		in += len(t.Parameters) + len(str(t.Name)) + len(str(t.Description))
 	}
-	in = max(1, in/4)
+	in = max(1, in/openaiwire.CharsPerToken)
 	out, reasoning := 0, 0
 	for _, it := range items {
 		switch it.kind {
@@ -120,7 +121,21 @@ func usageFor(req *Request, items []planned) usage {
 			out += max(1, (len(it.args)+len(it.name))/4)
 		}
 	}
-	return usage{input: in, output: out + reasoning, reasoning: reasoning}
+	return usage{input: in, cached: min(req.cachedTokens, in), output: out + reasoning, reasoning: reasoning}
+}
+
+// promptText is the prompt as the model reads it, in the order the usage
+// estimate counts it (tools, then every effective item as sent): its
+// prefixes are what the prompt cache matches.
+func promptText(req *Request) []byte {
+	var b []byte
+	for _, t := range req.Tools {
+		b = append(append(append(b, str(t.Name)...), str(t.Description)...), t.Parameters...)
+	}
+	for _, it := range req.Effective() {
+		b = append(b, it.Raw...)
+	}
+	return b
 }
 
 // Encode answers with a Response object or its event stream. The
@@ -138,6 +153,9 @@ func (d *Dialect) Encode(x *dialect.Exchange, reqAny any, c *conv.Conversation, 
 		return
 	}
 	items := plan(x, req, reply)
+	if usageFor(req, nil).input >= openaiwire.CacheMinTokens {
+		req.cachedTokens = openaiwire.CachedTokens(x.Session, "openai-responses", req.Model, promptText(req))
+	}
 	id := x.IDs().Next("resp_", 48)
 	created := time.Now().Unix()
 	done := completedResponse(req, id, created, items)

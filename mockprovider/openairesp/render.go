@@ -25,7 +25,7 @@ import (
 type span struct{ start, end int }
 
 // usage is the token accounting of a completed response.
-type usage struct{ input, output, reasoning int }
+type usage struct{ input, cached, output, reasoning int }
 
 // form says which rendering of a Response object is wanted.
 type form struct {
@@ -207,7 +207,9 @@ func appendUsage(b []byte, u *usage) []byte {
 	}
 	b = append(b, `{"input_tokens":`...)
 	b = strconv.AppendInt(b, int64(u.input), 10)
-	b = append(b, `,"input_tokens_details":{"cached_tokens":0},"output_tokens":`...)
+	b = append(b, `,"input_tokens_details":{"cached_tokens":`...)
+	b = strconv.AppendInt(b, int64(u.cached), 10)
+	b = append(b, `},"output_tokens":`...)
 	b = strconv.AppendInt(b, int64(u.output), 10)
 	b = append(b, `,"output_tokens_details":{"reasoning_tokens":`...)
 	b = strconv.AppendInt(b, int64(u.reasoning), 10)
