@@ -45,4 +45,3 @@ func promptText(c *conv.Conversation) []byte {
 	}
 	return b
 }
-
