@@ -249,20 +249,17 @@ func (d *Dialect) Encode(x *dialect.Exchange, reqAny any, c *conv.Conversation, 
 		return
 	}
 	blocks, stop := reply(x, req, r)
-	content := make([]any, len(blocks))
-	for i, b := range blocks {
-		content[i] = b.body
-	}
-	raw, _ := json.Marshal(content)
+	raw := appendBlocks(make([]byte, 0, 512), blocks)
 	in, out := tokens(req.promptSize()), tokens(len(raw))
 	cached := req.useCache(x.Session)
 	msgID := x.IDs().Next("msg_01", 22)
 	x.W.Header().Set("Request-Id", x.IDs().Next("req_011C", 20))
 	if !c.Stream {
-		x.JSON(http.StatusOK, messageBody{
+		m := messageBody{
 			ID: msgID, Type: "message", Role: "assistant", Model: req.Model, Content: raw,
 			StopReason: &stop, StopSequence: stopSequence(r), Usage: fullUsage(in, out, cached),
-		})
+		}
+		x.JSON(http.StatusOK, json.RawMessage(appendMessage(make([]byte, 0, len(raw)+384), &m)))
 		return
 	}
 	d.stream(x, req, msgID, blocks, stopDelta{StopReason: stop, StopSequence: stopSequence(r)}, fullUsage(in, out, cached))
