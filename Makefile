@@ -12,12 +12,17 @@ FUZZ_PKGS ?= $(shell grep -rl --include='*_test.go' '^func Fuzz' mockprovider | 
 all: build test
 
 build:
+	@echo "build: downloading modules (first run only)"
+	@$(GO) mod download
+	@echo "build: compiling toolwire, toolwire-refdriver, toolwire-formatdriver, toolwire-reftool, toolwire-bench into $(BIN)/ (a cold build compiles the three official SDKs for the reference driver: see README for timings)"
 	$(GO) build -o $(BIN)/ ./cmd/...
 
 ## test: vet, then unit, SDK round-trip, kill-matrix and self tests with the race detector
 ## (every fuzz target's seed corpus runs here as ordinary tests)
 test:
+	@echo "test: go vet ./..."
 	$(GO) vet ./...
+	@echo "test: go test -race ./... (every package; a cold cache compiles everything again with the race detector first)"
 	$(GO) test -race -count=1 -timeout 30m ./...
 
 fuzz-short:
@@ -28,6 +33,7 @@ fuzz: fuzz-short
 
 ## conformance: the suite against the bundled reference driver, every profile; reports in $(REPORTS)
 conformance: build
+	@echo "conformance: the suite against the reference driver, every scenario x dialect x stream mode; reports in $(REPORTS)"
 	$(BIN)/toolwire conform --driver $(BIN)/toolwire-refdriver --report-dir $(REPORTS)
 
 ## bench: load benchmark against a bare net/http baseline; writes $(REPORTS)/bench.json
