@@ -2,7 +2,6 @@ package openairesp
 
 import (
 	"bytes"
-	"errors"
 	"reflect"
 	"strings"
 
@@ -242,7 +241,7 @@ func (u *union) decode(dec *jsontext.Decoder, target any) error {
 		opts = wirejson.Again(json.RejectUnknownMembers(false))
 	}
 	if err := json.Unmarshal(raw, field(s, v.Field), opts); err != nil {
-		return relocate(err, dec.StackPointer(), start+int64(len(leadingSpace(raw))))
+		return wirejson.Relocate(err, dec.StackPointer(), start+int64(len(leadingSpace(raw))))
 	}
 	if k, ok := target.(rawKeeper); ok && u.KeepRaw {
 		k.keepRaw(bytes.Clone(raw))
@@ -336,20 +335,3 @@ func init() {
 	}
 }
 
-// relocate prefixes the pointer of an error found decoding a value on its
-// own with where the value sits, and moves its offset there.
-func relocate(err error, at jsontext.Pointer, offset int64) error {
-	var se *json.SemanticError
-	var xe *jsontext.SyntacticError
-	switch {
-	case errors.As(err, &se):
-		se.JSONPointer = at + se.JSONPointer
-		se.ByteOffset += offset
-		return se
-	case errors.As(err, &xe):
-		xe.JSONPointer = at + xe.JSONPointer
-		xe.ByteOffset += offset
-		return xe
-	}
-	return err
-}
