@@ -19,6 +19,7 @@ import (
 // Dialect is one provider wire protocol.
 type Dialect interface {
 	Name() conv.Dialect
+	Client
 	// Routes are the POST endpoints served by the shared pipeline, as
 	// net/http patterns ("POST /v1/messages").
 	Routes() []string
