@@ -524,18 +524,16 @@ func (j *formatJudge) runNormalize(ctx context.Context) []reports.Result {
 			expected: describe(want), got: describe(gotCalls), excerpt: excerpt, fix: fix})
 		return j.results(set, "core")
 	}
-	nativeIDs := geminiCallIDs(c)
+	fd := formatDialects[c.Dialect]
+	ownIDs := fd.ownCallIDs(c.Response)
 	for i, w := range want {
 		g := gotCalls[i]
-		idOK := g.CallID == w.CallID || (c.Dialect == conv.Gemini && i < len(nativeIDs) && nativeIDs[i] != "" && g.CallID == nativeIDs[i])
+		idOK := g.CallID == w.CallID || (i < len(ownIDs) && ownIDs[i] != "" && g.CallID == ownIDs[i])
 		if g.Name != w.Name || !idOK {
 			msg := fmt.Sprintf("call %d is %s with id %q, want %s with id %q", i, g.Name, g.CallID, w.Name, w.CallID)
 			fixText := "keep the response's order, with each call's name and id"
-			if c.Dialect == conv.Gemini && g.Name == w.Name {
-				fixText = "give Gemini calls the synthetic ids gemini_0, gemini_1, … in call order (https://ai.google.dev/gemini-api/docs/function-calling)"
-			}
-			if c.Dialect == conv.OpenAIResponses && g.Name == w.Name {
-				fixText = "use the function_call item's call_id, not its fc_ item id"
+			if idFix := fd.callIDFix(); idFix != "" && g.Name == w.Name {
+				fixText = idFix
 			}
 			j.add(checkNormalize, finding{level: rules.MUST, message: msg, expected: describe(want), got: describe(gotCalls), excerpt: excerpt, fix: fixText})
 		}
@@ -550,35 +548,6 @@ func (j *formatJudge) runNormalize(ctx context.Context) []reports.Result {
 		}
 	}
 	return j.results(set, "core")
-}
-
-// geminiCallIDs lists the functionCall ids the response carries (empty
-// strings where a call has none).
-func geminiCallIDs(c *normalizeCase) []string {
-	if c.Dialect != conv.Gemini {
-		return nil
-	}
-	var resp struct {
-		Candidates []struct {
-			Content struct {
-				Parts []struct {
-					FunctionCall *struct {
-						ID string `json:"id"`
-					} `json:"functionCall"`
-				} `json:"parts"`
-			} `json:"content"`
-		} `json:"candidates"`
-	}
-	if json.Unmarshal(c.Response, &resp) != nil || len(resp.Candidates) == 0 {
-		return nil
-	}
-	var out []string
-	for _, p := range resp.Candidates[0].Content.Parts {
-		if p.FunctionCall != nil {
-			out = append(out, p.FunctionCall.ID)
-		}
-	}
-	return out
 }
 
 func jsonKind(v any) string {
@@ -708,6 +677,7 @@ const formatPrompt = "Please use the tools to answer."
 // judgeResults applies the scenario checks to the decoded results.
 func (j *formatJudge) judgeResults(c *conv.Conversation, excerpt string) {
 	d, fc := j.job.dialect, j.job.format
+	fd := formatDialects[d]
 	if c == nil {
 		j.add(checkFormatNative, finding{level: rules.MUST, message: "the request holding the answer could not be decoded", excerpt: excerpt, fix: nativeFix(d)})
 		return
@@ -728,7 +698,7 @@ func (j *formatJudge) judgeResults(c *conv.Conversation, excerpt string) {
 	for i, call := range fc.calls {
 		id := callIDFor(d, fc, i)
 		var r *conv.Result
-		if d == conv.Gemini {
+		if fd.resultsByName() {
 			if i < len(results) {
 				r = results[i]
 				if r.Name != call.name {
@@ -775,8 +745,7 @@ func (j *formatJudge) judgeResults(c *conv.Conversation, excerpt string) {
 			j.add(checkErrorFlagged, finding{level: lvl, message: fmt.Sprintf("the tool's error for call %s (%s) is sent as a normal result", id, call.name),
 				got: clip(resultText(r), 300), excerpt: excerpt, fix: errorFix(d)})
 		}
-		mediaWire := d == conv.Anthropic || d == conv.OpenAIResponses || (d == conv.Gemini && fc.gemini3)
-		if media := exp.Media(); len(media) > 0 && mediaWire {
+		if media := exp.Media(); len(media) > 0 && fd.mediaInResults(fc) {
 			for _, m := range media {
 				if !hasMedia(r, m) {
 					j.add(checkCarriesMedia, finding{level: rules.SHOULD, message: fmt.Sprintf("the %s returned for call %s is not in its result", m.MimeType, id), excerpt: excerpt,
@@ -785,8 +754,8 @@ func (j *formatJudge) judgeResults(c *conv.Conversation, excerpt string) {
 				}
 			}
 		}
-		if d == conv.Gemini && exp.StructuredContent != nil && !exp.IsError && !containsValue(r.Structured, exp.StructuredContent) {
-			j.add(checkStructuredObj, finding{level: rules.SHOULD, message: fmt.Sprintf("the structured output of call %s is not an object in functionResponse.response", call.name),
+		if home := fd.structuredObjectIn(); home != "" && exp.StructuredContent != nil && !exp.IsError && !containsValue(r.Structured, exp.StructuredContent) {
+			j.add(checkStructuredObj, finding{level: rules.SHOULD, message: fmt.Sprintf("the structured output of call %s is not an object in %s", call.name, home),
 				expected: string(mustJSON(exp.StructuredContent)), got: string(mustJSON(r.Structured)), excerpt: excerpt,
 				fix: "pass structuredContent as the response object (do not json-encode it into a string)"})
 		}

@@ -73,3 +73,11 @@ func (formatAnthropic) request(model string, c *formatCase, tools []any, outputs
 	msgs = append(msgs, other...)
 	return json.Marshal(map[string]any{"model": model, "max_tokens": 1024, "messages": msgs, "tools": tools})
 }
+
+func (formatAnthropic) ownCallIDs(json.RawMessage) []string { return nil }
+func (formatAnthropic) callIDFix() string                   { return "" }
+func (formatAnthropic) resultsByName() bool                 { return false }
+
+// mediaInResults: tool_result content takes image and document blocks.
+func (formatAnthropic) mediaInResults(*formatCase) bool { return true }
+func (formatAnthropic) structuredObjectIn() string      { return "" }

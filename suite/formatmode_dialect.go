@@ -27,6 +27,21 @@ type formatDialect interface {
 	nativeShape(m map[string]any) string
 	// nativeFix is the fix a wrong native answer is given.
 	nativeFix() string
+	// ownCallIDs lists the ids a raw response gives its calls ("" where a
+	// call has none) that normalize_calls may return instead of callID's;
+	// nil where only callID's are right.
+	ownCallIDs(response json.RawMessage) []string
+	// callIDFix is the fix for a call normalized with its name but a wrong
+	// id ("" = the generic one).
+	callIDFix() string
+	// resultsByName: results carry no call id, so each is matched to its
+	// call by position and function name.
+	resultsByName() bool
+	// mediaInResults: a tool result of case c can carry images and files.
+	mediaInResults(c *formatCase) bool
+	// structuredObjectIn names where a result must carry structured output
+	// as an object ("" = not judged).
+	structuredObjectIn() string
 	// tool declares one function in the request.
 	tool(name, description string, schema map[string]any) any
 	// request embeds the answers after the assistant turn that made the

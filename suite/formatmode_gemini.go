@@ -90,3 +90,42 @@ func (formatGemini) request(_ string, c *formatCase, tools []any, outputs []json
 	contents = append(contents, other...)
 	return json.Marshal(map[string]any{"contents": contents, "tools": []any{map[string]any{"functionDeclarations": tools}}})
 }
+
+// ownCallIDs lists the functionCall ids the response carries (empty
+// strings where a call has none): a call's own id is accepted as well as
+// the synthetic one.
+func (formatGemini) ownCallIDs(response json.RawMessage) []string {
+	var resp struct {
+		Candidates []struct {
+			Content struct {
+				Parts []struct {
+					FunctionCall *struct {
+						ID string `json:"id"`
+					} `json:"functionCall"`
+				} `json:"parts"`
+			} `json:"content"`
+		} `json:"candidates"`
+	}
+	if json.Unmarshal(response, &resp) != nil || len(resp.Candidates) == 0 {
+		return nil
+	}
+	var out []string
+	for _, p := range resp.Candidates[0].Content.Parts {
+		if p.FunctionCall != nil {
+			out = append(out, p.FunctionCall.ID)
+		}
+	}
+	return out
+}
+
+func (formatGemini) callIDFix() string {
+	return "give Gemini calls the synthetic ids gemini_0, gemini_1, … in call order (https://ai.google.dev/gemini-api/docs/function-calling)"
+}
+
+// resultsByName: functionResponse parts (before Gemini 3) carry no id.
+func (formatGemini) resultsByName() bool { return true }
+
+// mediaInResults: only Gemini 3 takes multimodal function responses.
+func (formatGemini) mediaInResults(c *formatCase) bool { return c.gemini3 }
+
+func (formatGemini) structuredObjectIn() string { return "functionResponse.response" }

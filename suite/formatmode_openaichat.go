@@ -51,3 +51,11 @@ func (f formatOpenAIChat) request(model string, c *formatCase, tools []any, outp
 	}
 	return json.Marshal(map[string]any{"model": model, "messages": msgs, "tools": tools})
 }
+
+func (formatOpenAIChat) ownCallIDs(json.RawMessage) []string { return nil }
+func (formatOpenAIChat) callIDFix() string                   { return "" }
+func (formatOpenAIChat) resultsByName() bool                 { return false }
+
+// mediaInResults: tool messages take text only.
+func (formatOpenAIChat) mediaInResults(*formatCase) bool { return false }
+func (formatOpenAIChat) structuredObjectIn() string      { return "" }

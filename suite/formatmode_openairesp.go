@@ -55,3 +55,16 @@ func (formatOpenAIResponses) request(model string, c *formatCase, tools []any, o
 	}
 	return json.Marshal(map[string]any{"model": model, "input": input, "tools": tools})
 }
+
+func (formatOpenAIResponses) ownCallIDs(json.RawMessage) []string { return nil }
+
+func (formatOpenAIResponses) callIDFix() string {
+	return "use the function_call item's call_id, not its fc_ item id"
+}
+
+func (formatOpenAIResponses) resultsByName() bool { return false }
+
+// mediaInResults: function_call_output.output takes input_image and
+// input_file items.
+func (formatOpenAIResponses) mediaInResults(*formatCase) bool { return true }
+func (formatOpenAIResponses) structuredObjectIn() string      { return "" }
