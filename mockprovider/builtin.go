@@ -3,6 +3,7 @@ package mockprovider
 import (
 	"github.com/toolwire/toolwire/fixtures"
 	"github.com/toolwire/toolwire/mockprovider/anthropic"
+	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
 	"github.com/toolwire/toolwire/mockprovider/gemini"
 	"github.com/toolwire/toolwire/mockprovider/openaichat"
@@ -12,6 +13,18 @@ import (
 
 func builtinDialects() []dialect.Dialect {
 	return []dialect.Dialect{openaichat.New(), openairesp.New(), anthropic.New(), gemini.New()}
+}
+
+// BuiltinDialect returns a new instance of the built-in dialect named d,
+// for what it answers outside a server (dialect.Client: its endpoint, auth
+// headers and error envelope).
+func BuiltinDialect(d conv.Dialect) (dialect.Dialect, bool) {
+	for _, dl := range builtinDialects() {
+		if dl.Name() == d {
+			return dl, true
+		}
+	}
+	return nil, false
 }
 
 // BuiltinScenarios loads the scenarios shipped in fixtures/scenarios.

@@ -14,35 +14,20 @@ import (
 // CheckRequest lints one captured request body offline with the same rules
 // the server enforces: it is sent through the handler in-process, in a
 // throwaway session, and the journaled violations are returned. model is
-// needed for Gemini, whose model is in the URL rather than the body.
+// needed for Gemini, whose model is in the URL rather than the body (""
+// is the dialect's default).
 func CheckRequest(d conv.Dialect, body []byte, model string, opts rules.Options) ([]rules.Violation, *session.Entry, error) {
 	opts.Lenient = true // journal everything; never stop at the first
 	s := New(Options{Rules: opts})
 	const key = "toolwire-check"
-	var path string
-	h := http.Header{}
-	h.Set("Content-Type", "application/json")
-	switch d {
-	case conv.OpenAIChat:
-		path = "/v1/chat/completions"
-		h.Set("Authorization", "Bearer "+key)
-	case conv.OpenAIResponses:
-		path = "/v1/responses"
-		h.Set("Authorization", "Bearer "+key)
-	case conv.Anthropic:
-		path = "/v1/messages"
-		h.Set("x-api-key", key)
-		h.Set("anthropic-version", "2023-06-01")
-	case conv.Gemini:
-		if model == "" {
-			model = "gemini-2.5-flash"
-		}
-		path = "/v1beta/models/" + model + ":generateContent"
-		h.Set("x-goog-api-key", key)
-	default:
+	dl, ok := s.Dialect(d)
+	if !ok {
 		return nil, nil, fmt.Errorf("unknown dialect %q (want one of %v)", d, conv.Dialects)
 	}
-	req := httptest.NewRequest(http.MethodPost, path, bytes.NewReader(body))
+	h := http.Header{}
+	h.Set("Content-Type", "application/json")
+	dl.SetAuth(h, key)
+	req := httptest.NewRequest(http.MethodPost, dl.Endpoint(model, false), bytes.NewReader(body))
 	req.Header = h
 	rec := httptest.NewRecorder()
 	s.ServeHTTP(rec, req)

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/rap"
 	"github.com/toolwire/toolwire/mockprovider/session"
 	"github.com/toolwire/toolwire/mockprovider/wire"
@@ -103,35 +102,6 @@ func IsLoopbackAddr(addr string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
-}
-
-// keyTooLong is the provider's invalid-key answer for a key longer than a
-// session may be named by (session.MaxKeyLength): a key that long is no
-// real provider's key, and the mock will not keep it.
-func keyTooLong(d conv.Dialect, key string) *wire.APIError {
-	switch d {
-	case conv.Anthropic:
-		return &wire.APIError{Status: http.StatusUnauthorized, Type: "authentication_error", Message: "invalid x-api-key"}
-	case conv.Gemini:
-		const msg = "API key not valid. Please pass a valid API key."
-		return &wire.APIError{Status: http.StatusBadRequest, Type: "INVALID_ARGUMENT", Message: msg, Details: []any{
-			map[string]any{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "API_KEY_INVALID", "domain": "googleapis.com",
-				"metadata": map[string]any{"service": "generativelanguage.googleapis.com"}},
-			map[string]any{"@type": "type.googleapis.com/google.rpc.LocalizedMessage", "locale": "en-US", "message": msg},
-		}}
-	}
-	return &wire.APIError{Status: http.StatusUnauthorized, Type: "invalid_request_error", Code: "invalid_api_key",
-		Message: "Incorrect API key provided: " + maskKey(key) + ". You can find your API key at https://platform.openai.com/account/api-keys."}
-}
-
-// maskKey shows a key the way OpenAI's invalid-key message does (a prefix,
-// stars, the last four characters), with the stars capped so an oversized
-// key is not echoed at length.
-func maskKey(key string) string {
-	if len(key) <= 8 {
-		return strings.Repeat("*", len(key))
-	}
-	return key[:3] + strings.Repeat("*", min(len(key)-7, 32)) + key[len(key)-4:]
 }
 
 // deadlines bound how long a slow client can hold a model request: the

@@ -21,26 +21,7 @@ func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
 			"message": "toolwire: no such endpoint: " + r.Method + " " + r.URL.Path}})
 		return
 	}
-	e := &wire.APIError{Status: http.StatusNotFound}
-	switch d {
-	case conv.OpenAIChat:
-		// Under /v1 the API names the request (2023-25 captures, e.g.
-		// github.com/swordintent/chatgpt-web-api/issues/11); outside it
-		// the newer unknown_url text (github.com/InternLM/MindSearch/issues/150).
-		e.Type = "invalid_request_error"
-		if strings.HasPrefix(r.URL.Path, "/v1/") {
-			e.Message = "Invalid URL (" + r.Method + " " + r.URL.Path + ")"
-		} else {
-			e.Message = "Unknown request URL: " + r.Method + " " + r.URL.Path + ". Please check the URL for typos, or see the docs at https://platform.openai.com/docs/api-reference/."
-			e.Code = "unknown_url"
-		}
-	case conv.Anthropic:
-		e.Type, e.Message = "not_found_error", "Not Found"
-	case conv.Gemini:
-		// Inferred: Google's JSON 404 for a method the service lacks.
-		e.Type, e.Message = "NOT_FOUND", "Method not found."
-	}
-	dl.WriteError(w, e)
+	dl.WriteError(w, dl.NotFound(r))
 }
 
 // guessDialect picks the provider a stray request was meant for: by its

@@ -55,7 +55,7 @@ func (s *Server) serveResponsesSocket(w http.ResponseWriter, r *http.Request, d 
 	// The key is checked before upgrading, with the answer POST gives.
 	key, aerr := d.Key(r)
 	if aerr == nil && len(key) > session.MaxKeyLength {
-		aerr = keyTooLong(d.Name(), key)
+		aerr = d.InvalidKey(key)
 	}
 	if aerr != nil {
 		writeError(d, w, aerr)

@@ -64,21 +64,9 @@ func FormatRules() []rules.Rule {
 		r := func(check, summary, source string) rules.Rule {
 			return rules.Rule{ID: ruleID(d, check), Dialect: d, Level: rules.MUST, Feature: "core", Summary: summary, Source: source}
 		}
-		var native, nativeSrc, ids, args string
-		switch d {
-		case conv.OpenAIChat:
-			native, nativeSrc = "format_result answers a tool message {role: \"tool\", tool_call_id: the call's id, content} that answers the call", openAIGuide
-			ids, args = "the tool_calls' ids", "the JSON-decoded function.arguments string"
-		case conv.OpenAIResponses:
-			native, nativeSrc = "format_result answers a function_call_output item {type, call_id: the call's call_id, output} that answers the call", openAIGuide+"; "+openAIRespOutput
-			ids, args = "the function_call items' call_id (not their fc_ item id)", "the JSON-decoded arguments string"
-		case conv.Anthropic:
-			native, nativeSrc = "format_result answers a user message whose tool_result block references the call by tool_use_id", anthropicGuide
-			ids, args = "the tool_use blocks' id", "the input object as is"
-		case conv.Gemini:
-			native, nativeSrc = "format_result answers a user content whose functionResponse part names the call's function", geminiGuide
-			ids, args = `synthetic ids "gemini_0", "gemini_1", … in call order (the calls' own ids are accepted where they have one)`, "the args object ({} when absent)"
-		}
+		fd := formatDialects[d]
+		native, nativeSrc := fd.nativeRule()
+		ids, args := fd.normalizeWording()
 		out = append(out,
 			r(checkFormatNative, native, nativeSrc),
 			r(checkNormalize, "normalize_calls returns every function call of the response, in order, with its name and "+ids+"; a response without calls gives an empty list", guide(d)+" (the calls in a response)"),
@@ -536,18 +524,16 @@ func (j *formatJudge) runNormalize(ctx context.Context) []reports.Result {
 			expected: describe(want), got: describe(gotCalls), excerpt: excerpt, fix: fix})
 		return j.results(set, "core")
 	}
-	nativeIDs := geminiCallIDs(c)
+	fd := formatDialects[c.Dialect]
+	ownIDs := fd.ownCallIDs(c.Response)
 	for i, w := range want {
 		g := gotCalls[i]
-		idOK := g.CallID == w.CallID || (c.Dialect == conv.Gemini && i < len(nativeIDs) && nativeIDs[i] != "" && g.CallID == nativeIDs[i])
+		idOK := g.CallID == w.CallID || (i < len(ownIDs) && ownIDs[i] != "" && g.CallID == ownIDs[i])
 		if g.Name != w.Name || !idOK {
 			msg := fmt.Sprintf("call %d is %s with id %q, want %s with id %q", i, g.Name, g.CallID, w.Name, w.CallID)
 			fixText := "keep the response's order, with each call's name and id"
-			if c.Dialect == conv.Gemini && g.Name == w.Name {
-				fixText = "give Gemini calls the synthetic ids gemini_0, gemini_1, … in call order (https://ai.google.dev/gemini-api/docs/function-calling)"
-			}
-			if c.Dialect == conv.OpenAIResponses && g.Name == w.Name {
-				fixText = "use the function_call item's call_id, not its fc_ item id"
+			if idFix := fd.callIDFix(); idFix != "" && g.Name == w.Name {
+				fixText = idFix
 			}
 			j.add(checkNormalize, finding{level: rules.MUST, message: msg, expected: describe(want), got: describe(gotCalls), excerpt: excerpt, fix: fixText})
 		}
@@ -562,35 +548,6 @@ func (j *formatJudge) runNormalize(ctx context.Context) []reports.Result {
 		}
 	}
 	return j.results(set, "core")
-}
-
-// geminiCallIDs lists the functionCall ids the response carries (empty
-// strings where a call has none).
-func geminiCallIDs(c *normalizeCase) []string {
-	if c.Dialect != conv.Gemini {
-		return nil
-	}
-	var resp struct {
-		Candidates []struct {
-			Content struct {
-				Parts []struct {
-					FunctionCall *struct {
-						ID string `json:"id"`
-					} `json:"functionCall"`
-				} `json:"parts"`
-			} `json:"content"`
-		} `json:"candidates"`
-	}
-	if json.Unmarshal(c.Response, &resp) != nil || len(resp.Candidates) == 0 {
-		return nil
-	}
-	var out []string
-	for _, p := range resp.Candidates[0].Content.Parts {
-		if p.FunctionCall != nil {
-			out = append(out, p.FunctionCall.ID)
-		}
-	}
-	return out
 }
 
 func jsonKind(v any) string {
@@ -611,30 +568,8 @@ func jsonKind(v any) string {
 
 // ---- format_result ----
 
-// callIDFor mints the id a dialect's API would give call i of a case.
-func callIDFor(d conv.Dialect, c *formatCase, i int) string {
-	tag := strings.ReplaceAll(strings.TrimPrefix(c.name, "format-"), "-", "")
-	switch d {
-	case conv.OpenAIChat, conv.OpenAIResponses:
-		return fmt.Sprintf("call_tw%s%d", tag, i)
-	case conv.Anthropic:
-		return fmt.Sprintf("toolu_tw%s%d", tag, i)
-	}
-	// Gemini (before 3) gives calls no id: the adapter's synthetic one.
-	return fmt.Sprintf("gemini_%d", i)
-}
-
 func (j *formatJudge) model() string {
-	switch j.job.dialect {
-	case conv.OpenAIChat, conv.OpenAIResponses:
-		return "gpt-4.1"
-	case conv.Anthropic:
-		return "claude-sonnet-4-5"
-	}
-	if j.job.format.gemini3 {
-		return "gemini-3-flash-preview"
-	}
-	return "gemini-2.5-flash"
+	return formatDialects[j.job.dialect].model(j.job.format)
 }
 
 func (j *formatJudge) runFormat(ctx context.Context, catalog []rules.Rule) []reports.Result {
@@ -701,17 +636,7 @@ func (j *formatJudge) onlyNative(set []rules.Rule, feature string) []reports.Res
 	return j.results(set[:1], feature)
 }
 
-func nativeFix(d conv.Dialect) string {
-	switch d {
-	case conv.OpenAIChat:
-		return `answer {"role": "tool", "tool_call_id": <call_id>, "content": "<text>"}`
-	case conv.OpenAIResponses:
-		return `answer {"type": "function_call_output", "call_id": <call_id>, "output": "<text>" or [input_text/input_image/input_file items]}`
-	case conv.Anthropic:
-		return `answer {"role": "user", "content": [{"type": "tool_result", "tool_use_id": <call_id>, "content": [...], "is_error"?: true}]}`
-	}
-	return `answer {"role": "user", "parts": [{"functionResponse": {"name": <name>, "response": {...}}}]}`
-}
+func nativeFix(d conv.Dialect) string { return formatDialects[d].nativeFix() }
 
 // nativeShape says what is wrong with an answer's outer shape ("" = fine).
 func nativeShape(d conv.Dialect, ans json.RawMessage) string {
@@ -719,62 +644,13 @@ func nativeShape(d conv.Dialect, ans json.RawMessage) string {
 	if json.Unmarshal(ans, &m) != nil || m == nil {
 		return "the answer is not a JSON object"
 	}
-	str := func(k string) string { s, _ := m[k].(string); return s }
-	switch d {
-	case conv.OpenAIChat:
-		if str("role") != "tool" {
-			return fmt.Sprintf("role is %q, want \"tool\"", str("role"))
-		}
-		if str("tool_call_id") == "" {
-			return "no tool_call_id"
-		}
-	case conv.OpenAIResponses:
-		if str("type") != "function_call_output" {
-			return fmt.Sprintf("type is %q, want \"function_call_output\"", str("type"))
-		}
-		if str("call_id") == "" {
-			return "no call_id"
-		}
-	case conv.Anthropic:
-		if str("type") == "tool_result" {
-			return ""
-		}
-		blocks, _ := m["content"].([]any)
-		if str("role") != "user" || len(blocks) == 0 {
-			return "not a user message with content blocks (nor a tool_result block)"
-		}
-		for _, b := range blocks {
-			if bm, _ := b.(map[string]any); bm["type"] == "tool_result" {
-				return ""
-			}
-		}
-		return "the user message holds no tool_result block"
-	case conv.Gemini:
-		if _, ok := m["functionResponse"]; ok {
-			return ""
-		}
-		parts, _ := m["parts"].([]any)
-		if len(parts) == 0 {
-			return "not a content with parts (nor a functionResponse part)"
-		}
-		if r := str("role"); r != "user" {
-			return fmt.Sprintf("role is %q, want \"user\"", r)
-		}
-		for _, p := range parts {
-			if pm, _ := p.(map[string]any); pm["functionResponse"] != nil {
-				return ""
-			}
-		}
-		return "the content holds no functionResponse part"
-	}
-	return ""
+	return formatDialects[d].nativeShape(m)
 }
 
 // request embeds the answers after the assistant turn that made the
 // calls, in the dialect's wire shape.
 func (j *formatJudge) request(model string, outputs []json.RawMessage) ([]byte, error) {
-	c, d := j.job.format, j.job.dialect
-	const prompt = "Please use the tools to answer."
+	c, fd := j.job.format, formatDialects[j.job.dialect]
 	var tools []any
 	seen := map[string]bool{}
 	for _, call := range c.calls {
@@ -790,108 +666,18 @@ func (j *formatJudge) request(model string, outputs []json.RawMessage) ([]byte, 
 		}
 		sort.Strings(req)
 		schema := map[string]any{"type": "object", "properties": props, "required": req}
-		desc := "Conformance tool " + call.name + "."
-		switch d {
-		case conv.OpenAIChat:
-			tools = append(tools, map[string]any{"type": "function", "function": map[string]any{"name": call.name, "description": desc, "parameters": schema}})
-		case conv.OpenAIResponses:
-			tools = append(tools, map[string]any{"type": "function", "name": call.name, "description": desc, "parameters": schema})
-		case conv.Anthropic:
-			tools = append(tools, map[string]any{"name": call.name, "description": desc, "input_schema": schema})
-		case conv.Gemini:
-			tools = append(tools, map[string]any{"name": call.name, "description": desc, "parametersJsonSchema": schema})
-		}
+		tools = append(tools, fd.tool(call.name, "Conformance tool "+call.name+".", schema))
 	}
-	decode := func(b json.RawMessage) any {
-		var v any
-		_ = json.Unmarshal(b, &v)
-		return v
-	}
-	switch d {
-	case conv.OpenAIChat:
-		var tcs []any
-		for i, call := range c.calls {
-			tcs = append(tcs, map[string]any{"id": callIDFor(d, c, i), "type": "function", "function": map[string]any{"name": call.name, "arguments": string(mustJSON(call.args))}})
-		}
-		msgs := []any{map[string]any{"role": "user", "content": prompt}, map[string]any{"role": "assistant", "content": nil, "tool_calls": tcs}}
-		for _, o := range outputs {
-			msgs = append(msgs, decode(o))
-		}
-		return json.Marshal(map[string]any{"model": model, "messages": msgs, "tools": tools})
-	case conv.OpenAIResponses:
-		input := []any{map[string]any{"role": "user", "content": prompt}}
-		for i, call := range c.calls {
-			input = append(input, map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_tw%d%s", i, strings.TrimPrefix(callIDFor(d, c, i), "call_")),
-				"call_id": callIDFor(d, c, i), "name": call.name, "arguments": string(mustJSON(call.args)), "status": "completed"})
-		}
-		for _, o := range outputs {
-			input = append(input, decode(o))
-		}
-		return json.Marshal(map[string]any{"model": model, "input": input, "tools": tools})
-	case conv.Anthropic:
-		var uses []any
-		for i, call := range c.calls {
-			uses = append(uses, map[string]any{"type": "tool_use", "id": callIDFor(d, c, i), "name": call.name, "input": call.args})
-		}
-		msgs := []any{map[string]any{"role": "user", "content": prompt}, map[string]any{"role": "assistant", "content": uses}}
-		// The answers to one turn's calls travel in one user message.
-		var blocks []any
-		var other []any
-		for _, o := range outputs {
-			var m map[string]any
-			_ = json.Unmarshal(o, &m)
-			if m["type"] == "tool_result" {
-				blocks = append(blocks, m)
-			} else if list, ok := m["content"].([]any); ok && m["role"] == "user" {
-				blocks = append(blocks, list...)
-			} else {
-				other = append(other, m)
-			}
-		}
-		if len(blocks) > 0 {
-			msgs = append(msgs, map[string]any{"role": "user", "content": blocks})
-		}
-		msgs = append(msgs, other...)
-		return json.Marshal(map[string]any{"model": model, "max_tokens": 1024, "messages": msgs, "tools": tools})
-	case conv.Gemini:
-		var calls []any
-		for i, call := range c.calls {
-			p := map[string]any{"functionCall": map[string]any{"name": call.name, "args": call.args}}
-			if i == 0 && c.gemini3 {
-				// The documented dummy signature: the call turn is built
-				// here, not replayed from a real response.
-				p["thoughtSignature"] = "skip_thought_signature_validator"
-			}
-			calls = append(calls, p)
-		}
-		contents := []any{map[string]any{"role": "user", "parts": []any{map[string]any{"text": prompt}}}, map[string]any{"role": "model", "parts": calls}}
-		// All responses to one turn's calls travel in one content
-		// (https://ai.google.dev/gemini-api/docs/function-calling).
-		var parts []any
-		var other []any
-		for _, o := range outputs {
-			var m map[string]any
-			_ = json.Unmarshal(o, &m)
-			if _, ok := m["functionResponse"]; ok {
-				parts = append(parts, m)
-			} else if list, ok := m["parts"].([]any); ok && m["role"] == "user" {
-				parts = append(parts, list...)
-			} else {
-				other = append(other, m)
-			}
-		}
-		if len(parts) > 0 {
-			contents = append(contents, map[string]any{"role": "user", "parts": parts})
-		}
-		contents = append(contents, other...)
-		return json.Marshal(map[string]any{"contents": contents, "tools": []any{map[string]any{"functionDeclarations": tools}}})
-	}
-	return nil, fmt.Errorf("unknown dialect %q", d)
+	return fd.request(model, c, tools, outputs)
 }
+
+// formatPrompt is the user turn before the calls.
+const formatPrompt = "Please use the tools to answer."
 
 // judgeResults applies the scenario checks to the decoded results.
 func (j *formatJudge) judgeResults(c *conv.Conversation, excerpt string) {
 	d, fc := j.job.dialect, j.job.format
+	fd := formatDialects[d]
 	if c == nil {
 		j.add(checkFormatNative, finding{level: rules.MUST, message: "the request holding the answer could not be decoded", excerpt: excerpt, fix: nativeFix(d)})
 		return
@@ -912,7 +698,7 @@ func (j *formatJudge) judgeResults(c *conv.Conversation, excerpt string) {
 	for i, call := range fc.calls {
 		id := callIDFor(d, fc, i)
 		var r *conv.Result
-		if d == conv.Gemini {
+		if fd.resultsByName() {
 			if i < len(results) {
 				r = results[i]
 				if r.Name != call.name {
@@ -959,8 +745,7 @@ func (j *formatJudge) judgeResults(c *conv.Conversation, excerpt string) {
 			j.add(checkErrorFlagged, finding{level: lvl, message: fmt.Sprintf("the tool's error for call %s (%s) is sent as a normal result", id, call.name),
 				got: clip(resultText(r), 300), excerpt: excerpt, fix: errorFix(d)})
 		}
-		mediaWire := d == conv.Anthropic || d == conv.OpenAIResponses || (d == conv.Gemini && fc.gemini3)
-		if media := exp.Media(); len(media) > 0 && mediaWire {
+		if media := exp.Media(); len(media) > 0 && fd.mediaInResults(fc) {
 			for _, m := range media {
 				if !hasMedia(r, m) {
 					j.add(checkCarriesMedia, finding{level: rules.SHOULD, message: fmt.Sprintf("the %s returned for call %s is not in its result", m.MimeType, id), excerpt: excerpt,
@@ -969,8 +754,8 @@ func (j *formatJudge) judgeResults(c *conv.Conversation, excerpt string) {
 				}
 			}
 		}
-		if d == conv.Gemini && exp.StructuredContent != nil && !exp.IsError && !containsValue(r.Structured, exp.StructuredContent) {
-			j.add(checkStructuredObj, finding{level: rules.SHOULD, message: fmt.Sprintf("the structured output of call %s is not an object in functionResponse.response", call.name),
+		if home := fd.structuredObjectIn(); home != "" && exp.StructuredContent != nil && !exp.IsError && !containsValue(r.Structured, exp.StructuredContent) {
+			j.add(checkStructuredObj, finding{level: rules.SHOULD, message: fmt.Sprintf("the structured output of call %s is not an object in %s", call.name, home),
 				expected: string(mustJSON(exp.StructuredContent)), got: string(mustJSON(r.Structured)), excerpt: excerpt,
 				fix: "pass structuredContent as the response object (do not json-encode it into a string)"})
 		}

@@ -4,7 +4,9 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/toolwire/toolwire/mockprovider"
 	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/dialect"
 )
 
 // The bodies are one tool-call turn each: with history and tools in, a
@@ -25,34 +27,38 @@ const (
 	gemResult = `{"tools":[{"functionDeclarations":[{"name":"get_weather","description":"Get the weather","parametersJsonSchema":` + weatherSchema + `}]}],"contents":[{"role":"user","parts":[{"text":"What is the weather in Paris?"}]},{"role":"model","parts":[{"functionCall":{"name":"get_weather","args":{"city":"Paris","units":"celsius"}},"thoughtSignature":"c2lnbmF0dXJl"}]},{"role":"user","parts":[{"functionResponse":{"name":"get_weather","response":{"temperature":18,"condition":"partly cloudy"}}}]}]}`
 )
 
+// turnBodies are each dialect's call and result bodies.
+var turnBodies = map[conv.Dialect]struct{ call, result string }{
+	conv.OpenAIChat:      {chatCall, chatResult},
+	conv.OpenAIResponses: {respCall, respResult},
+	conv.Anthropic:       {antCall, antResult},
+	conv.Gemini:          {gemCall, gemResult},
+}
+
+// clients address each dialect (endpoint, auth) as its SDK does; resolved
+// once, not per request.
+var clients = func() map[conv.Dialect]dialect.Client {
+	out := map[conv.Dialect]dialect.Client{}
+	for _, d := range conv.Dialects {
+		if dl, ok := mockprovider.BuiltinDialect(d); ok {
+			out[d] = dl
+		}
+	}
+	return out
+}()
+
 func turnRequest(base string, d conv.Dialect, stream bool, key string, i int) *http.Request {
 	flag := "false"
 	if stream {
 		flag = "true"
 	}
-	final := i%2 == 1
-	var path, body string
-	h := http.Header{}
-	switch d {
-	case conv.OpenAIChat:
-		path, body = "/v1/chat/completions", pick(final, chatResult, chatCall)
-		h.Set("Authorization", "Bearer "+key)
-	case conv.OpenAIResponses:
-		path, body = "/v1/responses", pick(final, respResult, respCall)
-		h.Set("Authorization", "Bearer "+key)
-	case conv.Anthropic:
-		path, body = "/v1/messages", pick(final, antResult, antCall)
-		h.Set("x-api-key", key)
-		h.Set("anthropic-version", "2023-06-01")
-	case conv.Gemini:
-		path, body = "/v1beta/models/gemini-2.5-flash:generateContent", pick(final, gemResult, gemCall)
-		if stream {
-			path = "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse"
-		}
-		h.Set("x-goog-api-key", key)
-	}
+	bodies, c := turnBodies[d], clients[d]
+	body := pick(i%2 == 1, bodies.result, bodies.call)
 	body = strings.Replace(body, "%s", flag, 1)
-	req, _ := http.NewRequest(http.MethodPost, base+path, strings.NewReader(body))
+	// The bodies name no Gemini model: the dialect's default is addressed.
+	req, _ := http.NewRequest(http.MethodPost, base+c.Endpoint("", stream), strings.NewReader(body))
+	h := http.Header{}
+	c.SetAuth(h, key)
 	h.Set("Content-Type", "application/json")
 	req.Header = h
 	return req

@@ -73,6 +73,16 @@ func (d *Dialect) Key(r *http.Request) (string, *wire.APIError) {
 	return key, nil
 }
 
+// InvalidKey is the API's answer to a key it does not accept.
+func (d *Dialect) InvalidKey(string) *wire.APIError {
+	return &wire.APIError{Status: http.StatusUnauthorized, Type: errAuthentication, Message: "invalid x-api-key"}
+}
+
+// NotFound is the API's 404 for a path it does not serve.
+func (d *Dialect) NotFound(*http.Request) *wire.APIError {
+	return &wire.APIError{Status: http.StatusNotFound, Type: "not_found_error", Message: "Not Found"}
+}
+
 // errorBody is the Anthropic error envelope (https://docs.claude.com/en/api/errors).
 type errorBody struct {
 	Type      string      `json:"type"`

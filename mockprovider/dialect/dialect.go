@@ -19,6 +19,7 @@ import (
 // Dialect is one provider wire protocol.
 type Dialect interface {
 	Name() conv.Dialect
+	Client
 	// Routes are the POST endpoints served by the shared pipeline, as
 	// net/http patterns ("POST /v1/messages").
 	Routes() []string
@@ -27,6 +28,12 @@ type Dialect interface {
 	// Key extracts the API key that names the session, or returns the
 	// provider's own 401/403 (Anthropic also demands anthropic-version).
 	Key(r *http.Request) (string, *wire.APIError)
+	// InvalidKey is the provider's answer to a key it does not accept (the
+	// server refuses keys too long to name a session).
+	InvalidKey(key string) *wire.APIError
+	// NotFound is the provider's 404 for a path no route serves, so an SDK
+	// pointed at a wrong base URL raises its own not-found error.
+	NotFound(r *http.Request) *wire.APIError
 	// Decode parses a body into the dialect's request (the checks' input)
 	// and the neutral conversation. A body that is not the dialect's JSON
 	// gets the provider's 400. x gives access to the session (Responses

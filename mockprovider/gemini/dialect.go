@@ -96,6 +96,25 @@ func (d *Dialect) Key(r *http.Request) (string, *wire.APIError) {
 	return "", &wire.APIError{Status: http.StatusForbidden, Type: statusPermissionDenied, Message: msgUnregistered}
 }
 
+// msgInvalidKey is the API's answer to a key it does not accept.
+const msgInvalidKey = "API key not valid. Please pass a valid API key."
+
+// InvalidKey answers with the API's 400 and its ErrorInfo and
+// LocalizedMessage details.
+func (d *Dialect) InvalidKey(string) *wire.APIError {
+	return &wire.APIError{Status: http.StatusBadRequest, Type: statusInvalidArgument, Message: msgInvalidKey, Details: []any{
+		map[string]any{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "API_KEY_INVALID", "domain": "googleapis.com",
+			"metadata": map[string]any{"service": "generativelanguage.googleapis.com"}},
+		map[string]any{"@type": "type.googleapis.com/google.rpc.LocalizedMessage", "locale": "en-US", "message": msgInvalidKey},
+	}}
+}
+
+// NotFound is the 404 for a method the service lacks (inferred: Google's
+// JSON 404).
+func (d *Dialect) NotFound(*http.Request) *wire.APIError {
+	return &wire.APIError{Status: http.StatusNotFound, Type: statusNotFound, Message: "Method not found."}
+}
+
 // errorBody is the Google error envelope.
 type errorBody struct {
 	Error errorInfo `json:"error"`

@@ -55,6 +55,10 @@ func (d *Dialect) Rules() []rules.Rule { return d.rules }
 
 func (d *Dialect) Key(r *http.Request) (string, *wire.APIError) { return openaiwire.Key(r) }
 
+func (d *Dialect) InvalidKey(key string) *wire.APIError { return openaiwire.InvalidKey(key) }
+
+func (d *Dialect) NotFound(r *http.Request) *wire.APIError { return openaiwire.NotFound(r) }
+
 func (d *Dialect) WriteError(w http.ResponseWriter, e *wire.APIError) { openaiwire.WriteError(w, e) }
 
 func (d *Dialect) Fault(kind string) *wire.APIError { return openaiwire.Fault(kind) }

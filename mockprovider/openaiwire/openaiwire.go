@@ -57,6 +57,37 @@ func Key(r *http.Request) (string, *wire.APIError) {
 	return key, nil
 }
 
+// InvalidKey is the API's answer to a key it does not accept.
+func InvalidKey(key string) *wire.APIError {
+	return &wire.APIError{Status: http.StatusUnauthorized, Type: InvalidRequest, Code: "invalid_api_key",
+		Message: "Incorrect API key provided: " + maskKey(key) + ". You can find your API key at https://platform.openai.com/account/api-keys."}
+}
+
+// maskKey shows a key the way OpenAI's invalid-key message does (a prefix,
+// stars, the last four characters), with the stars capped so an oversized
+// key is not echoed at length.
+func maskKey(key string) string {
+	if len(key) <= 8 {
+		return strings.Repeat("*", len(key))
+	}
+	return key[:3] + strings.Repeat("*", min(len(key)-7, 32)) + key[len(key)-4:]
+}
+
+// NotFound is the API's 404 for a path it does not serve. Under /v1 it
+// names the request (2023-25 captures, e.g.
+// github.com/swordintent/chatgpt-web-api/issues/11); outside it the newer
+// unknown_url text (github.com/InternLM/MindSearch/issues/150).
+func NotFound(r *http.Request) *wire.APIError {
+	e := &wire.APIError{Status: http.StatusNotFound, Type: InvalidRequest}
+	if strings.HasPrefix(r.URL.Path, "/v1/") {
+		e.Message = "Invalid URL (" + r.Method + " " + r.URL.Path + ")"
+	} else {
+		e.Message = "Unknown request URL: " + r.Method + " " + r.URL.Path + ". Please check the URL for typos, or see the docs at https://platform.openai.com/docs/api-reference/."
+		e.Code = "unknown_url"
+	}
+	return e
+}
+
 // WriteError renders {"error":{"message","type","param","code"}}; param and
 // code are always present, null when unknown, as the real API sends them.
 // The answer carries the headers of every OpenAI answer (ResponseHeaders).

@@ -53,7 +53,7 @@ func Run(t *testing.T, ts *mockprovider.TestServer, d conv.Dialect, cases []dial
 				if got := hdr.Get(wire.RuleHeader); got != c.Rule {
 					t.Fatalf("bad request: %s = %q, want %q\nbody: %s", wire.RuleHeader, got, c.Rule, body)
 				}
-				msg, err := EnvelopeMessage(d, status, body)
+				msg, err := dl.ErrorMessage(status, []byte(body))
 				if err != nil {
 					t.Fatalf("bad request: %v\nbody: %s", err, body)
 				}
@@ -134,19 +134,11 @@ func substitute(t *testing.T, body json.RawMessage, setup []string) []byte {
 	})
 }
 
-// Headers returns the auth headers a dialect's SDK sends for key.
-func Headers(d conv.Dialect, key string) http.Header {
+// Headers returns the headers a dialect's SDK sends for key.
+func Headers(c dialect.Client, key string) http.Header {
 	h := http.Header{}
 	h.Set("Content-Type", "application/json")
-	switch d {
-	case conv.OpenAIChat, conv.OpenAIResponses:
-		h.Set("Authorization", "Bearer "+key)
-	case conv.Anthropic:
-		h.Set("x-api-key", key)
-		h.Set("anthropic-version", "2023-06-01")
-	case conv.Gemini:
-		h.Set("x-goog-api-key", key)
-	}
+	c.SetAuth(h, key)
 	return h
 }
 
@@ -154,11 +146,15 @@ func Headers(d conv.Dialect, key string) http.Header {
 // removes one).
 func Post(t *testing.T, ts *mockprovider.TestServer, d conv.Dialect, path, key string, extra map[string]string, body []byte) (int, http.Header, string) {
 	t.Helper()
+	dl, ok := ts.Mock.Dialect(d)
+	if !ok {
+		t.Fatalf("dialect %s not served", d)
+	}
 	req, err := http.NewRequest(http.MethodPost, ts.URL+path, bytes.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Header = Headers(d, key)
+	req.Header = Headers(dl, key)
 	for k, v := range extra {
 		if v == "-" {
 			req.Header.Del(k)
@@ -173,34 +169,4 @@ func Post(t *testing.T, ts *mockprovider.TestServer, d conv.Dialect, path, key s
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, resp.Header, string(b)
-}
-
-// EnvelopeMessage checks that body is the dialect's error envelope for
-// status and returns its message.
-func EnvelopeMessage(d conv.Dialect, status int, body string) (string, error) {
-	if !gjson.Valid(body) {
-		return "", fmt.Errorf("error body is not JSON")
-	}
-	g := gjson.Parse(body)
-	switch d {
-	case conv.OpenAIChat, conv.OpenAIResponses:
-		e := g.Get("error")
-		for _, k := range []string{"message", "type", "param", "code"} {
-			if !e.Get(k).Exists() {
-				return "", fmt.Errorf("OpenAI envelope lacks error.%s", k)
-			}
-		}
-		return e.Get("message").String(), nil
-	case conv.Anthropic:
-		if g.Get("type").String() != "error" || !g.Get("error.type").Exists() || !g.Get("error.message").Exists() {
-			return "", fmt.Errorf(`Anthropic envelope must be {"type":"error","error":{"type","message"}}`)
-		}
-		return g.Get("error.message").String(), nil
-	case conv.Gemini:
-		if g.Get("error.code").Int() != int64(status) || g.Get("error.status").String() == "" {
-			return "", fmt.Errorf(`Gemini envelope must be {"error":{"code":%d,"message","status"}}`, status)
-		}
-		return g.Get("error.message").String(), nil
-	}
-	return "", fmt.Errorf("unknown dialect %s", d)
 }

@@ -144,24 +144,24 @@ func (d *Driver) Run(ctx context.Context, env Env, t *task.Task) (string, error)
 	if t.MaxTurns <= 0 {
 		t.MaxTurns = 8
 	}
-	var text string
-	var err error
-	switch t.Dialect {
-	case conv.OpenAIChat:
-		text, err = d.runChat(ctx, env, t)
-	case conv.OpenAIResponses:
-		text, err = d.runResponses(ctx, env, t)
-	case conv.Anthropic:
-		text, err = d.runAnthropic(ctx, env, t)
-	case conv.Gemini:
-		text, err = d.runGemini(ctx, env, t)
-	default:
+	loop, ok := loops[t.Dialect]
+	if !ok {
 		return "", fmt.Errorf("unknown dialect %q", t.Dialect)
 	}
+	text, err := loop(d, ctx, env, t)
 	if err == nil && d.Break == IgnoreFinalText {
 		text = ""
 	}
 	return text, err
+}
+
+// loops are the tool loops on each dialect's SDK (chat.go, responses.go,
+// anthropic.go, gemini.go).
+var loops = map[conv.Dialect]func(*Driver, context.Context, Env, *task.Task) (string, error){
+	conv.OpenAIChat:      (*Driver).runChat,
+	conv.OpenAIResponses: (*Driver).runResponses,
+	conv.Anthropic:       (*Driver).runAnthropic,
+	conv.Gemini:          (*Driver).runGemini,
 }
 
 // errTooManyTurns ends a loop that never reaches a text answer.
