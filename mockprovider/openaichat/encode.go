@@ -4,6 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -157,60 +160,91 @@ const (
 	maxFingerprintModel = 256
 )
 
-// completion is the chat.completion object, members in the API's order.
-type completion struct {
-	ID                string   `json:"id"`
-	Object            string   `json:"object"`
-	Created           int64    `json:"created"`
-	Model             string   `json:"model"`
-	Choices           []choice `json:"choices"`
-	Usage             *usage   `json:"usage"`
-	ServiceTier       string   `json:"service_tier"`
-	SystemFingerprint string   `json:"system_fingerprint"`
-}
-
-type choice struct {
-	Index        int           `json:"index"`
-	Message      answerMessage `json:"message"`
-	Logprobs     *struct{}     `json:"logprobs"`
-	FinishReason string        `json:"finish_reason"`
-}
-
-type answerMessage struct {
-	Role        string       `json:"role"`
-	Content     *string      `json:"content"`
-	Refusal     *string      `json:"refusal"`
-	ToolCalls   []answerCall `json:"tool_calls,omitempty"`
-	Annotations []struct{}   `json:"annotations"`
-}
-
-type answerCall struct {
-	ID       string         `json:"id,omitempty"`
-	Type     string         `json:"type"`
-	Function answerFunction `json:"function"`
-}
-
 type answerFunction struct {
 	Name      string `json:"name,omitempty"`
 	Arguments string `json:"arguments"`
 }
 
-// encodeCompletion writes the non-streamed answer.
+// encodeCompletion writes the non-streamed answer by hand: it is every
+// non-streamed Chat answer, and BenchmarkCompletion shows the library's
+// reflection over the structs above several times slower (render_test.go
+// holds both encodings to the same bytes). Members in the API's order.
 func encodeCompletion(o *output) []byte {
-	m := answerMessage{Role: "assistant", Annotations: []struct{}{}}
-	if o.HasText {
-		m.Content = &o.Text
+	b := make([]byte, 0, 512+len(o.Text)+len(o.Refusal)+64*len(o.Calls))
+	b = append(b, `{"id":`...)
+	b = appendString(b, o.ID)
+	b = append(b, `,"object":"chat.completion","created":`...)
+	b = strconv.AppendInt(b, o.Created, 10)
+	b = append(b, `,"model":`...)
+	b = appendString(b, o.Model)
+	b = append(b, `,"choices":[{"index":0,"message":{"role":"assistant","content":`...)
+	b = appendOptional(b, o.Text, o.HasText)
+	b = append(b, `,"refusal":`...)
+	b = appendOptional(b, o.Refusal, o.HasRefusal)
+	if len(o.Calls) > 0 {
+		b = append(b, `,"tool_calls":[`...)
+		for i, c := range o.Calls {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, '{')
+			if c.ID != "" {
+				b = append(b, `"id":`...)
+				b = appendString(b, c.ID)
+				b = append(b, ',')
+			}
+			b = append(b, `"type":"function","function":{`...)
+			if c.Name != "" {
+				b = append(b, `"name":`...)
+				b = appendString(b, c.Name)
+				b = append(b, ',')
+			}
+			b = append(b, `"arguments":`...)
+			b = appendString(b, c.Arguments)
+			b = append(b, `}}`...)
+		}
+		b = append(b, ']')
 	}
-	if o.HasRefusal {
-		m.Refusal = &o.Refusal
+	b = append(b, `,"annotations":[]},"logprobs":null,"finish_reason":`...)
+	b = appendString(b, o.Finish)
+	u := &o.Usage
+	b = append(b, `}],"usage":{"prompt_tokens":`...)
+	b = strconv.AppendInt(b, int64(u.PromptTokens), 10)
+	b = append(b, `,"completion_tokens":`...)
+	b = strconv.AppendInt(b, int64(u.CompletionTokens), 10)
+	b = append(b, `,"total_tokens":`...)
+	b = strconv.AppendInt(b, int64(u.TotalTokens), 10)
+	b = append(b, `,"prompt_tokens_details":{"cached_tokens":`...)
+	b = strconv.AppendInt(b, int64(u.PromptTokensDetails.CachedTokens), 10)
+	b = append(b, `,"audio_tokens":`...)
+	b = strconv.AppendInt(b, int64(u.PromptTokensDetails.AudioTokens), 10)
+	b = append(b, `},"completion_tokens_details":{"reasoning_tokens":`...)
+	b = strconv.AppendInt(b, int64(u.CompletionTokensDetails.ReasoningTokens), 10)
+	b = append(b, `,"audio_tokens":`...)
+	b = strconv.AppendInt(b, int64(u.CompletionTokensDetails.AudioTokens), 10)
+	b = append(b, `,"accepted_prediction_tokens":`...)
+	b = strconv.AppendInt(b, int64(u.CompletionTokensDetails.AcceptedPredictionTokens), 10)
+	b = append(b, `,"rejected_prediction_tokens":`...)
+	b = strconv.AppendInt(b, int64(u.CompletionTokensDetails.RejectedPredictionTokens), 10)
+	b = append(b, `}},"service_tier":"default","system_fingerprint":`...)
+	b = appendString(b, o.Fingerprint)
+	return append(b, '}')
+}
+
+// appendOptional is s quoted, or null when it is absent.
+func appendOptional(b []byte, s string, present bool) []byte {
+	if !present {
+		return append(b, "null"...)
 	}
-	for _, c := range o.Calls {
-		m.ToolCalls = append(m.ToolCalls, answerCall{ID: c.ID, Type: "function", Function: answerFunction{Name: c.Name, Arguments: c.Arguments}})
+	return appendString(b, s)
+}
+
+// appendString quotes s as the library does; invalid UTF-8 (a scripted
+// string) becomes replacement characters.
+func appendString(b []byte, s string) []byte {
+	out, err := jsontext.AppendQuote(b, s)
+	if err != nil {
+		out, _ = jsontext.AppendQuote(b, strings.ToValidUTF8(s, "\ufffd"))
 	}
-	b, _ := json.Marshal(completion{
-		ID: o.ID, Object: "chat.completion", Created: o.Created, Model: o.Model,
-		Choices: []choice{{Message: m, FinishReason: o.Finish}},
-		Usage:   &o.Usage, ServiceTier: "default", SystemFingerprint: o.Fingerprint,
-	})
-	return b
+	return out
 }
