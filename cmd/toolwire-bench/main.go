@@ -78,8 +78,8 @@ type config struct {
 }
 
 type roundResult struct {
-	run   Run
-	ratio float64
+	run             Run
+	ratio, cpuRatio float64
 }
 
 // Result is bench.json.
@@ -99,6 +99,10 @@ type DialectStats struct {
 	P50   float64 `json:"p50_ms"`
 	P99   float64 `json:"p99_ms"`
 	Ratio float64 `json:"ratio"`
+	// CPURatio is the baseline's server CPU time per request over the
+	// dialect's (median round): what the ratio would be if the load
+	// generator took no CPU from the servers.
+	CPURatio float64 `json:"cpu_ratio,omitempty"`
 	// RoundRatios are the ratios of every headline round, sorted; Ratio
 	// is their median.
 	RoundRatios []float64 `json:"round_ratios,omitempty"`
@@ -115,6 +119,7 @@ type Run struct {
 	P50         float64 `json:"p50_ms"`
 	P99         float64 `json:"p99_ms"`
 	AllocsPerOp float64 `json:"allocs_per_request"` // the server process's (with --in-process: client's too)
+	CPUPerOp    float64 `json:"cpu_us_per_request"` // the server process's CPU time (with --in-process: client's too)
 	RSSMB       float64 `json:"rss_mb"`             // the server process's
 }
 
@@ -207,7 +212,11 @@ func run(cfg config, w io.Writer) (*Result, error) {
 			bases = append(bases, b.RPS)
 			for _, d := range dialects {
 				r := loadDialect(d, false, top)
-				perDialect[d] = append(perDialect[d], roundResult{run: r, ratio: r.RPS / b.RPS})
+				rr := roundResult{run: r, ratio: r.RPS / b.RPS}
+				if r.CPUPerOp > 0 {
+					rr.cpuRatio = b.CPUPerOp / r.CPUPerOp
+				}
+				perDialect[d] = append(perDialect[d], rr)
 			}
 		}
 		slices.Sort(bases)
@@ -218,9 +227,13 @@ func run(cfg config, w io.Writer) (*Result, error) {
 			slices.SortFunc(rs, func(a, b roundResult) int { return cmp.Compare(a.ratio, b.ratio) })
 			mid := rs[len(rs)/2]
 			st := DialectStats{RPS: mid.run.RPS, P50: mid.run.P50, P99: mid.run.P99, Ratio: round(mid.ratio)}
+			cpu := make([]float64, 0, len(rs))
 			for _, r := range rs {
 				st.RoundRatios = append(st.RoundRatios, round(r.ratio))
+				cpu = append(cpu, r.cpuRatio)
 			}
+			slices.Sort(cpu)
+			st.CPURatio = round(cpu[len(cpu)/2])
 			res.Dialects[string(d)] = st
 		}
 	}
@@ -276,6 +289,7 @@ func load(client *http.Client, srv *server, d time.Duration, workers int, target
 		r.P50 = ms(latencies[n/2])
 		r.P99 = ms(latencies[min(n-1, n*99/100)])
 		r.AllocsPerOp = round(float64(after.Mallocs-before.Mallocs) / float64(n))
+		r.CPUPerOp = round(float64(after.CPUMicros-before.CPUMicros) / float64(n))
 	}
 	return r
 }
@@ -317,14 +331,14 @@ func soak(client *http.Client, srv *server, requests, sessions int) Soak {
 func printTable(w io.Writer, res *Result) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(w, "machine: %s\n", res.Machine)
-	fmt.Fprintln(tw, "target\tstream\tconc\treq/s\tp50 ms\tp99 ms\tallocs/req\tRSS MB\terrors\t")
+	fmt.Fprintln(tw, "target\tstream\tconc\treq/s\tp50 ms\tp99 ms\tallocs/req\tCPU µs/req\tRSS MB\terrors\t")
 	for _, r := range res.Runs {
-		fmt.Fprintf(tw, "%s\t%v\t%d\t%.0f\t%.2f\t%.2f\t%.0f\t%.1f\t%d\t\n", r.Target, r.Stream, r.Concurrency, r.RPS, r.P50, r.P99, r.AllocsPerOp, r.RSSMB, r.Errors)
+		fmt.Fprintf(tw, "%s\t%v\t%d\t%.0f\t%.2f\t%.2f\t%.0f\t%.1f\t%.1f\t%d\t\n", r.Target, r.Stream, r.Concurrency, r.RPS, r.P50, r.P99, r.AllocsPerOp, r.CPUPerOp, r.RSSMB, r.Errors)
 	}
 	_ = tw.Flush()
 	for _, d := range conv.Dialects {
 		st := res.Dialects[string(d)]
-		fmt.Fprintf(w, "ratio %-17s %.2f of baseline %.0f req/s\n", d, st.Ratio, res.BaselineRPS)
+		fmt.Fprintf(w, "ratio %-17s %.2f of baseline %.0f req/s (server CPU per request: %.2f of the baseline's)\n", d, st.Ratio, res.BaselineRPS, st.CPURatio)
 	}
 	fmt.Fprintf(w, "soak: %d requests over %d sessions, RSS %.1f MB after 10k → %.1f MB at the end\n", res.Soak.Requests, res.Soak.Sessions, res.Soak.RSSMBStart, res.Soak.RSSMBEnd)
 }

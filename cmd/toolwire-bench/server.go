@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/toolwire/toolwire/mockprovider"
@@ -44,6 +45,8 @@ type server struct {
 type serverStats struct {
 	Mallocs uint64  `json:"mallocs"`
 	RSSMB   float64 `json:"rss_mb"`
+	// CPUMicros is the process's user+system CPU time so far.
+	CPUMicros int64 `json:"cpu_us"`
 }
 
 // startServer starts the mock or the baseline, in a child process unless
@@ -146,7 +149,7 @@ func handlerFor(role string, limits session.Limits) http.Handler {
 		var m runtime.MemStats
 		runtime.ReadMemStats(&m)
 		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(serverStats{Mallocs: m.Mallocs, RSSMB: rssMB()})
+		_ = json.NewEncoder(w).Encode(serverStats{Mallocs: m.Mallocs, RSSMB: rssMB(), CPUMicros: cpuMicros()})
 	})
 	return mux
 }
@@ -175,4 +178,15 @@ func listen(h http.Handler) (string, func(), error) {
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
 	return "http://" + ln.Addr().String(), func() { _ = srv.Shutdown(context.Background()) }, nil
+}
+
+// cpuMicros is the process's CPU time (user + system): per request, it
+// measures the server's cost apart from the load generator sharing the
+// machine, and drifts far less than throughput does.
+func cpuMicros() int64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return ru.Utime.Nano()/1000 + ru.Stime.Nano()/1000
 }

@@ -2,6 +2,7 @@ package openaichat
 
 import (
 	"github.com/go-json-experiment/json"
+	"sync"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
 )
@@ -12,8 +13,7 @@ import (
 // promptText renders the prompt in the order the model reads it: tools,
 // system, then every turn. Its length is the prompt-token estimate, and
 // its prefixes are what the cache matches.
-func promptText(c *conv.Conversation) []byte {
-	b := make([]byte, 0, 1024)
+func promptText(b []byte, c *conv.Conversation) []byte {
 	for _, t := range c.Tools {
 		b = append(append(append(b, "tool "...), t.Name...), '\n')
 		b = append(append(b, t.Description...), '\n')
@@ -45,3 +45,7 @@ func promptText(c *conv.Conversation) []byte {
 	}
 	return b
 }
+
+// promptBuffers hold promptText's bytes between requests: it is rendered
+// for every answer and needed only while usage is counted.
+var promptBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}

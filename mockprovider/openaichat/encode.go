@@ -104,11 +104,16 @@ func buildOutput(x *dialect.Exchange, r *Request, c *conv.Conversation, reply *m
 	case model.StopSequence:
 		out.Finish = "stop"
 	}
-	text := promptText(c)
+	buf := promptBuffers.Get().(*[]byte)
+	text := promptText((*buf)[:0], c)
 	prompt := max(1, len(text)/openaiwire.CharsPerToken)
 	completion := max(1, completionChars/4)
 	out.Usage = usage{PromptTokens: prompt, CompletionTokens: completion, TotalTokens: prompt + completion}
 	out.Usage.PromptTokensDetails.CachedTokens = openaiwire.CachedTokens(x.Session, "openai-chat", c.Model, text)
+	if cap(text) <= 1<<20 { // a huge prompt's buffer is not kept
+		*buf = text[:0]
+		promptBuffers.Put(buf)
+	}
 	return out
 }
 
