@@ -136,10 +136,7 @@ func wrongKind(dec *jsontext.Decoder, kinds string) error {
 // read whole). A tag among known comes back as that shared string: this
 // runs for every block of every request.
 func probeTag(raw jsontext.Value, known []string) (string, bool) {
-	b, ok := leadingTag(raw)
-	if !ok {
-		b, ok = wirejson.StringMember(raw, "type")
-	}
+	b, ok := wirejson.TypeTag(raw)
 	if !ok {
 		return "", false
 	}
@@ -149,22 +146,6 @@ func probeTag(raw jsontext.Value, known []string) (string, bool) {
 		}
 	}
 	return string(b), true
-}
-
-// leadingTag is the common case read without a tokenizer: the SDKs write
-// "type" first, as a plain string ({"type":"text",…}). Anything else —
-// whitespace, escapes, another member first — is left to the tokenizer.
-func leadingTag(raw []byte) ([]byte, bool) {
-	const lead = `{"type":"`
-	if !bytes.HasPrefix(raw, []byte(lead)) {
-		return nil, false
-	}
-	rest := raw[len(lead):]
-	end := bytes.IndexByte(rest, '"')
-	if end < 0 || bytes.IndexByte(rest[:end], '\\') >= 0 {
-		return nil, false
-	}
-	return rest[:end], true
 }
 
 // decodeTagged reads an object of a discriminated union: the "type" member

@@ -270,7 +270,7 @@ func field(s reflect.Value, i int) any {
 
 // pick chooses the object variant by the object's "type" member.
 func (u *union) pick(raw []byte) (variant, error) {
-	tag, has := wirejson.StringMember(raw, "type")
+	tag, has := wirejson.TypeTag(raw)
 	var def *variant
 	tagged := false
 	for i, v := range u.Variants {
@@ -312,7 +312,7 @@ func (u *union) pick(raw []byte) (variant, error) {
 // typeMember reads the top-level "type" string of an object. The known
 // types come back as shared strings: this runs on every item.
 func typeMember(raw []byte) (string, bool) {
-	b, ok := wirejson.StringMember(raw, "type")
+	b, ok := wirejson.TypeTag(raw)
 	if !ok {
 		return "", false
 	}
@@ -334,4 +334,3 @@ func init() {
 		}
 	}
 }
-

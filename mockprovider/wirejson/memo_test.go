@@ -114,3 +114,31 @@ func TestMemoIsBounded(t *testing.T) {
 		t.Fatalf("memo holds %d bytes, bound 256", memo.bytes)
 	}
 }
+
+// TestTypeTag: the fast paths agree with the tokenizer on every layout,
+// and never take a nested object's or a string's "type".
+func TestTypeTag(t *testing.T) {
+	for _, c := range []struct {
+		raw, want string
+		ok        bool
+	}{
+		{`{"type":"text","text":"x"}`, "text", true},
+		{`{"content":"hi","role":"user","type":"message"}`, "message", true},
+		{`{"content":[{"type":"input_text","text":"hi"}],"role":"user"}`, "", false},
+		{`{"a":{"b":1,"type":"inner"}}`, "", false},
+		{`{"a":{"type":"inner"},"type":"outer"}`, "outer", true},
+		{`{"text":"say ,\"type\":\"x\"","type":"t"}`, "t", true},
+		{`{"text":",\"type\":\"x\"}"}`, "", false},
+		{`{ "type" : "spaced" }`, "spaced", true},
+		{`{"type":"esc\u0061ped"}`, "escaped", true},
+		{`{"type":1}`, "", false},
+	} {
+		got, ok := TypeTag([]byte(c.raw))
+		if ok != c.ok || string(got) != c.want {
+			t.Errorf("TypeTag(%s) = %q, %v; want %q, %v", c.raw, got, ok, c.want, c.ok)
+		}
+		if sm, smOK := StringMember([]byte(c.raw), "type"); smOK != ok || string(sm) != string(got) {
+			t.Errorf("TypeTag(%s) = %q, %v but the tokenizer reads %q, %v", c.raw, got, ok, sm, smOK)
+		}
+	}
+}

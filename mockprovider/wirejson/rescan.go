@@ -121,3 +121,30 @@ func unquoted(q []byte) []byte {
 	}
 	return out
 }
+
+// TypeTag is the object's top-level "type" string, read the fast way when
+// the SDKs' layout allows: "type" first ({"type":"text",…}, Anthropic's) or
+// last (…,"type":"message"}, openai-go's field order), as a plain string;
+// anything else is read by StringMember. raw must be valid JSON (read whole
+// by the strict decoder): in valid JSON the bytes ,"type":" or {"type":"
+// only ever start a member name, and one that ends the value just before
+// its final brace belongs to the outermost object.
+func TypeTag(raw []byte) ([]byte, bool) {
+	const lead = `{"type":"`
+	if bytes.HasPrefix(raw, []byte(lead)) {
+		rest := raw[len(lead):]
+		if end := bytes.IndexByte(rest, '"'); end >= 0 && bytes.IndexByte(rest[:end], '\\') < 0 {
+			return rest[:end], true
+		}
+	}
+	if bytes.HasSuffix(raw, []byte(`"}`)) {
+		body := raw[:len(raw)-2]
+		if i := bytes.LastIndex(body, []byte(`"type":"`)); i > 0 && (body[i-1] == ',' || body[i-1] == '{') {
+			tag := body[i+len(`"type":"`):]
+			if bytes.IndexByte(tag, '"') < 0 && bytes.IndexByte(tag, '\\') < 0 {
+				return tag, true
+			}
+		}
+	}
+	return StringMember(raw, "type")
+}
