@@ -8,8 +8,11 @@ import (
 	"strconv"
 	"strings"
 
+	jsonv2 "github.com/go-json-experiment/json"
+
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/wire"
+	"github.com/toolwire/toolwire/mockprovider/wirejson"
 )
 
 // Request is a decoded Messages request, the input of the rule checks.
@@ -432,7 +435,9 @@ func arguments(input json.RawMessage) map[string]any {
 		return nil
 	}
 	var m map[string]any
-	if t[0] != '{' || json.Unmarshal(input, &m) != nil {
+	// The input was read whole by the strict decoder: decoding it again
+	// need not repeat its checks.
+	if t[0] != '{' || jsonv2.Unmarshal(input, &m, wirejson.Again(jsonv2.RejectUnknownMembers(false))) != nil {
 		return map[string]any{}
 	}
 	return m
