@@ -743,7 +743,7 @@ func (j *formatJudge) judgeResults(c *conv.Conversation, excerpt string) {
 				}
 			}
 			j.add(checkErrorFlagged, finding{level: lvl, message: fmt.Sprintf("the tool's error for call %s (%s) is sent as a normal result", id, call.name),
-				got: clip(resultText(r), 300), excerpt: excerpt, fix: errorFix(d)})
+				got: clip(resultText(r), 300), excerpt: excerpt, fix: judgeOf(d).errorFix})
 		}
 		if media := exp.Media(); len(media) > 0 && fd.mediaInResults(fc) {
 			for _, m := range media {

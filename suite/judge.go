@@ -560,9 +560,9 @@ func (j *judge) judgeResult(p *pair, call *conv.Call, r *conv.Result, exps []exp
 	}
 	if exp.result.IsError && !errorFlagged(j.c.Dialect, r) {
 		j.add(checkErrorFlagged, finding{level: j.level(checkErrorFlagged), message: fmt.Sprintf("the tool's error for call %s (%s) is sent as a normal result", call.ID, call.Name),
-			got: clip(resultText(r), 300), excerpt: excerpt, fix: errorFix(j.c.Dialect)})
+			got: clip(resultText(r), 300), excerpt: excerpt, fix: judgeOf(j.c.Dialect).errorFix})
 	}
-	if media := exp.result.Media(); len(media) > 0 && j.mediaInResults() {
+	if media := exp.result.Media(); len(media) > 0 && judgeOf(j.c.Dialect).mediaInResults(j.t.Model) {
 		for _, m := range media {
 			if !hasMedia(r, m) {
 				j.add(checkCarriesMedia, finding{level: rules.SHOULD, message: fmt.Sprintf("the %s returned for call %s is not in its result", m.MimeType, call.ID), excerpt: excerpt,
@@ -589,27 +589,6 @@ func (j *judge) level(check string) rules.Level {
 	return rules.MUST
 }
 
-// mediaInResults reports whether the dialect (and model) takes media in
-// tool results.
-func (j *judge) mediaInResults() bool {
-	switch j.c.Dialect {
-	case conv.Anthropic, conv.OpenAIResponses:
-		return true
-	case conv.Gemini:
-		return model.IsGemini3(j.t.Model)
-	}
-	return false
-}
-
-func errorFix(d conv.Dialect) string {
-	switch d {
-	case conv.Anthropic:
-		return "set is_error: true on the tool_result"
-	case conv.Gemini:
-		return `send {"error": "<message>"} as functionResponse.response`
-	}
-	return `prefix the output with "Error: "`
-}
 
 // errorFlagged: Anthropic is_error; Gemini an "error" key; OpenAI an
 // output that reads as an error.

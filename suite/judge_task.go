@@ -35,7 +35,7 @@ func (j *judge) checkToolChoice() {
 	j.add(checkToolChoiceSent, finding{level: rules.MUST,
 		message:  fmt.Sprintf("the task forces tool_choice %q but the first request sent %s", j.t.ToolChoice, describeChoice(got)),
 		expected: describeChoice(want), got: describeChoice(got), excerpt: clip(string(first.Request), 1500),
-		fix: "pass the task's tool_choice through to the request (" + choiceShape(j.c.Dialect) + ")"})
+		fix: "pass the task's tool_choice through to the request (" + judgeOf(j.c.Dialect).choiceShape + ")"})
 }
 
 // wantedToolChoice maps the task's tool_choice onto the neutral form;
@@ -62,17 +62,6 @@ func describeChoice(c conv.ToolChoice) string {
 	return string(c.Mode)
 }
 
-func choiceShape(d conv.Dialect) string {
-	switch d {
-	case conv.OpenAIChat:
-		return `{"type": "function", "function": {"name": …}}`
-	case conv.OpenAIResponses:
-		return `{"type": "function", "name": …}`
-	case conv.Anthropic:
-		return `{"type": "tool", "name": …}`
-	}
-	return `toolConfig.functionCallingConfig {"mode": "ANY", "allowedFunctionNames": [name]}`
-}
 
 // checkStrict: every request declaring a tool the task marks strict sends
 // it with strict: true. Read from the wire, where the flag lives per

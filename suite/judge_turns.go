@@ -79,7 +79,7 @@ func (j *judge) checkTruncatedCalls() map[int]bool {
 		j.add(checkTruncatedCall, finding{level: rules.MUST,
 			message:  fmt.Sprintf("the token limit cut the model's turn %d inside its call to %s, and the driver's next request carries that call on (%s) instead of asking again", turn+1, name, strings.Join(callNames(carried.Calls()), ", ")),
 			expected: "the same request again with a larger output token limit", got: "the cut turn replayed with its calls answered", excerpt: clip(string(next.Request), 1500),
-			fix: "check why the turn ended (" + truncatedSignal(j.c.Dialect) + "): never run a call from a cut turn; ask again with a larger limit, or report the turn incomplete"})
+			fix: "check why the turn ended (" + judgeOf(j.c.Dialect).truncatedSignal + "): never run a call from a cut turn; ask again with a larger limit, or report the turn incomplete"})
 	}
 	return cut
 }

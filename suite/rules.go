@@ -62,99 +62,27 @@ const (
 	geminiResponseDoc  = "https://github.com/googleapis/go-genai/blob/v1.77.0/types.go (FunctionResponse.Response: \"output\" key for the output, \"error\" key for error details)"
 )
 
-func guide(d conv.Dialect) string {
-	switch d {
-	case conv.Anthropic:
-		return anthropicGuide
-	case conv.Gemini:
-		return geminiGuide
-	}
-	return openAIGuide
-}
-
-// forcedChoice is how the dialect forces a call.
-func forcedChoice(d conv.Dialect) string {
-	switch d {
-	case conv.Anthropic:
-		return `tool_choice "any" or "tool"`
-	case conv.Gemini:
-		return "functionCallingConfig mode ANY"
-	}
-	return `tool_choice "required" or a named function`
-}
-
-// truncatedSignal is how the dialect says the token limit cut a turn.
-func truncatedSignal(d conv.Dialect) string {
-	switch d {
-	case conv.Anthropic:
-		return `stop_reason "max_tokens"`
-	case conv.OpenAIResponses:
-		return `status "incomplete", reason "max_output_tokens"`
-	}
-	return `finish_reason "length"`
-}
-
-func truncatedSource(d conv.Dialect) string {
-	switch d {
-	case conv.Anthropic:
-		return truncatedAnthropic
-	case conv.OpenAIResponses:
-		return truncatedResponses
-	}
-	return truncatedChat
-}
-
 func dialectRules(d conv.Dialect) []rules.Rule {
 	r := func(check string, level rules.Level, feature, summary, source string) rules.Rule {
 		return rules.Rule{ID: ruleID(d, check), Dialect: d, Level: level, Feature: feature, Summary: summary, Source: source}
 	}
-	errLevel, errSummary, errSource := rules.SHOULD,
-		`A tool error (MCP isError) is sent as an error: the output starts with "Error" (the API has no error flag)`, openAIGuide
-	switch d {
-	case conv.Anthropic:
-		errLevel, errSummary, errSource = rules.MUST, "A tool error (MCP isError) is sent as a tool_result with is_error: true", anthropicGuide
-	case conv.Gemini:
-		errLevel, errSummary, errSource = rules.MUST, `A tool error (MCP isError) is sent as functionResponse.response {"error": …} (not under "output")`, geminiResponseDoc
-	}
-	matchSummary := "Each result references the call it answers (by call id): no result carries another call's data"
-	if d == conv.Gemini {
-		matchSummary = "Function responses come in call order with the call's name (and id when the call had one): no response carries another call's data"
-	}
-	src := guide(d)
+	jd := judgeOf(d)
+	src := jd.guide
 	out := []rules.Rule{
 		r(checkFinalText, rules.MUST, "core", "The driver completes the tool loop and reports the model's final text unchanged (streamed text fully assembled)", src),
 		r(checkCarriesData, rules.MUST, "core", "Every result sent back carries the tool's output (its text, or its structured content)", src),
-		r(checkMatchesCall, rules.MUST, "core", matchSummary, src),
+		r(checkMatchesCall, rules.MUST, "core", jd.matchSummary, src),
 		r(checkResultsSent, rules.MUST, "core", "Every call the model issued comes back in the next request — in the replayed model turn, with its result (a conversation never goes back ending in unanswered calls, nor with a call left out)", src),
 		r(checkOneResult, rules.MUST, "core", "Each call is answered by exactly one result: no second result for the same call", src),
-		r(checkErrorFlagged, errLevel, "errors", errSummary, errSource),
+		r(checkErrorFlagged, jd.errorLevel, "errors", jd.errorSummary, jd.errorSource),
 		r(checkBadCallAnswered, rules.MUST, "errors", "A call to an undeclared tool or with unparseable arguments is answered with an error result; the driver does not crash or drop it", src),
-		r(checkToolChoiceReset, rules.MUST, "tool-choice", "Once the forced call is answered, the next request no longer forces a call ("+forcedChoice(d)+" goes back to auto): a forced choice makes every answer a call, so a loop that keeps it never ends in text", toolChoiceReset),
+		r(checkToolChoiceReset, rules.MUST, "tool-choice", "Once the forced call is answered, the next request no longer forces a call ("+jd.forcedChoice+" goes back to auto): a forced choice makes every answer a call, so a loop that keeps it never ends in text", toolChoiceReset),
 	}
-	// Gemini leaves a cut call out of the answer: there is nothing to run.
-	if d != conv.Gemini {
-		out = append(out, r(checkTruncatedCall, rules.MUST, "truncation", "A turn the token limit cut ("+truncatedSignal(d)+") is not continued: the cut call is neither run nor answered; the driver asks again with a larger limit (or reports the turn incomplete)", truncatedSource(d)))
+	if jd.truncatedSource != "" {
+		out = append(out, r(checkTruncatedCall, rules.MUST, "truncation", "A turn the token limit cut ("+jd.truncatedSignal+") is not continued: the cut call is neither run nor answered; the driver asks again with a larger limit (or reports the turn incomplete)", jd.truncatedSource))
 	}
-	switch d {
-	case conv.OpenAIChat:
-		out = append(out,
-			r(checkToolChoiceSent, rules.MUST, "tool-choice", `The request carries the tool_choice the task asks for ({"type": "function", "function": {"name": …}} for a forced function)`, openAIToolChoice),
-			r(checkStrictSent, rules.MUST, "strict", "A function the task declares strict is sent with function.strict: true", openAIStrict))
-	case conv.OpenAIResponses:
-		out = append(out,
-			r(checkToolChoiceSent, rules.MUST, "tool-choice", `The request carries the tool_choice the task asks for ({"type": "function", "name": …} for a forced function)`, openAIToolChoice),
-			r(checkStrictSent, rules.MUST, "strict", "A function the task declares strict is sent with strict: true", openAIStrict),
-			r(checkCarriesMedia, rules.SHOULD, "images", "Images and files returned by a tool travel as input_image/input_file items of function_call_output.output", openAIRespOutput))
-	case conv.Anthropic:
-		out = append(out,
-			r(checkToolChoiceSent, rules.MUST, "tool-choice", `The request carries the tool_choice the task asks for ({"type": "tool", "name": …} for a forced tool)`, anthropicToolChoice),
-			r(checkStrictSent, rules.MUST, "strict", "A tool the task declares strict is sent with strict: true", anthropicStrict),
-			r(checkCarriesMedia, rules.SHOULD, "images", "Images and documents returned by a tool travel as image/document blocks inside the tool_result", anthropicGuide))
-	case conv.Gemini:
-		out = append(out,
-			r(checkToolChoiceSent, rules.MUST, "tool-choice", "The request carries the function calling mode the task asks for (toolConfig.functionCallingConfig mode ANY with allowedFunctionNames [name] for a forced function)", geminiToolChoice),
-			r(checkCarriesMedia, rules.SHOULD, "images", "On Gemini 3 models, images and documents returned by a tool travel as functionResponse.parts inlineData", geminiMultimodal),
-			r(checkStructuredObj, rules.SHOULD, "structured", "Structured tool output is sent as the functionResponse.response object, not as a JSON string", geminiResponseDoc))
+	for _, c := range jd.extraChecks {
+		out = append(out, r(c.check, c.level, c.feature, c.summary, c.source))
 	}
 	return out
 }

@@ -1,0 +1,66 @@
+package suite
+
+import (
+	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/rules"
+)
+
+// judgeDialect is what the scenario judge words and decides per dialect:
+// the sources its checks cite, how the API forces a call, cuts a turn,
+// flags a tool error and carries media, and the checks only some dialects
+// have. One value per dialect (judge_<dialect>.go), as data.
+type judgeDialect struct {
+	// guide is the API's tool-use guide, the default source.
+	guide string
+	// forcedChoice is how the dialect forces a call; choiceShape is the
+	// tool_choice that forces one named function.
+	forcedChoice, choiceShape string
+	// truncatedSignal is how the API says the token limit cut a turn, and
+	// truncatedSource where it says so ("" = the API drops a cut call:
+	// there is nothing to judge).
+	truncatedSignal, truncatedSource string
+	// errorLevel, errorSummary and errorSource are the error-flagged
+	// check's; errorFix is its fix.
+	errorLevel                 rules.Level
+	errorSummary, errorSource  string
+	errorFix                   string
+	// matchSummary is the matches-call check's summary.
+	matchSummary string
+	// mediaInResults: a tool result can carry images and files under
+	// model.
+	mediaInResults func(model string) bool
+	// extraChecks are the dialect's own checks (check, level, feature,
+	// summary, source).
+	extraChecks []judgeCheck
+}
+
+type judgeCheck struct {
+	check            string
+	level            rules.Level
+	feature, summary string
+	source           string
+}
+
+// judgeDialects holds every dialect's judge knowledge.
+var judgeDialects = map[conv.Dialect]*judgeDialect{
+	conv.OpenAIChat:      &judgeOpenAIChat,
+	conv.OpenAIResponses: &judgeOpenAIResponses,
+	conv.Anthropic:       &judgeAnthropic,
+	conv.Gemini:          &judgeGemini,
+}
+
+func judgeOf(d conv.Dialect) *judgeDialect { return judgeDialects[d] }
+
+// guide is the dialect's tool-use guide.
+func guide(d conv.Dialect) string { return judgeOf(d).guide }
+
+// The OpenAI APIs share the error wording: they have no error flag.
+const (
+	openAIErrorSummary = `A tool error (MCP isError) is sent as an error: the output starts with "Error" (the API has no error flag)`
+	openAIErrorFix     = `prefix the output with "Error: "`
+	byCallIDSummary    = "Each result references the call it answers (by call id): no result carries another call's data"
+	openAIForced       = `tool_choice "required" or a named function`
+)
+
+func never(string) bool  { return false }
+func always(string) bool { return true }

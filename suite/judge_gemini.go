@@ -1,0 +1,23 @@
+package suite
+
+import (
+	"github.com/toolwire/toolwire/mockprovider/model"
+	"github.com/toolwire/toolwire/mockprovider/rules"
+)
+
+var judgeGemini = judgeDialect{
+	guide:        geminiGuide,
+	forcedChoice: "functionCallingConfig mode ANY",
+	choiceShape:  `toolConfig.functionCallingConfig {"mode": "ANY", "allowedFunctionNames": [name]}`,
+	// Gemini leaves a cut call out of its answer: nothing to run.
+	truncatedSignal: `finishReason "MAX_TOKENS"`,
+	errorLevel:      rules.MUST, errorSummary: `A tool error (MCP isError) is sent as functionResponse.response {"error": …} (not under "output")`, errorSource: geminiResponseDoc,
+	errorFix:       `send {"error": "<message>"} as functionResponse.response`,
+	matchSummary:   "Function responses come in call order with the call's name (and id when the call had one): no response carries another call's data",
+	mediaInResults: model.IsGemini3,
+	extraChecks: []judgeCheck{
+		{checkToolChoiceSent, rules.MUST, "tool-choice", "The request carries the function calling mode the task asks for (toolConfig.functionCallingConfig mode ANY with allowedFunctionNames [name] for a forced function)", geminiToolChoice},
+		{checkCarriesMedia, rules.SHOULD, "images", "On Gemini 3 models, images and documents returned by a tool travel as functionResponse.parts inlineData", geminiMultimodal},
+		{checkStructuredObj, rules.SHOULD, "structured", "Structured tool output is sent as the functionResponse.response object, not as a JSON string", geminiResponseDoc},
+	},
+}
