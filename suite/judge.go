@@ -589,7 +589,6 @@ func (j *judge) level(check string) rules.Level {
 	return rules.MUST
 }
 
-
 // errorFlagged: Anthropic is_error; Gemini an "error" key; OpenAI an
 // output that reads as an error.
 func errorFlagged(d conv.Dialect, r *conv.Result) bool {

@@ -21,9 +21,9 @@ type judgeDialect struct {
 	truncatedSignal, truncatedSource string
 	// errorLevel, errorSummary and errorSource are the error-flagged
 	// check's; errorFix is its fix.
-	errorLevel                 rules.Level
-	errorSummary, errorSource  string
-	errorFix                   string
+	errorLevel                rules.Level
+	errorSummary, errorSource string
+	errorFix                  string
 	// matchSummary is the matches-call check's summary.
 	matchSummary string
 	// mediaInResults: a tool result can carry images and files under

@@ -62,7 +62,6 @@ func describeChoice(c conv.ToolChoice) string {
 	return string(c.Mode)
 }
 
-
 // checkStrict: every request declaring a tool the task marks strict sends
 // it with strict: true. Read from the wire, where the flag lives per
 // dialect (Gemini has none).
