@@ -30,6 +30,9 @@ const (
 // of /_toolwire/ except the RAP callback URLs, which tools reach with their
 // per-invocation capability instead.
 func isAdminPath(p string) bool {
+	if !strings.Contains(p, "_toolwire") {
+		return false // no cleaning makes an admin path of it (the common case, without garbage)
+	}
 	p = path.Clean("/" + p)
 	if p != "/_toolwire" && !strings.HasPrefix(p, AdminPrefix) {
 		return false
