@@ -87,6 +87,14 @@ func TestAllocsDoNotGrowWithSessions(t *testing.T) {
 	spread := measure(10000, true)
 	t.Logf("allocs/request: 1 session %.0f; 10,000 sessions, one warm session %.0f; spread over them %.0f", one, hot, spread)
 	margin := max(3, one/50) // 2 %: the journal trim varies by an allocation or two
+	if raceEnabled {
+		// The decoders and buffers the request path pools are dropped at
+		// random under the race detector, and every pool empties at each
+		// collection (more frequent with a 10,000-session heap): a few
+		// allocations either way. Growth with the session count would be
+		// far more than 5 %.
+		margin = max(margin, one/20)
+	}
 	for name, got := range map[string]float64{"one warm session": hot, "spread": spread} {
 		if got > one+margin {
 			t.Errorf("10,000 sessions (%s): %.0f allocs/request, 1 session: %.0f (margin %.0f): per-request cost grows with the session count", name, got, one, margin)
