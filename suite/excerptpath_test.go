@@ -3,6 +3,7 @@ package suite_test
 import (
 	"bytes"
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -58,5 +59,44 @@ func TestFailureExcerptHighlightsTheViolationPath(t *testing.T) {
 	marked := out[start : start+strings.Index(out[start:], "</mark>")]
 	if !strings.Contains(marked, `&#34;tool_use_id&#34;: &#34;msg_`) || strings.Contains(marked, `&#34;type&#34;: &#34;tool_use&#34;`) {
 		t.Errorf("the highlight is not the tool_result block that names msg_…:\n%s", marked)
+	}
+}
+
+// The suite's own checks point at the result they judge: with ids swapped
+// between two parallel calls, matches-call fails at the tool result as
+// sent, per dialect, and the excerpt holds that member.
+func TestSuiteCheckFailuresNameTheResultPath(t *testing.T) {
+	want := map[conv.Dialect]string{
+		conv.OpenAIChat:      `^messages\.\d+$`,
+		conv.OpenAIResponses: `^input\.\d+$`,
+		conv.Anthropic:       `^messages\.\d+\.content\.\d+$`,
+	}
+	for d, pattern := range want {
+		h, err := suite.New(suite.Config{Driver: reference.Driver(refdriver.SwappedIDs), Dialects: []conv.Dialect{d},
+			Scenarios: []string{"parallel-different-tools"}, Streams: []bool{false}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var res *reports.Result
+		for _, c := range h.Plan() {
+			for _, r := range h.RunCombo(context.Background(), c) {
+				if strings.HasSuffix(r.Rule, ".result-matches-call") && r.Outcome == reports.Fail && res == nil {
+					res = &r
+				}
+			}
+		}
+		h.Close()
+		if res == nil {
+			t.Errorf("%s: swapped ids did not fail matches-call", d)
+			continue
+		}
+		if !regexp.MustCompile(pattern).MatchString(res.Path) {
+			t.Errorf("%s: path %q, want %s", d, res.Path, pattern)
+			continue
+		}
+		lines, ok := jsonview.Lines([]byte(res.Excerpt))
+		if !ok || !jsonview.Mark(lines, res.Path, "") {
+			t.Errorf("%s: path %q not in the excerpt %s", d, res.Path, res.Excerpt)
+		}
 	}
 }

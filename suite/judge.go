@@ -534,10 +534,21 @@ func (j *judge) match(p *pair, i int) *conv.Result {
 
 func (j *judge) judgeResult(p *pair, call *conv.Call, r *conv.Result, exps []expectation, i int) {
 	exp := exps[i]
-	excerpt := clip(string(p.request), 1500)
+	// The result as sent, highlighted in the excerpt: found by the id it
+	// carries (the call's, when it carries none).
+	id := r.CallID
+	if id == "" {
+		id = call.ID
+	}
+	path := judgeOf(j.c.Dialect).resultPath(p.request, id, call.Name)
+	excerpt := jsonview.Focus(p.request, path, 1500)
+	add := func(check string, f finding) {
+		f.path = path
+		j.add(check, f)
+	}
 	if exp.synthetic {
 		if !errorFlagged(j.c.Dialect, r) {
-			j.add(checkBadCallAnswered, finding{level: rules.MUST, message: exp.why + " but its result is not an error", got: clip(resultText(r), 300), excerpt: excerpt,
+			add(checkBadCallAnswered, finding{level: rules.MUST, message: exp.why + " but its result is not an error", got: clip(resultText(r), 300), excerpt: excerpt,
 				fix: "answer such calls with an error result (flagged the dialect's way)"})
 		}
 		return
@@ -551,21 +562,21 @@ func (j *judge) judgeResult(p *pair, call *conv.Call, r *conv.Result, exps []exp
 			}
 		}
 		if other >= 0 {
-			j.add(checkMatchesCall, finding{level: rules.MUST, message: fmt.Sprintf("the result for call %s (%s) carries the data of call %s", call.ID, call.Name, p.calls[other].ID),
+			add(checkMatchesCall, finding{level: rules.MUST, message: fmt.Sprintf("the result for call %s (%s) carries the data of call %s", call.ID, call.Name, p.calls[other].ID),
 				expected: clip(exp.result.Text(), 300), got: clip(resultText(r), 300), excerpt: excerpt, fix: "reference each call's own id in its result"})
 		} else {
-			j.add(checkCarriesData, finding{level: rules.MUST, message: fmt.Sprintf("the result for call %s (%s) does not carry the tool's output", call.ID, call.Name),
+			add(checkCarriesData, finding{level: rules.MUST, message: fmt.Sprintf("the result for call %s (%s) does not carry the tool's output", call.ID, call.Name),
 				expected: clip(expectedText(exp.result), 300), got: clip(resultText(r), 300), excerpt: excerpt, fix: "convert the tool's text (or structured content) into the dialect's result"})
 		}
 	}
 	if exp.result.IsError && !errorFlagged(j.c.Dialect, r) {
-		j.add(checkErrorFlagged, finding{level: j.level(checkErrorFlagged), message: fmt.Sprintf("the tool's error for call %s (%s) is sent as a normal result", call.ID, call.Name),
+		add(checkErrorFlagged, finding{level: j.level(checkErrorFlagged), message: fmt.Sprintf("the tool's error for call %s (%s) is sent as a normal result", call.ID, call.Name),
 			got: clip(resultText(r), 300), excerpt: excerpt, fix: judgeOf(j.c.Dialect).errorFix})
 	}
 	if media := exp.result.Media(); len(media) > 0 && judgeOf(j.c.Dialect).mediaInResults(j.t.Model) {
 		for _, m := range media {
 			if !hasMedia(r, m) {
-				j.add(checkCarriesMedia, finding{level: rules.SHOULD, message: fmt.Sprintf("the %s returned for call %s is not in its result", m.MimeType, call.ID), excerpt: excerpt,
+				add(checkCarriesMedia, finding{level: rules.SHOULD, message: fmt.Sprintf("the %s returned for call %s is not in its result", m.MimeType, call.ID), excerpt: excerpt,
 					fix: "send tool images and documents in the result the way the API takes them"})
 				break
 			}
@@ -573,7 +584,7 @@ func (j *judge) judgeResult(p *pair, call *conv.Call, r *conv.Result, exps []exp
 	}
 	if j.c.Dialect == conv.Gemini && exp.result.StructuredContent != nil && !exp.result.IsError {
 		if !containsValue(r.Structured, exp.result.StructuredContent) {
-			j.add(checkStructuredObj, finding{level: rules.SHOULD, message: fmt.Sprintf("the structured output of call %s is not an object in functionResponse.response", call.Name),
+			add(checkStructuredObj, finding{level: rules.SHOULD, message: fmt.Sprintf("the structured output of call %s is not an object in functionResponse.response", call.Name),
 				expected: string(mustJSON(exp.result.StructuredContent)), got: string(mustJSON(r.Structured)), excerpt: excerpt,
 				fix: "pass structuredContent as the response object (do not json-encode it into a string)"})
 		}

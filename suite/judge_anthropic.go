@@ -12,6 +12,7 @@ var judgeAnthropic = judgeDialect{
 	errorFix:       "set is_error: true on the tool_result",
 	matchSummary:   byCallIDSummary,
 	mediaInResults: always,
+	resultPath:     anthropicResultPath,
 	extraChecks: []judgeCheck{
 		{checkToolChoiceSent, rules.MUST, "tool-choice", `The request carries the tool_choice the task asks for ({"type": "tool", "name": …} for a forced tool)`, anthropicToolChoice},
 		{checkStrictSent, rules.MUST, "strict", "A tool the task declares strict is sent with strict: true", anthropicStrict},

@@ -29,6 +29,8 @@ type judgeDialect struct {
 	// mediaInResults: a tool result can carry images and files under
 	// model.
 	mediaInResults func(model string) bool
+	// resultPath finds a call's result in a request body (judge_resultpath.go).
+	resultPath func(body []byte, callID, name string) string
 	// extraChecks are the dialect's own checks (check, level, feature,
 	// summary, source).
 	extraChecks []judgeCheck

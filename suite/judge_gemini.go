@@ -15,6 +15,7 @@ var judgeGemini = judgeDialect{
 	errorFix:       `send {"error": "<message>"} as functionResponse.response`,
 	matchSummary:   "Function responses come in call order with the call's name (and id when the call had one): no response carries another call's data",
 	mediaInResults: model.IsGemini3,
+	resultPath:     geminiResultPath,
 	extraChecks: []judgeCheck{
 		{checkToolChoiceSent, rules.MUST, "tool-choice", "The request carries the function calling mode the task asks for (toolConfig.functionCallingConfig mode ANY with allowedFunctionNames [name] for a forced function)", geminiToolChoice},
 		{checkCarriesMedia, rules.SHOULD, "images", "On Gemini 3 models, images and documents returned by a tool travel as functionResponse.parts inlineData", geminiMultimodal},

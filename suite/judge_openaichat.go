@@ -11,6 +11,7 @@ var judgeOpenAIChat = judgeDialect{
 	errorLevel:      rules.SHOULD, errorSummary: openAIErrorSummary, errorSource: openAIGuide, errorFix: openAIErrorFix,
 	matchSummary:   byCallIDSummary,
 	mediaInResults: never,
+	resultPath:     chatResultPath,
 	extraChecks: []judgeCheck{
 		{checkToolChoiceSent, rules.MUST, "tool-choice", `The request carries the tool_choice the task asks for ({"type": "function", "function": {"name": …}} for a forced function)`, openAIToolChoice},
 		{checkStrictSent, rules.MUST, "strict", "A function the task declares strict is sent with function.strict: true", openAIStrict},
