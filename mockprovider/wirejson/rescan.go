@@ -122,10 +122,10 @@ func unquoted(q []byte) []byte {
 	return out
 }
 
-// TypeTag is the object's top-level "type" string, read the fast way when
-// the SDKs' layout allows: "type" first ({"type":"text",…}, Anthropic's) or
-// last (…,"type":"message"}, openai-go's field order), as a plain string;
-// anything else is read by StringMember. raw must be valid JSON (read whole
+// TypeTag is the object's top-level "type" string, read the fast way in
+// the two common layouts: "type" first ({"type":"text",…}) or last
+// (…,"type":"message"}), as a plain string; anything else is read by
+// StringMember. raw must be valid JSON (read whole
 // by the strict decoder): in valid JSON the bytes ,"type":" or {"type":"
 // only ever start a member name, and one that ends the value just before
 // its final brace belongs to the outermost object.
