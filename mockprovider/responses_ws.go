@@ -184,7 +184,7 @@ func readClientEvent(msg []byte) (clientEvent, *wire.APIError) {
 			case 'f':
 				return ev, socketRefusal("generate", nil, "toolwire: generate: false (a warmup without output) is not implemented by the mock")
 			}
-			return ev, socketRefusal("generate", "invalid_type", fmt.Sprintf("Invalid type for 'generate': expected a boolean, but got %s instead.", jsonKindName(val)))
+			return ev, socketRefusal("generate", "invalid_type", fmt.Sprintf("Invalid type for 'generate': expected a boolean, but got %s instead.", openairesp.GotOf(byte(val.Kind()), string(val))))
 		case "background":
 			if val.Kind() == 't' {
 				return ev, socketRefusal("background", "unsupported_parameter", "Unsupported parameter: 'background' is not supported in WebSocket mode.")
@@ -237,23 +237,6 @@ func validStreamID(id string) bool {
 	return true
 }
 
-func jsonKindName(v jsontext.Value) string {
-	switch v.Kind() {
-	case '"':
-		return "a string"
-	case '0':
-		if bytes.ContainsAny(v, ".eE") {
-			return "a decimal"
-		}
-		return "an integer"
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	}
-	return "null"
-}
-
 // quoteSingle shows a value as the API's messages do: a string in single
 // quotes, anything else as sent.
 func quoteSingle(v jsontext.Value) string {
@@ -266,13 +249,8 @@ func quoteSingle(v jsontext.Value) string {
 
 // apiErrorObject is the error member of the API's envelope.
 func apiErrorObject(e *wire.APIError) json.RawMessage {
-	rec := newErrorRecorder()
-	openaiwire.WriteError(rec, e)
-	var env struct {
-		Error json.RawMessage `json:"error"`
-	}
-	_ = json.Unmarshal(rec.buf.Bytes(), &env)
-	return env.Error
+	b, _ := json.Marshal(openaiwire.NewErrorObject(e))
+	return b
 }
 
 // errorEvent is the API's error event on a socket: the HTTP status beside
@@ -293,17 +271,6 @@ func errorEvent(status int, errObj json.RawMessage, streamID string) []byte {
 	}
 	return append(b, '}')
 }
-
-// errorRecorder is a minimal ResponseWriter that keeps what is written.
-type errorRecorder struct {
-	header http.Header
-	buf    bytes.Buffer
-}
-
-func newErrorRecorder() *errorRecorder               { return &errorRecorder{header: http.Header{}} }
-func (r *errorRecorder) Header() http.Header         { return r.header }
-func (r *errorRecorder) WriteHeader(int)             {}
-func (r *errorRecorder) Write(b []byte) (int, error) { return r.buf.Write(b) }
 
 // socketWriter is the ResponseWriter the pipeline answers a socket message
 // through: each SSE event's data becomes one text message (with the

@@ -4,9 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
-	"strings"
 
-	"github.com/go-json-experiment/json/jsontext"
+	"github.com/toolwire/toolwire/mockprovider/wirejson"
 )
 
 // The Message body is written by hand: it is every non-streamed answer,
@@ -131,12 +130,7 @@ func appendOptString(b []byte, s *string) []byte {
 // (the bytes stay those of the library's encoding).
 func appendString(b []byte, s string) []byte {
 	start := len(b)
-	out, err := jsontext.AppendQuote(b, s)
-	if err != nil {
-		// Invalid UTF-8 (a scripted string): replacement characters, as
-		// json.Marshal writes them.
-		out, _ = jsontext.AppendQuote(b, strings.ToValidUTF8(s, "\ufffd"))
-	}
+	out := wirejson.AppendString(b, s)
 	if !needsHTMLEscape(out[start:]) {
 		return out
 	}

@@ -3,17 +3,17 @@ package openaichat
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
+
+	"github.com/go-json-experiment/json"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
 	"github.com/toolwire/toolwire/mockprovider/model"
 	"github.com/toolwire/toolwire/mockprovider/openaiwire"
+	"github.com/toolwire/toolwire/mockprovider/wirejson"
 )
 
 // output is one assistant answer, ready for either wire form.
@@ -177,11 +177,11 @@ type answerFunction struct {
 func encodeCompletion(o *output) []byte {
 	b := make([]byte, 0, 512+len(o.Text)+len(o.Refusal)+64*len(o.Calls))
 	b = append(b, `{"id":`...)
-	b = appendString(b, o.ID)
+	b = wirejson.AppendString(b, o.ID)
 	b = append(b, `,"object":"chat.completion","created":`...)
 	b = strconv.AppendInt(b, o.Created, 10)
 	b = append(b, `,"model":`...)
-	b = appendString(b, o.Model)
+	b = wirejson.AppendString(b, o.Model)
 	b = append(b, `,"choices":[{"index":0,"message":{"role":"assistant","content":`...)
 	b = appendOptional(b, o.Text, o.HasText)
 	b = append(b, `,"refusal":`...)
@@ -195,23 +195,23 @@ func encodeCompletion(o *output) []byte {
 			b = append(b, '{')
 			if c.ID != "" {
 				b = append(b, `"id":`...)
-				b = appendString(b, c.ID)
+				b = wirejson.AppendString(b, c.ID)
 				b = append(b, ',')
 			}
 			b = append(b, `"type":"function","function":{`...)
 			if c.Name != "" {
 				b = append(b, `"name":`...)
-				b = appendString(b, c.Name)
+				b = wirejson.AppendString(b, c.Name)
 				b = append(b, ',')
 			}
 			b = append(b, `"arguments":`...)
-			b = appendString(b, c.Arguments)
+			b = wirejson.AppendString(b, c.Arguments)
 			b = append(b, `}}`...)
 		}
 		b = append(b, ']')
 	}
 	b = append(b, `,"annotations":[]},"logprobs":null,"finish_reason":`...)
-	b = appendString(b, o.Finish)
+	b = wirejson.AppendString(b, o.Finish)
 	u := &o.Usage
 	b = append(b, `}],"usage":{"prompt_tokens":`...)
 	b = strconv.AppendInt(b, int64(u.PromptTokens), 10)
@@ -232,7 +232,7 @@ func encodeCompletion(o *output) []byte {
 	b = append(b, `,"rejected_prediction_tokens":`...)
 	b = strconv.AppendInt(b, int64(u.CompletionTokensDetails.RejectedPredictionTokens), 10)
 	b = append(b, `}},"service_tier":"default","system_fingerprint":`...)
-	b = appendString(b, o.Fingerprint)
+	b = wirejson.AppendString(b, o.Fingerprint)
 	return append(b, '}')
 }
 
@@ -241,15 +241,5 @@ func appendOptional(b []byte, s string, present bool) []byte {
 	if !present {
 		return append(b, "null"...)
 	}
-	return appendString(b, s)
-}
-
-// appendString quotes s as the library does; invalid UTF-8 (a scripted
-// string) becomes replacement characters.
-func appendString(b []byte, s string) []byte {
-	out, err := jsontext.AppendQuote(b, s)
-	if err != nil {
-		out, _ = jsontext.AppendQuote(b, strings.ToValidUTF8(s, "\ufffd"))
-	}
-	return out
+	return wirejson.AppendString(b, s)
 }

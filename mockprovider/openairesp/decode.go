@@ -172,7 +172,7 @@ func (r *Request) fromWire(body []byte) {
 	case in.OfString != nil:
 		// The one user message the API reads a string as, stored as
 		// {"content":s,"role":"user"}.
-		raw := append([]byte(`{"content":`), appendString(nil, *in.OfString)...)
+		raw := append([]byte(`{"content":`), wirejson.AppendString(nil, *in.OfString)...)
 		raw = append(raw, `,"role":"user"}`...)
 		r.Items = []Item{{Type: "message", Role: "user", Content: &MessageContent{OfString: in.OfString}, Raw: raw}}
 		r.InputString = true
@@ -281,10 +281,10 @@ func decodeError(e *wirejson.Error) *wire.APIError {
 		return bad(RuleFieldTypes, code+"_above_max_value", fmt.Sprintf("Invalid '%s': %s above maximum value. Expected a value <= %s, but got %s instead.", param, kind, bound, e.Value))
 	}
 	// Wrong type.
-	want, got := expectedOf(e.Want), gotOf(e.Got, e.Value)
+	want, got := expectedOf(e.Want), GotOf(e.Got, e.Value)
 	var ute *unionTypeError
 	if errors.As(e.Err, &ute) {
-		want, got = ute.Expected, gotOf(ute.Got, ute.Value)
+		want, got = ute.Expected, GotOf(ute.Got, ute.Value)
 	}
 	return bad(RuleFieldTypes, "invalid_type", fmt.Sprintf("Invalid type for '%s': expected %s, but got %s instead.", param, want, got))
 }
@@ -325,8 +325,9 @@ func expectedOf(t reflect.Type) string {
 	return "an object"
 }
 
-// gotOf names the JSON kind that arrived, as the API does.
-func gotOf(kind byte, value string) string {
+// GotOf words a JSON value's kind as the API's type errors do ("but got
+// an integer instead"); value is the value's text (numbers only).
+func GotOf(kind byte, value string) string {
 	switch kind {
 	case '"':
 		return "a string"
@@ -345,15 +346,4 @@ func gotOf(kind byte, value string) string {
 		return "null"
 	}
 	return "a value of another type"
-}
-
-// appendString appends s as a JSON string.
-func appendString(b []byte, s string) []byte {
-	out, err := jsontext.AppendQuote(b, s)
-	if err != nil {
-		// Invalid UTF-8 (a scripted string): quoted with replacement
-		// characters, as json.Marshal does.
-		out, _ = jsontext.AppendQuote(b, strings.ToValidUTF8(s, "\ufffd"))
-	}
-	return out
 }

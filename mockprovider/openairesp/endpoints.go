@@ -81,7 +81,7 @@ func (d *Dialect) compact(x *dialect.Exchange, req *Request) {
 		if content.Kind() == '"' {
 			var s string
 			_ = json.Unmarshal(content, &s)
-			content = jsontext.Value(appendString([]byte(`[{"type":"input_text","text":`), s))
+			content = jsontext.Value(wirejson.AppendString([]byte(`[{"type":"input_text","text":`), s))
 			content = append(content, "}]"...)
 		}
 		output = append(output, object{{"id", id}, {"type", "message"}, {"status", "completed"}, {"content", jsontext.Value(content)}, {"role", "user"}})

@@ -5,6 +5,8 @@ import (
 	"strconv"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/toolwire/toolwire/mockprovider/wirejson"
 )
 
 // kv is one field of an object, in order.
@@ -34,7 +36,7 @@ func appendValue(b []byte, v any) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, f.k)
+			b = wirejson.AppendString(b, f.k)
 			b = append(b, ':')
 			var err error
 			if b, err = appendValue(b, f.v); err != nil {
@@ -47,7 +49,7 @@ func appendValue(b []byte, v any) ([]byte, error) {
 	case []any:
 		return appendArray(b, x)
 	case string:
-		return appendString(b, x), nil
+		return wirejson.AppendString(b, x), nil
 	case nil:
 		return append(b, "null"...), nil
 	case bool:

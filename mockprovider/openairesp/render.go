@@ -6,6 +6,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/toolwire/toolwire/mockprovider/model"
+	"github.com/toolwire/toolwire/mockprovider/wirejson"
 )
 
 // The Response object and its output items are written straight into a
@@ -53,11 +54,11 @@ func appendResponse(b []byte, req *Request, id string, created int64, items []pl
 	status := f.status
 	completed := status == "completed" || status == "incomplete"
 	b = append(b, `{"id":`...)
-	b = appendString(b, id)
+	b = wirejson.AppendString(b, id)
 	b = append(b, `,"object":"response","created_at":`...)
 	b = strconv.AppendInt(b, created, 10)
 	b = append(b, `,"status":`...)
-	b = appendString(b, status)
+	b = wirejson.AppendString(b, status)
 	b = append(b, `,"background":false,"completed_at":`...)
 	if status == "completed" {
 		b = strconv.AppendInt(b, created, 10)
@@ -77,7 +78,7 @@ func appendResponse(b []byte, req *Request, id string, created int64, items []pl
 	b = append(b, `,"max_output_tokens":`...)
 	b = f.appendRawOrNull(b, req.MaxOutputTokens)
 	b = append(b, `,"max_tool_calls":null,"model":`...)
-	b = appendString(b, req.Model)
+	b = wirejson.AppendString(b, req.Model)
 	b = append(b, `,"moderation":null,"output":[`...)
 	if completed {
 		for i := range items {
@@ -95,7 +96,7 @@ func appendResponse(b []byte, req *Request, id string, created int64, items []pl
 	b = strconv.AppendBool(b, req.ParallelToolCalls == nil || *req.ParallelToolCalls)
 	b = append(b, `,"presence_penalty":0,"previous_response_id":`...)
 	if req.PreviousResponseID != nil && *req.PreviousResponseID != "" {
-		b = appendString(b, *req.PreviousResponseID)
+		b = wirejson.AppendString(b, *req.PreviousResponseID)
 	} else {
 		b = append(b, "null"...)
 	}
@@ -182,12 +183,12 @@ func (f *form) appendTools(b []byte, req *Request) []byte {
 		first = false
 		b = append(b, `{"type":"function","description":`...)
 		if t.Description != nil {
-			b = appendString(b, *t.Description)
+			b = wirejson.AppendString(b, *t.Description)
 		} else {
 			b = append(b, "null"...)
 		}
 		b = append(b, `,"name":`...)
-		b = appendString(b, str(t.Name))
+		b = wirejson.AppendString(b, str(t.Name))
 		b = append(b, `,"parameters":`...)
 		b = f.appendRawOrNull(b, t.Parameters)
 		strict := strictCompatible(t.Parameters)
@@ -229,13 +230,13 @@ func appendItem(b []byte, p *planned, done bool) []byte {
 		status = `"incomplete"`
 	}
 	b = append(b, `{"id":`...)
-	b = appendString(b, p.id)
+	b = wirejson.AppendString(b, p.id)
 	switch p.kind {
 	case "reasoning":
 		b = append(b, `,"type":"reasoning"`...)
 		if p.encrypted != "" {
 			b = append(b, `,"encrypted_content":`...)
-			b = appendString(b, p.encrypted)
+			b = wirejson.AppendString(b, p.encrypted)
 		}
 		b = append(b, `,"summary":[`...)
 		if done && p.summary != "" {
@@ -250,21 +251,21 @@ func appendItem(b []byte, p *planned, done bool) []byte {
 			b = appendPart(b, p, p.text)
 		}
 		b = append(b, `],"phase":`...)
-		b = appendString(b, p.phase)
+		b = wirejson.AppendString(b, p.phase)
 		return append(b, `,"role":"assistant"}`...)
 	}
 	b = append(b, `,"type":"function_call","status":`...)
 	b = append(b, status...)
 	b = append(b, `,"arguments":`...)
 	if done {
-		b = appendString(b, p.args)
+		b = wirejson.AppendString(b, p.args)
 	} else {
 		b = append(b, `""`...)
 	}
 	b = append(b, `,"call_id":`...)
-	b = appendString(b, p.callID)
+	b = wirejson.AppendString(b, p.callID)
 	b = append(b, `,"name":`...)
-	b = appendString(b, p.name)
+	b = wirejson.AppendString(b, p.name)
 	return append(b, '}')
 }
 
@@ -276,12 +277,12 @@ func appendPart(b []byte, p *planned, text string) []byte {
 	} else {
 		b = append(b, `{"type":"output_text","annotations":[],"logprobs":[],"text":`...)
 	}
-	b = appendString(b, text)
+	b = wirejson.AppendString(b, text)
 	return append(b, '}')
 }
 
 func appendSummaryPart(b []byte, text string) []byte {
 	b = append(b, `{"type":"summary_text","text":`...)
-	b = appendString(b, text)
+	b = wirejson.AppendString(b, text)
 	return append(b, '}')
 }

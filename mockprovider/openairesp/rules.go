@@ -182,7 +182,7 @@ func checkArgumentsString(req any, _ *rules.Env) []rules.Violation {
 		if k := it.Arguments.Kind(); len(it.Arguments) > 0 && k != 'n' && k != '"' {
 			param := fmt.Sprintf("input[%d].arguments", it.Index)
 			out = append(out, violation(orderStructure+it.Index, param, param, "invalid_type",
-				fmt.Sprintf("Invalid type for '%s': expected a string, but got %s instead.", param, gotOf(byte(k), string(it.Arguments)))))
+				fmt.Sprintf("Invalid type for '%s': expected a string, but got %s instead.", param, GotOf(byte(k), string(it.Arguments)))))
 		}
 	}
 	return out

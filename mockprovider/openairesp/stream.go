@@ -6,6 +6,7 @@ import (
 
 	"github.com/toolwire/toolwire/mockprovider/dialect"
 	"github.com/toolwire/toolwire/mockprovider/wire"
+	"github.com/toolwire/toolwire/mockprovider/wirejson"
 )
 
 // streamState is what an injected in-stream error needs to report the
@@ -44,7 +45,7 @@ type events struct {
 // begin starts an event: {"type":"<typ>".
 func (e *events) begin(typ string) []byte {
 	b := append(e.buf[:0], `{"type":`...)
-	return appendString(b, typ)
+	return wirejson.AppendString(b, typ)
 }
 
 // send ends the event with its sequence number (the count already
@@ -61,7 +62,7 @@ func (e *events) send(typ string, b []byte) error {
 // at appends the "item_id" and "output_index" members most events carry.
 func at(b []byte, id string, index int) []byte {
 	b = append(b, `,"item_id":`...)
-	b = appendString(b, id)
+	b = wirejson.AppendString(b, id)
 	b = append(b, `,"output_index":`...)
 	return strconv.AppendInt(b, int64(index), 10)
 }
@@ -127,14 +128,14 @@ func (e *events) arguments(index int, it *planned, size int) error {
 		var frag string
 		frag, rest = wire.NextFragment(rest, size)
 		b := append(e.begin(delta), `,"delta":`...)
-		b = appendString(b, frag)
+		b = wirejson.AppendString(b, frag)
 		if err := e.send(delta, at(b, it.id, index)); err != nil {
 			return err
 		}
 	}
 	const doneEv = "response.function_call_arguments.done"
 	b := append(e.begin(doneEv), `,"arguments":`...)
-	b = appendString(b, it.args)
+	b = wirejson.AppendString(b, it.args)
 	return e.send(doneEv, at(b, it.id, index))
 }
 
@@ -156,14 +157,14 @@ func (e *events) summary(index int, it *planned, size int) error {
 		var frag string
 		frag, rest = wire.NextFragment(rest, size)
 		b := append(at(e.begin(delta), it.id, index), `,"delta":`...)
-		b = appendString(b, frag)
+		b = wirejson.AppendString(b, frag)
 		if err := e.send(delta, append(b, `,"summary_index":0`...)); err != nil {
 			return err
 		}
 	}
 	const textDone = "response.reasoning_summary_text.done"
 	b = append(at(e.begin(textDone), it.id, index), `,"summary_index":0,"text":`...)
-	if err := e.send(textDone, appendString(b, it.summary)); err != nil {
+	if err := e.send(textDone, wirejson.AppendString(b, it.summary)); err != nil {
 		return err
 	}
 	const partDone = "response.reasoning_summary_part.done"
@@ -188,7 +189,7 @@ func (e *events) text(index int, it *planned, size int) error {
 		var frag string
 		frag, rest = wire.NextFragment(rest, size)
 		b := append(contentAt(e.begin(delta)), `,"delta":`...)
-		b = appendString(b, frag)
+		b = wirejson.AppendString(b, frag)
 		if !it.refusal {
 			b = append(b, `,"logprobs":[]`...)
 		}
@@ -201,7 +202,7 @@ func (e *events) text(index int, it *planned, size int) error {
 		b = append(b, `,"logprobs":[]`...)
 	}
 	b = append(b, field...)
-	if err := e.send(doneEv, appendString(b, it.text)); err != nil {
+	if err := e.send(doneEv, wirejson.AppendString(b, it.text)); err != nil {
 		return err
 	}
 	const partDone = "response.content_part.done"

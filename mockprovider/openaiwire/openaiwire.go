@@ -93,15 +93,23 @@ func NotFound(r *http.Request) *wire.APIError {
 // The answer carries the headers of every OpenAI answer (ResponseHeaders).
 func WriteError(w http.ResponseWriter, e *wire.APIError) {
 	ResponseHeaders(w.Header(), time.Now(), 0)
-	type body struct { // fields in the order the API sends them
-		Message string `json:"message"`
-		Type    string `json:"type"`
-		Param   any    `json:"param"`
-		Code    any    `json:"code"`
-	}
 	wire.WriteJSON(w, e.Status, struct {
-		Error body `json:"error"`
-	}{body{e.Message, e.Type, e.Param, e.Code}})
+		Error ErrorObject `json:"error"`
+	}{NewErrorObject(e)})
+}
+
+// ErrorObject is the error member of OpenAI's envelope, fields in the
+// order the API sends them (also the error of a WebSocket error event).
+type ErrorObject struct {
+	Message string `json:"message"`
+	Type    string `json:"type"`
+	Param   any    `json:"param"`
+	Code    any    `json:"code"`
+}
+
+// NewErrorObject is e as the API words it.
+func NewErrorObject(e *wire.APIError) ErrorObject {
+	return ErrorObject{e.Message, e.Type, e.Param, e.Code}
 }
 
 // APIVersion is the openai-version header the API sends.

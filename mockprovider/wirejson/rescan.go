@@ -2,6 +2,7 @@ package wirejson
 
 import (
 	"bytes"
+	"strings"
 	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -147,4 +148,15 @@ func TypeTag(raw []byte) ([]byte, bool) {
 		}
 	}
 	return StringMember(raw, "type")
+}
+
+// AppendString appends s as a JSON string, the hand-written encoders'
+// quoting: invalid UTF-8 (a scripted string) becomes replacement
+// characters, as json.Marshal writes it, instead of an error.
+func AppendString(b []byte, s string) []byte {
+	out, err := jsontext.AppendQuote(b, s)
+	if err != nil {
+		out, _ = jsontext.AppendQuote(b, strings.ToValidUTF8(s, "\ufffd"))
+	}
+	return out
 }
