@@ -226,9 +226,10 @@ func (d *Dialect) remember(x *dialect.Exchange, req *Request, id string, done re
 		}
 	}
 	stored := req.Store == nil || *req.Store
-	rememberItems(x.Session, items, done, stored)
+	entries := itemEntries(items, done, stored, 1)
 	socket := socketCacheOf(x)
 	if !stored && socket == nil {
+		x.Session.PutResponses(entries...)
 		return
 	}
 	in := req.Effective()
@@ -244,8 +245,10 @@ func (d *Dialect) remember(x *dialect.Exchange, req *Request, id string, done re
 	}
 	e := &session.StoredResponse{ID: id, Body: done.body, Items: effective}
 	if !stored {
+		x.Session.PutResponses(entries...)
 		socket.put(e) // continued on this socket only
 		return
 	}
-	x.Session.PutResponse(e)
+	// One lock and one charge to the budget for the response and its items.
+	x.Session.PutResponses(append(entries, e)...)
 }

@@ -44,15 +44,18 @@ func lookupItem(sess *session.Session, id string) (it Item, issued bool) {
 	return Item{}, true
 }
 
-// rememberItems indexes a response's output items (see itemKey).
-func rememberItems(sess *session.Session, items []planned, done rendered, stored bool) {
+// itemEntries index a response's output items (see itemKey); extra is
+// room for the response itself.
+func itemEntries(items []planned, done rendered, stored bool, extra int) []*session.StoredResponse {
+	out := make([]*session.StoredResponse, len(items), len(items)+extra)
 	for i := range items {
 		e := &session.StoredResponse{ID: itemKey(items[i].id)}
 		if stored {
 			e.Items = []json.RawMessage{done.item(i)}
 		}
-		sess.PutResponse(e)
+		out[i] = e
 	}
+	return out
 }
 
 // notFound is the answer for an unknown, deleted or unstored response id

@@ -474,24 +474,36 @@ func (s *Session) Journal() ([]Entry, int) {
 
 // PutResponse stores a Responses API answer, evicting the oldest beyond
 // the cap.
-func (s *Session) PutResponse(r *StoredResponse) {
-	r.size = r.cost()
+func (s *Session) PutResponse(r *StoredResponse) { s.PutResponses(r) }
+
+// PutResponses stores several answers (a response and its output items)
+// under one lock and one charge to the store's budget.
+func (s *Session) PutResponses(rs ...*StoredResponse) {
+	if len(rs) == 0 {
+		return
+	}
+	var one [4]journalRef
+	refs := one[:0]
 	s.mu.Lock()
 	if s.responses == nil {
 		s.responses = map[string]*StoredResponse{}
 	}
-	if old, ok := s.responses[r.ID]; ok {
-		s.uncharge(old.size, 1)
-	} else {
-		s.respOrder = append(s.respOrder, r.ID)
+	for _, r := range rs {
+		r.size = r.cost()
+		if old, ok := s.responses[r.ID]; ok {
+			s.uncharge(old.size, 1)
+		} else {
+			s.respOrder = append(s.respOrder, r.ID)
+		}
+		s.responses[r.ID] = r
+		refs = append(refs, journalRef{s: s, resp: r.ID, size: r.size})
 	}
-	s.responses[r.ID] = r
 	for max := s.limits.StoredResponses; max > 0 && len(s.respOrder) > max; {
 		s.deleteResponseLocked(s.respOrder[0])
 	}
 	s.mu.Unlock()
 	if s.store != nil {
-		s.store.charge(journalRef{s: s, resp: r.ID, size: r.size})
+		s.store.charge(refs...)
 	}
 }
 
@@ -713,12 +725,14 @@ type journalRef struct {
 
 // charge accounts for a new journal entry or stored response and drops
 // the oldest items of any session while the store is over budget.
-func (st *Store) charge(ref journalRef) {
-	st.journalBytes.Add(ref.size)
-	st.journalCount.Add(1)
+func (st *Store) charge(refs ...journalRef) {
+	for _, ref := range refs {
+		st.journalBytes.Add(ref.size)
+	}
+	st.journalCount.Add(int64(len(refs)))
 	st.jmu.Lock()
 	defer st.jmu.Unlock()
-	st.jqueue = append(st.jqueue, ref)
+	st.jqueue = append(st.jqueue, refs...)
 	st.dropOldestItemsLocked()
 	// Refs of entries already gone (trimmed by the per-session cap, reset,
 	// evicted) are only popped when over budget; compact them away before

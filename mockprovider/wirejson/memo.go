@@ -32,14 +32,49 @@ type Memo[T any] struct {
 // through the memo, strict or lenient about unknown members.
 func (m *Memo[T]) Options(lenient bool) json.Options {
 	m.once.Do(func() {
-		through := json.WithUnmarshalers(json.UnmarshalFromFunc(m.decode))
-		m.strict = json.JoinOptions(strictOpts, through)
-		m.lenient = json.JoinOptions(lenientOpts, through)
+		m.strict, m.lenient = throughMemos(m.unmarshalers())
 	})
 	if lenient {
 		return m.lenient
 	}
 	return m.strict
+}
+
+func (m *Memo[T]) unmarshalers() *json.Unmarshalers { return json.UnmarshalFromFunc(m.decode) }
+
+func throughMemos(u *json.Unmarshalers) (strict, lenient json.Options) {
+	through := json.WithUnmarshalers(u)
+	return json.JoinOptions(strictOpts, through), json.JoinOptions(lenientOpts, through)
+}
+
+// Memos routes the values of several types through their memos in one
+// decode (for Options.Memo): the tools and the conversation's items of a
+// dialect, say. The types must not nest in each other: a value read from
+// a memo is not looked up again inside.
+type Memos struct {
+	once            sync.Once
+	memos           []interface{ unmarshalers() *json.Unmarshalers }
+	strict, lenient json.Options
+}
+
+// NewMemos groups memos, each a *Memo[T] of a different T.
+func NewMemos(memos ...interface{ unmarshalers() *json.Unmarshalers }) *Memos {
+	return &Memos{memos: memos}
+}
+
+// Options are the decoding options for Decode, as Memo.Options.
+func (ms *Memos) Options(lenient bool) json.Options {
+	ms.once.Do(func() {
+		us := make([]*json.Unmarshalers, len(ms.memos))
+		for i, m := range ms.memos {
+			us[i] = m.unmarshalers()
+		}
+		ms.strict, ms.lenient = throughMemos(json.JoinUnmarshalers(us...))
+	})
+	if lenient {
+		return ms.lenient
+	}
+	return ms.strict
 }
 
 func (m *Memo[T]) decode(dec *jsontext.Decoder, v *T) error {

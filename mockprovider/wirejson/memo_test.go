@@ -64,6 +64,48 @@ func TestMemoDecodesRepeatedBytesOnce(t *testing.T) {
 	}
 }
 
+// named is a second memoized type, for Memos.
+type named struct {
+	Name string `json:"name"`
+}
+
+type conversationBody struct {
+	Tools []counted `json:"tools"`
+	Items []named   `json:"items"`
+}
+
+func TestMemosRouteEachTypeThroughItsMemo(t *testing.T) {
+	var tools Memo[[]counted]
+	var items Memo[named]
+	memos := NewMemos(&tools, &items)
+	decodes.Store(0)
+	for i, body := range []string{
+		`{"tools":[{"name":"x"}],"items":[{"name":"a"},{"name":"b"}]}`,
+		`{"tools":[{"name":"x"}],"items":[{"name":"a"},{"name":"b"},{"name":"c"}]}`,
+	} {
+		var b conversationBody
+		if _, err := Decode([]byte(body), &b, Options{Memo: memos}); err != nil {
+			t.Fatalf("body %d: %v", i, err)
+		}
+		if len(b.Items) != 2+i || b.Items[1].Name != "b" {
+			t.Fatalf("body %d decoded to %+v", i, b)
+		}
+	}
+	if n := decodes.Load(); n != 1 {
+		t.Fatalf("the tool was decoded %d times over two requests, want 1", n)
+	}
+	items.mu.RLock()
+	defer items.mu.RUnlock()
+	if len(items.m) != 3 {
+		t.Fatalf("the item memo holds %d items, want a, b and c", len(items.m))
+	}
+	var b conversationBody
+	_, err := Decode([]byte(`{"items":[{"name":"a"},{"nom":"b"}]}`), &b, Options{Memo: memos})
+	if err == nil || Dotted(err.Path) != "items.1.nom" {
+		t.Fatalf("a bad item after a remembered one: %v, want an error at items.1.nom", err)
+	}
+}
+
 func TestMemoErrorsKeepTheirPlaceInTheBody(t *testing.T) {
 	var memo Memo[[]counted]
 	body := `{"model":"a","tools":[{"name":"x"},{"nom":"y"}]}`
