@@ -212,8 +212,24 @@ func encodeCompletion(o *output) []byte {
 	}
 	b = append(b, `,"annotations":[]},"logprobs":null,"finish_reason":`...)
 	b = wirejson.AppendString(b, o.Finish)
-	u := &o.Usage
-	b = append(b, `}],"usage":{"prompt_tokens":`...)
+	b = append(b, `}],"usage":`...)
+	b = appendUsage(b, &o.Usage)
+	b = append(b, `,"service_tier":"default","system_fingerprint":`...)
+	b = wirejson.AppendString(b, o.Fingerprint)
+	return append(b, '}')
+}
+
+// appendOptional is s quoted, or null when it is absent.
+func appendOptional(b []byte, s string, present bool) []byte {
+	if !present {
+		return append(b, "null"...)
+	}
+	return wirejson.AppendString(b, s)
+}
+
+// appendUsage writes the usage object, members in the API's order.
+func appendUsage(b []byte, u *usage) []byte {
+	b = append(b, `{"prompt_tokens":`...)
 	b = strconv.AppendInt(b, int64(u.PromptTokens), 10)
 	b = append(b, `,"completion_tokens":`...)
 	b = strconv.AppendInt(b, int64(u.CompletionTokens), 10)
@@ -231,15 +247,5 @@ func encodeCompletion(o *output) []byte {
 	b = strconv.AppendInt(b, int64(u.CompletionTokensDetails.AcceptedPredictionTokens), 10)
 	b = append(b, `,"rejected_prediction_tokens":`...)
 	b = strconv.AppendInt(b, int64(u.CompletionTokensDetails.RejectedPredictionTokens), 10)
-	b = append(b, `}},"service_tier":"default","system_fingerprint":`...)
-	b = wirejson.AppendString(b, o.Fingerprint)
-	return append(b, '}')
-}
-
-// appendOptional is s quoted, or null when it is absent.
-func appendOptional(b []byte, s string, present bool) []byte {
-	if !present {
-		return append(b, "null"...)
-	}
-	return wirejson.AppendString(b, s)
+	return append(b, `}}`...)
 }
