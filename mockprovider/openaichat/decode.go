@@ -22,13 +22,9 @@ import (
 // fields and argument types are left to the rules so they can be
 // journaled in lenient mode. In lenient mode unknown members are kept in
 // Request.Unknown for the known-fields rule to journal.
-// toolsMemo keeps decoded tool declarations: a tool loop sends the same
-// ones with every request.
-var toolsMemo wirejson.Memo[[]chatTool]
-
 func decodeRequest(body []byte, lenient bool) (*Request, *wire.APIError) {
 	var w chatRequest
-	unknown, derr := wirejson.Decode(body, &w, wirejson.Options{Lenient: lenient, Memo: &toolsMemo})
+	unknown, derr := wirejson.Decode(body, &w, wirejson.Options{Lenient: lenient, Memo: requestMemos})
 	if derr != nil {
 		if derr.Kind == wirejson.WrongType && derr.Got == '0' && derr.Value == "" {
 			derr.Value = numberAt(body, derr.Offset)
@@ -46,16 +42,22 @@ func decodeRequest(body []byte, lenient bool) (*Request, *wire.APIError) {
 		req.HasMessages = true
 		req.Messages = make([]Message, len(*w.Messages))
 		for i := range *w.Messages {
-			if err := readMessage(&req.Messages[i], i, &(*w.Messages)[i], req, lenient); err != nil {
+			if err := takeMessage(&req.Messages[i], i, &(*w.Messages)[i], req, lenient); err != nil {
 				return nil, err
 			}
 		}
 	}
 	if w.Tools != nil {
-		var err *wire.APIError
-		if req.Tools, err = readTools(*w.Tools, req, lenient); err != nil {
-			return nil, err
+		read := w.Tools.read
+		if read == nil {
+			read = readTools(w.Tools.Wire)
 		}
+		for _, path := range read.extras {
+			if err := extraMember(req, lenient, path); err != nil {
+				return nil, err
+			}
+		}
+		req.Tools = read.tools
 	}
 	if tc := w.ToolChoice; tc.Sent {
 		req.ToolChoiceSent = true
@@ -95,14 +97,37 @@ func decodeRequest(body []byte, lenient bool) (*Request, *wire.APIError) {
 	return req, nil
 }
 
-func readMessage(m *Message, i int, w *chatMessage, req *Request, lenient bool) *wire.APIError {
+// takeMessage is messages[i] for this request: the view read when the
+// message was decoded, at its index, and the members its variants do not
+// define answered (or kept, in lenient mode) at their paths.
+func takeMessage(m *Message, i int, w *message, req *Request, lenient bool) *wire.APIError {
+	read := w.read
+	if read == nil {
+		read = readMessage(&w.Wire)
+	}
+	*m = read.view
 	m.Index = i
+	for _, rel := range read.extras {
+		path := append([]string{"messages", strconv.Itoa(i)}, rel...)
+		if err := extraMember(req, lenient, path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readMessage reads the checks' view of one message (at index 0) and the
+// paths, relative to the message, of the members its role, its parts'
+// types and its calls' types do not define, in the order the API reports
+// them. It depends on nothing but the message, so a remembered message
+// reads the same wherever it sits.
+func readMessage(w *chatMessage) *messageRead {
+	read := &messageRead{}
+	m := &read.view
 	if w.Role != nil {
 		m.Role, m.HasRole = string(*w.Role), true
 		if name := w.memberNotAllowed(m.Role); name != "" {
-			if err := extraMember(req, lenient, []string{"messages", strconv.Itoa(i), name}); err != nil {
-				return err
-			}
+			read.extras = append(read.extras, []string{name})
 		}
 	}
 	if w.Content.Sent {
@@ -116,9 +141,7 @@ func readMessage(m *Message, i int, w *chatMessage, req *Request, lenient bool) 
 			if wp.Type != nil {
 				p.Type, p.HasType = string(*wp.Type), true
 				if name := wp.memberNotAllowed(p.Type); name != "" {
-					if err := extraMember(req, lenient, []string{"messages", strconv.Itoa(i), "content", strconv.Itoa(j), name}); err != nil {
-						return err
-					}
+					read.extras = append(read.extras, []string{"content", strconv.Itoa(j), name})
 				}
 			}
 			p.Text, p.Refusal = deref(wp.Text), deref(wp.Refusal)
@@ -146,9 +169,7 @@ func readMessage(m *Message, i int, w *chatMessage, req *Request, lenient bool) 
 			if wc.Type != nil {
 				tc.Type, tc.HasType = string(*wc.Type), true
 				if name := wc.memberNotAllowed(tc.Type); name != "" {
-					if err := extraMember(req, lenient, []string{"messages", strconv.Itoa(i), "tool_calls", strconv.Itoa(j), name}); err != nil {
-						return err
-					}
+					read.extras = append(read.extras, []string{"tool_calls", strconv.Itoa(j), name})
 				}
 			}
 			if f := wc.Function; f != nil {
@@ -163,7 +184,7 @@ func readMessage(m *Message, i int, w *chatMessage, req *Request, lenient bool) 
 			}
 		}
 	}
-	return nil
+	return read
 }
 
 // argumentsValue is a replayed call's arguments as sent: the string, nil
@@ -185,20 +206,21 @@ func argumentsValue(v jsontext.Value) any {
 	return x
 }
 
-func readTools(ws []chatTool, req *Request, lenient bool) ([]Tool, *wire.APIError) {
-	var tools []Tool // nil for [], as the rules expect
-	if len(ws) > 0 {
-		tools = make([]Tool, len(ws))
+// readTools reads the checks' view of the tool declarations and the
+// paths of the members their types do not define. It depends on nothing
+// but the list, so a remembered list reads the same in every request.
+func readTools(ws []chatTool) *toolsRead {
+	read := &toolsRead{}
+	if len(ws) > 0 { // nil for [], as the rules expect
+		read.tools = make([]Tool, len(ws))
 	}
 	for i := range ws {
-		w, t := &ws[i], &tools[i]
+		w, t := &ws[i], &read.tools[i]
 		t.Index = i
 		if w.Type != nil {
 			t.Type, t.HasType = string(*w.Type), true
 			if name := w.memberNotAllowed(t.Type); name != "" {
-				if err := extraMember(req, lenient, []string{"tools", strconv.Itoa(i), name}); err != nil {
-					return nil, err
-				}
+				read.extras = append(read.extras, []string{"tools", strconv.Itoa(i), name})
 			}
 		}
 		if f := w.Function; f != nil {
@@ -214,7 +236,7 @@ func readTools(ws []chatTool, req *Request, lenient bool) ([]Tool, *wire.APIErro
 			t.Name, t.HasName = c.Name, true
 		}
 	}
-	return tools, nil
+	return read
 }
 
 // Members each kind of message, part, call and tool defines (beyond its

@@ -303,20 +303,24 @@ func parseArguments(v any) map[string]any {
 	return map[string]any{RawArgumentsKey: string(b)}
 }
 
-// normalizeNumbers turns the decoder's json.Number values into float64, as
-// json.Unmarshal into any would, so both argument forms look alike.
+// normalizeNumbers is a copy of v with the decoder's json.Number values
+// turned into float64, as json.Unmarshal into any would, so both argument
+// forms look alike. It copies: v belongs to the request's view, which is
+// shared with every request that sends the same message.
 func normalizeNumbers(v any) any {
 	switch x := v.(type) {
 	case map[string]any:
+		out := make(map[string]any, len(x))
 		for k, e := range x {
-			x[k] = normalizeNumbers(e)
+			out[k] = normalizeNumbers(e)
 		}
-		return x
+		return out
 	case []any:
+		out := make([]any, len(x))
 		for i, e := range x {
-			x[i] = normalizeNumbers(e)
+			out[i] = normalizeNumbers(e)
 		}
-		return x
+		return out
 	case json.Number:
 		f, _ := x.Float64()
 		return f

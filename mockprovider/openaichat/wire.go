@@ -19,10 +19,10 @@ import (
 
 type chatRequest struct {
 	Model                *string             `json:"model"`
-	Messages             *[]chatMessage      `json:"messages"`
+	Messages             *[]message          `json:"messages"`
 	Stream               *bool               `json:"stream"`
 	StreamOptions        *streamOptions      `json:"stream_options"`
-	Tools                *[]chatTool         `json:"tools"`
+	Tools                *toolList           `json:"tools"`
 	ToolChoice           toolChoice          `json:"tool_choice"`
 	ParallelToolCalls    *bool               `json:"parallel_tool_calls"`
 	FrequencyPenalty     *float64            `json:"frequency_penalty"`
