@@ -23,8 +23,26 @@ import (
 // journaled in lenient mode. In lenient mode unknown members are kept in
 // Request.Unknown for the known-fields rule to journal.
 func decodeRequest(body []byte, lenient bool) (*Request, *wire.APIError) {
+	return decodeThrough(requestMemos, body, lenient)
+}
+
+// decodeThrough is decodeRequest with the memos to read through (nil:
+// decode everything afresh, what the memo tests compare against).
+func decodeThrough(memos *wirejson.Memos, body []byte, lenient bool) (*Request, *wire.APIError) {
 	var w chatRequest
-	unknown, derr := wirejson.Decode(body, &w, wirejson.Options{Lenient: lenient, Memo: requestMemos})
+	opts := wirejson.Options{Lenient: lenient}
+	if memos != nil {
+		opts.Memo = memos
+	}
+	unknown, derr := wirejson.Decode(body, &w, opts)
+	if derr != nil && memos != nil {
+		// A memo reads a remembered value whole before decoding it, so a
+		// syntax error or duplicate member late in a message would be
+		// found before a wrong type earlier in it. The answer is the one
+		// reading in order gives: the body is decoded again without the
+		// memos (a refused body is rare; its cost does not matter).
+		return decodeThrough(nil, body, lenient)
+	}
 	if derr != nil {
 		if derr.Kind == wirejson.WrongType && derr.Got == '0' && derr.Value == "" {
 			derr.Value = numberAt(body, derr.Offset)
