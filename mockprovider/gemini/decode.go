@@ -86,6 +86,9 @@ type decoder struct {
 	body   []byte
 	root   reflect.Type
 	prefix string
+	// memos are read through (nil: everything is decoded afresh, what
+	// the memo tests compare against).
+	memos *wirejson.Memos
 }
 
 // decodeBody reads the body into a Request, answering a decoding error
@@ -93,7 +96,11 @@ type decoder struct {
 // members are kept in Request.Unknown for the known-fields rule to
 // journal.
 func decodeBody(body []byte, lenient bool) (*Request, *wire.APIError) {
-	return decodeRequest(decoder{body: body, root: reflect.TypeFor[Request]()}, lenient)
+	return decodeBodyThrough(requestMemos, body, lenient)
+}
+
+func decodeBodyThrough(memos *wirejson.Memos, body []byte, lenient bool) (*Request, *wire.APIError) {
+	return decodeRequest(decoder{body: body, root: reflect.TypeFor[Request](), memos: memos}, lenient)
 }
 
 func decodeRequest(d decoder, lenient bool) (*Request, *wire.APIError) {
@@ -112,9 +119,39 @@ func decodeRequest(d decoder, lenient bool) (*Request, *wire.APIError) {
 	return req, nil
 }
 
+// A tool loop sends the same tools and re-sends its whole history with
+// every request: all but the newest contents repeat byte for byte. Both
+// are remembered by their bytes (wirejson.Memo), so a repeated one costs
+// a map lookup instead of a decode.
+//
+// A remembered value is shared by every request that sends its bytes, at
+// once and on any goroutine: everything downstream only reads it. The
+// rules walk Contents, Parts and Tools without writing; toConversation
+// copies what it keeps (strings, fresh maps from Args and Response; a
+// tool's parametersJsonSchema bytes are shared read-only, as Chat's
+// canonical parameters are); the encoders read the reply, not the request.
+var (
+	toolsMemo    wirejson.Memo[[]Tool]
+	contentsMemo wirejson.Memo[Content]
+	requestMemos = wirejson.NewMemos(&toolsMemo, &contentsMemo)
+)
+
 // decode fills v (of type d.root) from the body.
 func (d decoder) decode(v any, lenient bool) ([]unknownMember, *wire.APIError) {
-	paths, err := wirejson.Decode(d.body, v, wirejson.Options{Lenient: lenient})
+	opts := wirejson.Options{Lenient: lenient}
+	if d.memos != nil {
+		opts.Memo = d.memos
+	}
+	paths, err := wirejson.Decode(d.body, v, opts)
+	if err != nil && d.memos != nil {
+		// A memo reads a remembered value whole before decoding it, so a
+		// syntax error or duplicate member late in a content would be
+		// found before a wrong type earlier in it. The answer is the one
+		// reading in order gives: the body is decoded again without the
+		// memos, into a fresh value (a refused body is rare).
+		d.memos = nil
+		return d.decode(reflect.New(reflect.TypeOf(v).Elem()).Interface(), lenient)
+	}
 	if err != nil {
 		return nil, d.decodeError(err)
 	}

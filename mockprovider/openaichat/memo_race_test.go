@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"regexp"
+	"strings"
 	"sync"
 	"testing"
 
@@ -52,6 +53,11 @@ func TestMemoSharedAcrossGoroutines(t *testing.T) {
 	for _, opts := range []mockprovider.Options{{}, lenientOptions()} {
 		ts := httptest.NewServer(mockprovider.New(opts))
 		want := raceLoop(t, ts.URL, "sk-race-reference")
+		for k := 0; k < len(want); k += len(raceTurns) {
+			if !strings.HasPrefix(want[k], "200 ") || !strings.Contains(want[k], "get_weather") || !strings.HasPrefix(want[k+1], "200 ") {
+				t.Fatalf("the loop is not answered: %v", want)
+			}
+		}
 		var wg sync.WaitGroup
 		for g := range 4 {
 			wg.Add(1)
