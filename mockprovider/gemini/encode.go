@@ -93,12 +93,28 @@ func (d *Dialect) Encode(x *dialect.Exchange, req any, c *conv.Conversation, rep
 	if reply.Stop == model.StopTokens {
 		head.finish = finishMaxTokens
 	}
+	encoded, callsLen, ok := encodeCalls(calls)
+	if !ok {
+		d.encodeViaLibrary(x, r, c, head, texts, calls)
+		return
+	}
+	if !c.Stream {
+		x.JSON(http.StatusOK, json.RawMessage(head.appendResponse(nil, wholeAnswer(texts, calls, callsLen), encoded)))
+		return
+	}
+	d.stream(x, r, head, streamChunks(texts, calls, callsLen, x.Stream.FragmentSize), encoded)
+}
+
+// encodeViaLibrary answers through encoding/json's reflection: the bytes
+// appendResponse reproduces, and the answer when a call's arguments
+// cannot be encoded (a 500 then, or a stream that ends).
+func (d *Dialect) encodeViaLibrary(x *dialect.Exchange, r *Request, c *conv.Conversation, head responseHead, texts string, calls []OutPart) {
 	callsLen := callBytes(calls)
 	if !c.Stream {
 		x.JSON(http.StatusOK, head.message(wholeAnswer(texts, calls, callsLen)))
 		return
 	}
-	d.stream(x, r, head, streamChunks(texts, calls, callsLen, x.Stream.FragmentSize))
+	d.streamViaLibrary(x, r, head, streamChunks(texts, calls, callsLen, x.Stream.FragmentSize))
 }
 
 // chunk is one GenerateContentResponse to send: its parts (a text part

@@ -1,0 +1,111 @@
+package gemini
+
+import (
+	"encoding/json"
+	"strconv"
+)
+
+// The answers are written by hand: encoding/json's reflection over
+// GenerateContentResponse was most of an answer's encoding, and a
+// streamed answer encodes one per chunk. The bytes are encoding/json's,
+// member for member (render_test.go holds both to the same bytes): HTML
+// characters, U+2028/2029 and invalid UTF-8 are escaped as it escapes
+// them, by handing such a string to it, and a call's arguments are its
+// encoding of the map.
+
+// encodedCall is a call part's functionCall as encoding/json writes it:
+// what the usage counts and what the answer carries.
+type encodedCall struct {
+	part *OutPart
+	json []byte
+}
+
+// encodeCalls encodes each call once; false when one cannot be encoded
+// (arguments holding a NaN, say): the library then writes the answer, as
+// it always did, failing as it always failed.
+func encodeCalls(calls []OutPart) ([]encodedCall, int, bool) {
+	out := make([]encodedCall, len(calls))
+	n := 0
+	for i := range calls {
+		b, err := json.Marshal(calls[i].FunctionCall)
+		if err != nil {
+			return nil, 0, false
+		}
+		out[i] = encodedCall{part: &calls[i], json: b}
+		n += len(b)
+	}
+	return out, n, true
+}
+
+// appendResponse writes the chunk as a GenerateContentResponse.
+func (h responseHead) appendResponse(b []byte, ch chunk, calls []encodedCall) []byte {
+	b = append(b, `{"candidates":[{"content":{"parts":`...)
+	if !ch.hasText && len(calls) == 0 {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		if ch.hasText {
+			b = append(b, `{"text":`...)
+			b = appendQuoted(b, ch.text)
+			b = append(b, '}')
+		}
+		for i, c := range calls {
+			if i > 0 || ch.hasText {
+				b = append(b, ',')
+			}
+			b = append(b, `{"functionCall":`...)
+			b = append(b, c.json...)
+			if c.part.ThoughtSignature != "" {
+				b = append(b, `,"thoughtSignature":`...)
+				b = appendQuoted(b, c.part.ThoughtSignature)
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"role":"model"}`...)
+	if ch.last && h.finish != "" {
+		b = append(b, `,"finishReason":`...)
+		b = appendQuoted(b, h.finish)
+	}
+	b = append(b, `,"index":0`...)
+	if ch.last && h.calls && h.finish == finishStop {
+		b = append(b, `,"finishMessage":`...)
+		b = appendQuoted(b, finishMessageCalls)
+	}
+	out := tokens(ch.outBytes)
+	b = append(b, `}],"usageMetadata":{"promptTokenCount":`...)
+	b = strconv.AppendInt(b, int64(h.prompt), 10)
+	b = append(b, `,"candidatesTokenCount":`...)
+	b = strconv.AppendInt(b, int64(out), 10)
+	b = append(b, `,"totalTokenCount":`...)
+	b = strconv.AppendInt(b, int64(h.prompt+out+h.thoughts), 10)
+	b = append(b, `,"promptTokensDetails":[{"modality":"TEXT","tokenCount":`...)
+	b = strconv.AppendInt(b, int64(h.prompt), 10)
+	b = append(b, `}]`...)
+	if h.thoughts != 0 {
+		b = append(b, `,"thoughtsTokenCount":`...)
+		b = strconv.AppendInt(b, int64(h.thoughts), 10)
+	}
+	b = append(b, `},"modelVersion":`...)
+	b = appendQuoted(b, h.model)
+	b = append(b, `,"responseId":`...)
+	b = appendQuoted(b, h.id)
+	return append(b, '}')
+}
+
+// appendQuoted is s as encoding/json writes it: printable ASCII without
+// quote, backslash or HTML characters is written as is; anything else is
+// left to encoding/json.
+func appendQuoted(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20, c >= 0x80, c == '"', c == '\\', c == '<', c == '>', c == '&':
+			q, _ := json.Marshal(s)
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
