@@ -1,7 +1,6 @@
 package openaichat
 
 import (
-	"github.com/go-json-experiment/json"
 	"sync"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
@@ -28,7 +27,7 @@ func promptText(b []byte, c *conv.Conversation) []byte {
 			b = append(b, p.Text...)
 			if p.Call != nil {
 				b = append(append(append(b, p.Call.ID...), ' '), p.Call.Name...)
-				args, _ := json.Marshal(p.Call.Arguments, json.Deterministic(true))
+				args, _ := marshalArguments(p.Call.Arguments)
 				b = append(b, args...)
 			}
 			if p.Result != nil {

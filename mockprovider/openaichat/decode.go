@@ -53,14 +53,12 @@ func decodeThrough(memos *wirejson.Memos, body []byte, lenient bool) (*Request, 
 	for _, path := range unknown {
 		req.Unknown = append(req.Unknown, unknownMember(path))
 	}
-	if w.Model != nil {
-		req.Model, req.HasModel = *w.Model, *w.Model != ""
-	}
+	req.Model, req.HasModel = w.Model, w.Model != ""
 	if w.Messages != nil {
 		req.HasMessages = true
-		req.Messages = make([]Message, len(*w.Messages))
-		for i := range *w.Messages {
-			if err := takeMessage(&req.Messages[i], i, &(*w.Messages)[i], req, lenient); err != nil {
+		req.Messages = make([]Message, len(w.Messages))
+		for i, m := range w.Messages {
+			if err := takeMessage(&req.Messages[i], i, m, req, lenient); err != nil {
 				return nil, err
 			}
 		}
@@ -93,7 +91,7 @@ func decodeThrough(memos *wirejson.Memos, body []byte, lenient bool) (*Request, 
 		}
 	}
 	req.ParallelToolCalls = w.ParallelToolCalls
-	req.Stream = w.Stream != nil && *w.Stream
+	req.Stream = w.Stream
 	if w.StreamOptions != nil {
 		req.StreamOptionsSent = true
 		req.IncludeUsage = w.StreamOptions.IncludeUsage != nil && *w.StreamOptions.IncludeUsage
@@ -118,10 +116,11 @@ func decodeThrough(memos *wirejson.Memos, body []byte, lenient bool) (*Request, 
 // takeMessage is messages[i] for this request: the view read when the
 // message was decoded, at its index, and the members its variants do not
 // define answered (or kept, in lenient mode) at their paths.
-func takeMessage(m *Message, i int, w *message, req *Request, lenient bool) *wire.APIError {
-	read := w.read
-	if read == nil {
-		read = readMessage(&w.Wire)
+func takeMessage(m *Message, i int, w message, req *Request, lenient bool) *wire.APIError {
+	read := w.Read
+	if read == nil { // null: read as the zero message it decodes to
+		read = &messageRead{}
+		read.view, read.extras = readMessage(&read.Wire)
 	}
 	*m = read.view
 	m.Index = i
@@ -139,13 +138,12 @@ func takeMessage(m *Message, i int, w *message, req *Request, lenient bool) *wir
 // types and its calls' types do not define, in the order the API reports
 // them. It depends on nothing but the message, so a remembered message
 // reads the same wherever it sits.
-func readMessage(w *chatMessage) *messageRead {
-	read := &messageRead{}
-	m := &read.view
+func readMessage(w *chatMessage) (view Message, extras [][]string) {
+	m := &view
 	if w.Role != nil {
 		m.Role, m.HasRole = string(*w.Role), true
 		if name := w.memberNotAllowed(m.Role); name != "" {
-			read.extras = append(read.extras, []string{name})
+			extras = append(extras, []string{name})
 		}
 	}
 	if w.Content.Sent {
@@ -159,7 +157,7 @@ func readMessage(w *chatMessage) *messageRead {
 			if wp.Type != nil {
 				p.Type, p.HasType = string(*wp.Type), true
 				if name := wp.memberNotAllowed(p.Type); name != "" {
-					read.extras = append(read.extras, []string{"content", strconv.Itoa(j), name})
+					extras = append(extras, []string{"content", strconv.Itoa(j), name})
 				}
 			}
 			p.Text, p.Refusal = deref(wp.Text), deref(wp.Refusal)
@@ -187,7 +185,7 @@ func readMessage(w *chatMessage) *messageRead {
 			if wc.Type != nil {
 				tc.Type, tc.HasType = string(*wc.Type), true
 				if name := wc.memberNotAllowed(tc.Type); name != "" {
-					read.extras = append(read.extras, []string{"tool_calls", strconv.Itoa(j), name})
+					extras = append(extras, []string{"tool_calls", strconv.Itoa(j), name})
 				}
 			}
 			if f := wc.Function; f != nil {
@@ -202,7 +200,7 @@ func readMessage(w *chatMessage) *messageRead {
 			}
 		}
 	}
-	return read
+	return view, extras
 }
 
 // argumentsValue is a replayed call's arguments as sent: the string, nil

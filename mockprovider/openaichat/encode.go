@@ -7,8 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/go-json-experiment/json"
-
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
 	"github.com/toolwire/toolwire/mockprovider/model"
@@ -124,7 +122,7 @@ func argumentsJSON(reply *model.Reply, i int, call *conv.Call) string {
 	if _, scripted := reply.RawArguments[i]; scripted || call.Arguments == nil {
 		return reply.ArgumentsJSON(i)
 	}
-	b, err := json.Marshal(call.Arguments, json.Deterministic(true))
+	b, err := marshalArguments(call.Arguments)
 	if err != nil {
 		return reply.ArgumentsJSON(i)
 	}
@@ -175,7 +173,7 @@ type answerFunction struct {
 // reflection over the structs above several times slower (render_test.go
 // holds both encodings to the same bytes). Members in the API's order.
 func encodeCompletion(o *output) []byte {
-	b := make([]byte, 0, 512+len(o.Text)+len(o.Refusal)+64*len(o.Calls))
+	b := make([]byte, 0, 1024+len(o.Text)+len(o.Refusal)+64*len(o.Calls))
 	b = append(b, `{"id":`...)
 	b = wirejson.AppendString(b, o.ID)
 	b = append(b, `,"object":"chat.completion","created":`...)

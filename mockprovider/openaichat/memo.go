@@ -26,25 +26,30 @@ var (
 )
 
 // message is one entry of messages: the wire struct and what
-// readMessage read from it.
+// readMessage read from it, behind one pointer (the decoder grows the
+// list of messages element by element).
 type message struct {
-	Wire chatMessage
-	read *messageRead
+	Read *messageRead
 }
 
-// messageRead is a message's view for the checks (Index 0: the request
-// sets it) and the members its variants do not define, as paths relative
-// to the message.
+// messageRead is a message's wire struct, its view for the checks (Index
+// 0: the request sets it) and the members its variants do not define, as
+// paths relative to the message.
 type messageRead struct {
+	// Wire is decoded by UnmarshalJSONFrom, never by the library; the tag
+	// leads drift_test's walk of the wire structs to it.
+	Wire   chatMessage `json:",inline"`
 	view   Message
 	extras [][]string
 }
 
 func (m *message) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	if err := json.UnmarshalDecode(dec, &m.Wire); err != nil {
+	read := &messageRead{}
+	if err := json.UnmarshalDecode(dec, &read.Wire); err != nil {
 		return err
 	}
-	m.read = readMessage(&m.Wire)
+	read.view, read.extras = readMessage(&read.Wire)
+	m.Read = read
 	return nil
 }
 

@@ -15,12 +15,15 @@ import (
 //
 // Pointers mark members whose absence the rules must see (a missing role
 // is the required-fields rule's, not a decode error); null counts as
-// absent, as it did for the API's own validator in every capture.
+// absent, as it did for the API's own validator in every capture. Where
+// the zero value says the same as absence (an empty model, stream false)
+// or a nil slice does (messages), the member is a value: a pointer is an
+// allocation per request.
 
 type chatRequest struct {
-	Model                *string             `json:"model"`
-	Messages             *[]message          `json:"messages"`
-	Stream               *bool               `json:"stream"`
+	Model                string              `json:"model"`
+	Messages             []message           `json:"messages"`
+	Stream               bool                `json:"stream"`
 	StreamOptions        *streamOptions      `json:"stream_options"`
 	Tools                *toolList           `json:"tools"`
 	ToolChoice           toolChoice          `json:"tool_choice"`
