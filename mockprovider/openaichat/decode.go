@@ -197,6 +197,7 @@ func readMessage(w *chatMessage) (view Message, extras [][]string) {
 					tc.HasArguments = true
 					tc.Arguments = argumentsValue(f.Arguments)
 				}
+				tc.parsed = parseArguments(tc.Arguments)
 			}
 		}
 	}

@@ -270,7 +270,7 @@ func assistantParts(m Message, callNames *callNameIndex) []conv.Part {
 			continue
 		}
 		callNames.set(tc.ID, tc.Name)
-		parts = append(parts, conv.Part{Kind: conv.KindCall, Call: &conv.Call{ID: tc.ID, Name: tc.Name, Arguments: parseArguments(tc.Arguments)}})
+		parts = append(parts, conv.Part{Kind: conv.KindCall, Call: &conv.Call{ID: tc.ID, Name: tc.Name, Arguments: callArguments(tc)}})
 	}
 	if m.Refusal != "" {
 		parts = append(parts, conv.Part{Kind: conv.KindRefusal, Text: m.Refusal})
@@ -301,6 +301,36 @@ func parseArguments(v any) map[string]any {
 	}
 	b, _ := json.Marshal(v)
 	return map[string]any{RawArgumentsKey: string(b)}
+}
+
+// callArguments are a replayed call's arguments for the conversation:
+// a copy of those parsed when the message was read (the message may be
+// shared with other requests; the conversation is this request's own).
+func callArguments(tc ToolCall) map[string]any {
+	if tc.parsed == nil { // a view built by hand
+		return parseArguments(tc.Arguments)
+	}
+	return argumentsCopy(tc.parsed).(map[string]any)
+}
+
+// argumentsCopy copies the objects and arrays of a parsed JSON value;
+// the strings, numbers and booleans in them are values already.
+func argumentsCopy(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = argumentsCopy(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = argumentsCopy(e)
+		}
+		return out
+	}
+	return v
 }
 
 // normalizeNumbers is a copy of v with the decoder's json.Number values

@@ -95,6 +95,9 @@ type ToolCall struct {
 	// rule can report it; nil with HasArguments false when absent.
 	Arguments    any
 	HasArguments bool
+	// parsed is parseArguments(Arguments), read once with the message:
+	// the conversation gets a copy of it (argumentsCopy).
+	parsed map[string]any
 }
 
 // Tool is one tools entry.
