@@ -3,6 +3,7 @@ package gemini
 import (
 	"encoding/json"
 	"strings"
+	"sync"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
 )
@@ -62,14 +63,76 @@ func toConversation(req *Request) *conv.Conversation {
 }
 
 // structValue reads a google.protobuf.Struct field (args, response); nil
-// when it is absent or not an object (a rule reports that).
+// when it is absent or not an object (a rule reports that). A tool loop
+// re-sends every call and response of its history on every turn, so the
+// parse is kept by the bytes sent and each conversation gets a copy of
+// it: the conversation is the request's own, the kept value is shared.
 func structValue(raw []byte) map[string]any {
+	structs.mu.RLock()
+	m, ok := structs.m[string(raw)]
+	structs.mu.RUnlock()
+	if !ok {
+		m = parseStruct(raw)
+		if len(raw) <= maxKeptStruct {
+			structs.mu.Lock()
+			if structs.m == nil || len(structs.m) >= maxKeptStructs {
+				structs.m = map[string]map[string]any{} // bounded: cleared when full
+			}
+			structs.m[string(raw)] = m
+			structs.mu.Unlock()
+		}
+	}
+	if m == nil {
+		return nil
+	}
+	return structCopy(m).(map[string]any)
+}
+
+func parseStruct(raw []byte) map[string]any {
 	var m map[string]any
 	if json.Unmarshal(raw, &m) != nil {
 		return nil
 	}
 	return m
 }
+
+// structCopy copies the objects and arrays of a parsed JSON value; the
+// strings, numbers and booleans in them are values already.
+func structCopy(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		if x == nil {
+			return x
+		}
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = structCopy(e)
+		}
+		return out
+	case []any:
+		if x == nil {
+			return x
+		}
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = structCopy(e)
+		}
+		return out
+	}
+	return v
+}
+
+// structs keeps parsed Struct values by their bytes; the lock guards it
+// and the values in it are never written.
+var structs struct {
+	mu sync.RWMutex
+	m  map[string]map[string]any
+}
+
+const (
+	maxKeptStructs = 4096
+	maxKeptStruct  = 16 << 10
+)
 
 // signature is the part's thought signature as sent ("" when absent).
 func (p Part) signature() string {

@@ -99,10 +99,11 @@ func (d *Dialect) Encode(x *dialect.Exchange, req any, c *conv.Conversation, rep
 		return
 	}
 	if !c.Stream {
-		x.JSON(http.StatusOK, json.RawMessage(head.appendResponse(nil, wholeAnswer(texts, calls, callsLen), encoded)))
+		b := make([]byte, 0, responseSize+len(texts)+callsLen)
+		x.JSON(http.StatusOK, json.RawMessage(head.appendResponse(b, wholeAnswer(texts, calls, callsLen), encoded)))
 		return
 	}
-	d.stream(x, r, head, streamChunks(texts, calls, callsLen, x.Stream.FragmentSize), encoded)
+	d.stream(x, r, head, streamChunks(texts, calls, callsLen, x.Stream.FragmentSize), encoded, texts, callsLen)
 }
 
 // encodeViaLibrary answers through encoding/json's reflection: the bytes

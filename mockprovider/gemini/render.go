@@ -3,6 +3,7 @@ package gemini
 import (
 	"encoding/json"
 	"strconv"
+	"unicode/utf8"
 )
 
 // The answers are written by hand: encoding/json's reflection over
@@ -12,6 +13,9 @@ import (
 // characters, U+2028/2029 and invalid UTF-8 are escaped as it escapes
 // them, by handing such a string to it, and a call's arguments are its
 // encoding of the map.
+
+// responseSize is room for a response's members around its text and calls.
+const responseSize = 384
 
 // encodedCall is a call part's functionCall as encoding/json writes it:
 // what the usage counts and what the answer carries.
@@ -94,18 +98,51 @@ func (h responseHead) appendResponse(b []byte, ch chunk, calls []encodedCall) []
 	return append(b, '}')
 }
 
-// appendQuoted is s as encoding/json writes it: printable ASCII without
-// quote, backslash or HTML characters is written as is; anything else is
-// left to encoding/json.
+// appendQuoted is s as encoding/json writes it: quote, backslash and
+// control characters escaped, and the HTML characters, as it escapes
+// them by default. A string with invalid UTF-8 or U+2028/U+2029 is left
+// to encoding/json.
 func appendQuoted(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c < 0x20, c >= 0x80, c == '"', c == '\\', c == '<', c == '>', c == '&':
-			q, _ := json.Marshal(s)
-			return append(b, q...)
-		}
-	}
+	start := len(b)
 	b = append(b, '"')
-	b = append(b, s...)
+	done := 0 // s[:done] is written
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
+				q, _ := json.Marshal(s)
+				return append(b[:start], q...)
+			}
+			i += size
+			continue
+		}
+		if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+			i++
+			continue
+		}
+		b = append(b, s[done:i]...)
+		switch c {
+		case '"', '\\':
+			b = append(b, '\\', c)
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\t':
+			b = append(b, '\\', 't')
+		case '\b':
+			b = append(b, '\\', 'b')
+		case '\f':
+			b = append(b, '\\', 'f')
+		default:
+			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+		}
+		i++
+		done = i
+	}
+	b = append(b, s[done:]...)
 	return append(b, '"')
 }
+
+const hexDigits = "0123456789abcdef"

@@ -17,7 +17,10 @@ func TestResponseAsTheLibraryWritesIt(t *testing.T) {
 	if !ok || callsLen != callBytes(calls) {
 		t.Fatalf("encodeCalls: %v, %d bytes, want %d", ok, callsLen, callBytes(calls))
 	}
-	texts := []string{"", "Sunny.", "Tab\there \u2028 <b>bold</b> & control \x01 \"q\" \\ é", "bad \xff"}
+	texts := []string{"", "Sunny.", "Tab\there \u2028 <b>bold</b> & control \x01 \"q\" \\ é", "bad \xff",
+		"all the escapes: \b\f\r\n\x00\x1f\x7f ' / \"{\\\"k\\\":1}\" café 😀 \u2029 end",
+		"escapes by hand: \b\f\r\n\x00\x1f\x7f ' / \"{\\\"k\\\":1}\" <&> café 😀",
+		`Here is what the tools returned: get_weather: {"temperature":18,"condition":"partly cloudy"}`}
 	heads := []responseHead{
 		{model: "gemini-2.5-flash", id: "resp1", prompt: 12, thoughts: 33, calls: true, finish: finishStop},
 		{model: "gemini-3-flash-preview", id: "resp<2>", prompt: 1, finish: finishMaxTokens},

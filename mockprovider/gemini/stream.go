@@ -11,7 +11,7 @@ import (
 // ?alt=sse (go-genai's scanner accepts nothing else), one JSON array of
 // the chunks without it, as the API does. calls are the answer's calls,
 // encoded: the chunk that has calls has them all.
-func (d *Dialect) stream(x *dialect.Exchange, r *Request, head responseHead, chunks []chunk, calls []encodedCall) {
+func (d *Dialect) stream(x *dialect.Exchange, r *Request, head responseHead, chunks []chunk, calls []encodedCall, texts string, callsLen int) {
 	chunkCalls := func(ch chunk) []encodedCall {
 		if len(ch.calls) == 0 {
 			return nil
@@ -19,7 +19,7 @@ func (d *Dialect) stream(x *dialect.Exchange, r *Request, head responseHead, chu
 		return calls
 	}
 	if !r.SSE {
-		b := []byte{'['}
+		b := append(make([]byte, 0, len(chunks)*responseSize+len(texts)+callsLen), '[')
 		for i, ch := range chunks {
 			if i > 0 {
 				b = append(b, ',')
@@ -30,7 +30,7 @@ func (d *Dialect) stream(x *dialect.Exchange, r *Request, head responseHead, chu
 		return
 	}
 	s := x.SSE("\r\n\r\n")
-	var buf []byte // one buffer for every chunk: EventBytes copies it
+	buf := make([]byte, 0, responseSize+callsLen) // for every chunk: EventBytes copies it
 	for _, ch := range chunks {
 		buf = head.appendResponse(buf[:0], ch, chunkCalls(ch))
 		if err := s.EventBytes("", buf); err != nil {
