@@ -193,7 +193,7 @@ func chunkIsUTF8(o *output, d *streamDelta, finish *string) bool {
 func streamOutput(x *dialect.Exchange, r *Request, o *output) {
 	s := x.SSE("")
 	size := s.Config().FragmentSize
-	var buf []byte // one buffer for every chunk: EventBytes copies it
+	buf := make([]byte, 0, 512) // for every chunk: EventBytes copies it
 	send := func(d *streamDelta, finish *string) error {
 		buf = appendChunk(buf[:0], o, r.IncludeUsage, d, finish)
 		return s.EventBytes("", buf)
