@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/toolwire/toolwire/mockprovider/openaiwire"
@@ -26,22 +27,26 @@ func decodeRequest(body []byte, lenient bool) (*Request, *wire.APIError) {
 	return decodeThrough(requestMemos, body, lenient)
 }
 
-// decodeThrough is decodeRequest with the memos to read through (nil:
-// decode everything afresh, what the memo tests compare against).
-func decodeThrough(memos *wirejson.Memos, body []byte, lenient bool) (*Request, *wire.APIError) {
+// memoOptions is what wirejson.Options.Memo takes: a Memo or Memos.
+type memoOptions interface {
+	Options(lenient bool) jsonv2.Options
+}
+
+// decodeThrough is decodeRequest with the memos to read through:
+// requestMemos, or for the memo tests a fresh group of the same memos, or
+// toolsMemo alone (how every body was decoded before messages were
+// remembered, what the tests compare against).
+func decodeThrough(memos memoOptions, body []byte, lenient bool) (*Request, *wire.APIError) {
 	var w chatRequest
-	opts := wirejson.Options{Lenient: lenient}
-	if memos != nil {
-		opts.Memo = memos
-	}
-	unknown, derr := wirejson.Decode(body, &w, opts)
-	if derr != nil && memos != nil {
+	unknown, derr := wirejson.Decode(body, &w, wirejson.Options{Lenient: lenient, Memo: memos})
+	if _, withMessages := memos.(*wirejson.Memos); derr != nil && withMessages {
 		// A memo reads a remembered value whole before decoding it, so a
 		// syntax error or duplicate member late in a message would be
-		// found before a wrong type earlier in it. The answer is the one
-		// reading in order gives: the body is decoded again without the
-		// memos (a refused body is rare; its cost does not matter).
-		return decodeThrough(nil, body, lenient)
+		// found before a wrong type earlier in it. The answer stays the
+		// one a body got before messages were remembered: it is decoded
+		// again through the tools' memo alone (a refused body is rare;
+		// its cost does not matter).
+		return decodeThrough(&toolsMemo, body, lenient)
 	}
 	if derr != nil {
 		if derr.Kind == wirejson.WrongType && derr.Got == '0' && derr.Value == "" {
