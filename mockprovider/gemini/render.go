@@ -2,6 +2,8 @@ package gemini
 
 import (
 	"encoding/json"
+	"math"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 )
@@ -31,7 +33,7 @@ func encodeCalls(calls []OutPart) ([]encodedCall, int, bool) {
 	out := make([]encodedCall, len(calls))
 	n := 0
 	for i := range calls {
-		b, err := json.Marshal(calls[i].FunctionCall)
+		b, err := marshalCall(calls[i].FunctionCall)
 		if err != nil {
 			return nil, 0, false
 		}
@@ -96,6 +98,93 @@ func (h responseHead) appendResponse(b []byte, ch chunk, calls []encodedCall) []
 	b = append(b, `,"responseId":`...)
 	b = appendQuoted(b, h.id)
 	return append(b, '}')
+}
+
+// marshalCall is json.Marshal(c), written by hand for the values
+// arguments are made of (render_test.go holds both to the same bytes);
+// anything else is left to encoding/json, error included.
+func marshalCall(c *OutCall) ([]byte, error) {
+	if c == nil {
+		return json.Marshal(c)
+	}
+	b := make([]byte, 0, 64+len(c.Name))
+	b = append(b, '{')
+	if c.ID != "" {
+		b = append(b, `"id":`...)
+		b = appendQuoted(b, c.ID)
+		b = append(b, ',')
+	}
+	b = append(b, `"name":`...)
+	b = appendQuoted(b, c.Name)
+	b = append(b, `,"args":`...)
+	b, ok := appendValue(b, c.Args)
+	if !ok {
+		return json.Marshal(c)
+	}
+	return append(b, '}'), nil
+}
+
+// appendValue writes v as encoding/json does (nil maps and slices as
+// null, keys sorted), or reports false.
+func appendValue(b []byte, v any) ([]byte, bool) {
+	switch x := v.(type) {
+	case nil:
+		return append(b, "null"...), true
+	case string:
+		return appendQuoted(b, x), true
+	case bool:
+		return strconv.AppendBool(b, x), true
+	case float64:
+		// encoding/json's form for these magnitudes; the others take an
+		// exponent it writes its own way, and NaN is an error.
+		if abs := math.Abs(x); x != 0 && (abs < 1e-6 || abs >= 1e21) || math.IsNaN(x) {
+			return b, false
+		}
+		return strconv.AppendFloat(b, x, 'f', -1, 64), true
+	case int:
+		return strconv.AppendInt(b, int64(x), 10), true
+	case int64:
+		return strconv.AppendInt(b, x, 10), true
+	case []any:
+		if x == nil {
+			return append(b, "null"...), true
+		}
+		b = append(b, '[')
+		for i, e := range x {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var ok bool
+			if b, ok = appendValue(b, e); !ok {
+				return b, false
+			}
+		}
+		return append(b, ']'), true
+	case map[string]any:
+		if x == nil {
+			return append(b, "null"...), true
+		}
+		var keysBuf [8]string
+		keys := keysBuf[:0]
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		b = append(b, '{')
+		for i, k := range keys {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendQuoted(b, k)
+			b = append(b, ':')
+			var ok bool
+			if b, ok = appendValue(b, x[k]); !ok {
+				return b, false
+			}
+		}
+		return append(b, '}'), true
+	}
+	return b, false
 }
 
 // appendQuoted is s as encoding/json writes it: quote, backslash and

@@ -51,6 +51,25 @@ func TestResponseAsTheLibraryWritesIt(t *testing.T) {
 			}
 		}
 	}
+		for i, args := range []map[string]any{
+		nil, {},
+		{"z": 1.0, "a": -0.0, "m": 1.5, "n": 123456789012345.0, "t": true, "f": false, "x": nil, "y": 1e20, "w": 1e-6, "v": 0.1 + 0.2},
+		{"tiny": 1e-7}, {"huge": 1e21}, {"inf": math.Inf(-1)},
+		{"list": []any{1.0, "two", []any{}, map[string]any{}, []any(nil), map[string]any(nil), nil}},
+		{"nested": map[string]any{"b": map[string]any{"c": []any{map[string]any{"d": "e"}}}, "a": 1}},
+		{"quote": "say \"hi\" \\ <b> & \u2028 \x01 \t é 😀", "bad": "caf\xe9"},
+		{"é": 1, "e": 2, "ë": 3, "<k>": 4}, {"Z": 1, "a": 2, "_": 3, "0": 4, "": 5},
+		{"int": 3, "int64": int64(-4)},
+		{"other": float32(1.5)}, {"uint": uint(3)}, {"number": json.Number("12")},
+	} {
+		for _, c := range []*OutCall{{Name: "f", Args: args}, {ID: "c<1>", Name: "g\"", Args: args}} {
+			want, wantErr := json.Marshal(c)
+			got, gotErr := marshalCall(c)
+			if string(got) != string(want) || (gotErr == nil) != (wantErr == nil) {
+				t.Errorf("arguments %d: got %s (%v), want %s (%v)", i, got, gotErr, want, wantErr)
+			}
+		}
+	}
 	// Arguments encoding/json refuses leave the answer to it.
 	if _, _, ok := encodeCalls([]OutPart{{FunctionCall: &OutCall{Name: "f", Args: map[string]any{"x": math.NaN()}}}}); ok {
 		t.Error("a NaN argument was encoded")
