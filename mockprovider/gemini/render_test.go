@@ -51,7 +51,7 @@ func TestResponseAsTheLibraryWritesIt(t *testing.T) {
 			}
 		}
 	}
-		for i, args := range []map[string]any{
+	for i, args := range []map[string]any{
 		nil, {},
 		{"z": 1.0, "a": -0.0, "m": 1.5, "n": 123456789012345.0, "t": true, "f": false, "x": nil, "y": 1e20, "w": 1e-6, "v": 0.1 + 0.2},
 		{"tiny": 1e-7}, {"huge": 1e21}, {"inf": math.Inf(-1)},
