@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/toolwire/toolwire/mockprovider/wirejson"
 )
@@ -188,4 +189,101 @@ func appendRaw(b []byte, raw []byte) []byte {
 		return append(b, raw...)
 	}
 	return append(b, buf.Bytes()...)
+}
+
+// The stream's events are written by hand too (a streamed answer is a
+// dozen events, each marshalled by reflection before); render_test.go
+// holds each to encoding/json's bytes for the event structs of encode.go.
+
+// appendMessageStart is message_start's data.
+func appendMessageStart(b []byte, m *messageBody) []byte {
+	if m.StopDetails != nil || !utf8.ValidString(m.Model) {
+		enc, _ := json.Marshal(messageStart{Type: "message_start", Message: *m})
+		return append(b, enc...)
+	}
+	b = append(b, `{"type":"message_start","message":`...)
+	b = appendMessage(b, m)
+	return append(b, '}')
+}
+
+// appendStreamString quotes s exactly as encoding/json does, invalid
+// UTF-8 included (appendString writes the replacement character itself
+// where the library writes \ufffd; the events were the library's bytes).
+func appendStreamString(b []byte, s string) []byte {
+	if utf8.ValidString(s) {
+		return appendString(b, s)
+	}
+	enc, _ := json.Marshal(s)
+	return append(b, enc...)
+}
+
+// appendBlockStart is content_block_start's data for a reply block: the
+// block as it opens (empty text, thinking and input; redacted data whole).
+func appendBlockStart(b []byte, index int, blk *block) []byte {
+	b = append(b, `{"type":"content_block_start","index":`...)
+	b = strconv.AppendInt(b, int64(index), 10)
+	b = append(b, `,"content_block":`...)
+	switch blk.kind {
+	case "thinking":
+		b = append(b, `{"type":"thinking","thinking":"","signature":""}`...)
+	case "redacted_thinking":
+		b = appendBlock(b, blk.body)
+	case "text":
+		b = append(b, `{"type":"text","text":""}`...)
+	case "tool_use":
+		b = append(b, `{"type":"tool_use","id":`...)
+		b = appendStreamString(b, blk.id)
+		b = append(b, `,"name":`...)
+		b = appendStreamString(b, blk.name)
+		b = append(b, `,"input":{},"caller":{"type":"direct"}}`...)
+	default:
+		b = append(b, "null"...)
+	}
+	return append(b, '}')
+}
+
+// appendDelta is content_block_delta's data: a delta of type typ whose
+// one member is field.
+func appendDelta(b []byte, index int, typ, field, value string) []byte {
+	b = append(b, `{"type":"content_block_delta","index":`...)
+	b = strconv.AppendInt(b, int64(index), 10)
+	b = append(b, `,"delta":{"type":"`...)
+	b = append(b, typ...) // a constant of stream.go: nothing to escape
+	b = append(b, `","`...)
+	b = append(b, field...)
+	b = append(b, `":`...)
+	b = appendStreamString(b, value)
+	return append(b, "}}"...)
+}
+
+// appendBlockStop is content_block_stop's data.
+func appendBlockStop(b []byte, index int) []byte {
+	b = append(b, `{"type":"content_block_stop","index":`...)
+	b = strconv.AppendInt(b, int64(index), 10)
+	return append(b, '}')
+}
+
+// appendMessageDelta is message_delta's data.
+func appendMessageDelta(b []byte, m *messageDelta) []byte {
+	if m.Delta.StopDetails != nil {
+		enc, _ := json.Marshal(m)
+		return append(b, enc...)
+	}
+	b = append(b, `{"type":"message_delta","delta":{"stop_reason":`...)
+	b = appendStreamString(b, m.Delta.StopReason)
+	b = append(b, `,"stop_sequence":`...)
+	if m.Delta.StopSequence == nil {
+		b = append(b, "null"...)
+	} else {
+		b = appendStreamString(b, *m.Delta.StopSequence)
+	}
+	b = append(b, `,"stop_details":null},"usage":{"input_tokens":`...)
+	b = strconv.AppendInt(b, int64(m.Usage.InputTokens), 10)
+	b = append(b, `,"cache_creation_input_tokens":`...)
+	b = strconv.AppendInt(b, int64(m.Usage.CacheCreationInputTokens), 10)
+	b = append(b, `,"cache_read_input_tokens":`...)
+	b = strconv.AppendInt(b, int64(m.Usage.CacheReadInputTokens), 10)
+	b = append(b, `,"output_tokens":`...)
+	b = strconv.AppendInt(b, int64(m.Usage.OutputTokens), 10)
+	return append(b, "}}"...)
 }

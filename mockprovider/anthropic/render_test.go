@@ -2,6 +2,7 @@ package anthropic
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
 )
 
@@ -74,4 +75,76 @@ func BenchmarkMessageBody(b *testing.B) {
 			_, _ = json.Marshal(m)
 		}
 	})
+}
+
+// TestStreamEventsAsTheLibraryWritesThem: each hand-written event is byte
+// for byte what encoding/json writes for the event structs.
+func TestStreamEventsAsTheLibraryWritesThem(t *testing.T) {
+	same := func(what string, got []byte, v any) {
+		t.Helper()
+		want, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("%s:\n got %s\nwant %s", what, got, want)
+		}
+	}
+	starts := renderCases()
+	starts = append(starts, starts[1])
+	starts[2].Model = "bad \xff model"
+	for _, m := range starts {
+		m.Content, m.StopReason, m.StopSequence = json.RawMessage(`[]`), nil, nil
+		same("message_start", appendMessageStart(nil, &m), messageStart{Type: "message_start", Message: m})
+	}
+	odd := "a <b> & \"c\"\u2028\x01\xff"
+	blocks := []block{
+		thinking(odd),
+		{kind: "redacted_thinking", body: redactedThinkingBlock{Type: "redacted_thinking", Data: "ZGF0YQ=="}},
+		{kind: "text", text: odd},
+		{kind: "tool_use", id: "toolu_<1>", name: "get_&weather", args: `{"city":"<Paris>"}`},
+		{kind: "tool_use", id: "toolu_\xff", name: "bad\xfe", args: `{}`},
+		{kind: "other"},
+	}
+	for i, b := range blocks {
+		// The block as the stream opened it before it was written by hand.
+		var first any
+		switch b.kind {
+		case "thinking":
+			first = thinkingBlock{Type: "thinking"}
+		case "redacted_thinking":
+			first = b.body
+		case "text":
+			first = textBlock{Type: "text"}
+		case "tool_use":
+			first = toolUseBlock{Type: "tool_use", ID: b.id, Name: b.name, Input: json.RawMessage("{}"), Caller: caller{Type: "direct"}}
+		}
+		same("content_block_start "+b.kind, appendBlockStart(nil, i, &b), blockStart{Type: "content_block_start", Index: i, ContentBlock: first})
+		same("content_block_stop", appendBlockStop(nil, i), blockStop{Type: "content_block_stop", Index: i})
+	}
+	for _, d := range []struct {
+		typ, field string
+		v          any
+	}{
+		{"thinking_delta", "thinking", thinkingDelta{Type: "thinking_delta", Thinking: odd}},
+		{"signature_delta", "signature", signatureDelta{Type: "signature_delta", Signature: odd}},
+		{"text_delta", "text", textDelta{Type: "text_delta", Text: odd}},
+		{"input_json_delta", "partial_json", jsonDelta{Type: "input_json_delta", PartialJSON: `{"city":"<Par`}},
+		{"input_json_delta", "partial_json", jsonDelta{Type: "input_json_delta", PartialJSON: ""}},
+	} {
+		value := reflect.ValueOf(d.v).Field(1).String()
+		same(d.typ, appendDelta(nil, 3, d.typ, d.field, value), blockDelta{Type: "content_block_delta", Index: 3, Delta: d.v})
+	}
+	seq, badSeq := "END <now>", "END \xff"
+	for _, m := range []messageDelta{
+		{Type: "message_delta", Delta: stopDelta{StopReason: "end_turn"}, Usage: deltaUsage{InputTokens: 10, OutputTokens: 3}},
+		{Type: "message_delta", Delta: stopDelta{StopReason: "stop_sequence", StopSequence: &seq},
+			Usage: deltaUsage{InputTokens: 1, CacheCreationInputTokens: 2, CacheReadInputTokens: 3, OutputTokens: 4}},
+		{Type: "message_delta", Delta: stopDelta{StopReason: "stop_sequence", StopSequence: &badSeq}},
+		{Type: "message_delta", Delta: stopDelta{StopReason: "end_turn", StopDetails: map[string]string{"type": "x"}}},
+	} {
+		same("message_delta", appendMessageDelta(nil, &m), m)
+	}
+	same("ping", pingData, typed{Type: "ping"})
+	same("message_stop", messageStopData, typed{Type: "message_stop"})
 }
