@@ -1,6 +1,7 @@
 package anthropic
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -428,18 +429,29 @@ func convertible(typ string) bool {
 	return false
 }
 
-// arguments decodes a tool_use input as the model sees it.
+// arguments decodes a tool_use input as the model sees it. An input
+// decoded before comes from argumentsMemo: a tool loop resends every call
+// it made. The map is then shared, as the conversation's maps may be:
+// nothing downstream writes into a request's arguments (the model builds
+// its replies' arguments afresh, the journal keeps a binary copy).
 func arguments(input json.RawMessage) map[string]any {
-	t := strings.TrimSpace(string(input))
-	if t == "null" || t == "" {
+	t := bytes.TrimSpace(input)
+	if len(t) == 0 || string(t) == "null" {
 		return nil
+	}
+	if t[0] != '{' {
+		return map[string]any{}
+	}
+	if m, ok := argumentsMemo.get(input); ok {
+		return m
 	}
 	var m map[string]any
 	// The input was read whole by the strict decoder: decoding it again
 	// need not repeat its checks.
-	if t[0] != '{' || jsonv2.Unmarshal(input, &m, wirejson.Again(jsonv2.RejectUnknownMembers(false))) != nil {
+	if jsonv2.Unmarshal(input, &m, wirejson.Again(jsonv2.RejectUnknownMembers(false))) != nil {
 		return map[string]any{}
 	}
+	argumentsMemo.put(string(input), m)
 	return m
 }
 
@@ -492,7 +504,7 @@ func resultContent(u *wToolResultBlockContentUnion) conv.Content {
 }
 
 func isObject(raw json.RawMessage) bool {
-	t := strings.TrimSpace(string(raw))
+	t := bytes.TrimSpace(raw)
 	return len(t) > 0 && t[0] == '{'
 }
 

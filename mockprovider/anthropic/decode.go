@@ -96,9 +96,10 @@ func decodeThrough(memo *requestMemos, body []byte, lenient, countTokens bool) (
 	var w wireRequest
 	var target any = &w
 	root := requestType
-	var ct wireCountTokens
+	var ct *wireCountTokens // only a count_tokens body pays for it
 	if countTokens {
-		target, root = &ct, countTokensType
+		ct = new(wireCountTokens)
+		target, root = ct, countTokensType
 	}
 	opts := wirejson.Options{Lenient: lenient}
 	if memo != nil {

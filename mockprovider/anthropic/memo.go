@@ -29,17 +29,13 @@ import (
 // reads, and what it hands on is either a copied string or a span of the
 // memo's bytes that nothing writes (Block.Input, Block.IsError).
 type messageMemo struct {
-	maxBytes int
-
-	mu    sync.RWMutex
-	m     map[string]wMessage
-	bytes int
+	valueMemo[wMessage]
 
 	// decodes counts the messages decoded afresh (a test reads it).
 	decodes atomic.Int64
 }
 
-var messagesMemo = messageMemo{maxBytes: 4 << 20}
+var messagesMemo = messageMemo{valueMemo: valueMemo[wMessage]{maxBytes: 4 << 20}}
 
 // freshMessage is wMessage without the memo: the decoder's default for
 // the struct, which the memo calls on a miss.
@@ -56,10 +52,7 @@ func (m *messageMemo) unmarshal(dec *jsontext.Decoder, v *wMessage) error {
 	var raw []byte
 	if n > 0 {
 		raw = rest[lead : lead+n]
-		m.mu.RLock()
-		cached, ok := m.m[string(raw)]
-		m.mu.RUnlock()
-		if ok {
+		if cached, ok := m.get(raw); ok {
 			if err := dec.SkipValue(); err != nil {
 				return err
 			}
@@ -82,16 +75,6 @@ func (m *messageMemo) unmarshal(dec *jsontext.Decoder, v *wMessage) error {
 		m.put(key, *v)
 	}
 	return nil
-}
-
-func (m *messageMemo) put(key string, v wMessage) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.m == nil || m.bytes+len(key) > m.maxBytes {
-		m.m, m.bytes = map[string]wMessage{}, 0
-	}
-	m.m[key] = v
-	m.bytes += len(key)
 }
 
 // objectLength is the length of the JSON object b starts with, found by
@@ -146,4 +129,39 @@ func (r *requestMemos) Options(lenient bool) json.Options {
 		return r.lenient
 	}
 	return r.strict
+}
+
+// valueMemo remembers what bytes decoded to, for values decoded from spans
+// of a body (tool_use inputs), bounded as the other memos are. Its values
+// are shared: their users only read them.
+type valueMemo[T any] struct {
+	maxBytes int
+
+	mu    sync.RWMutex
+	m     map[string]T
+	bytes int
+}
+
+var argumentsMemo = valueMemo[map[string]any]{maxBytes: 4 << 20}
+
+func (m *valueMemo[T]) get(raw []byte) (T, bool) {
+	m.mu.RLock()
+	v, ok := m.m[string(raw)]
+	m.mu.RUnlock()
+	return v, ok
+}
+
+// put remembers v under key; a value over a quarter of the bound is not
+// kept, and a full memo starts over.
+func (m *valueMemo[T]) put(key string, v T) {
+	if len(key) > m.maxBytes/4 {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.m == nil || m.bytes+len(key) > m.maxBytes {
+		m.m, m.bytes = map[string]T{}, 0
+	}
+	m.m[key] = v
+	m.bytes += len(key)
 }

@@ -171,3 +171,22 @@ func TestObjectLength(t *testing.T) {
 		}
 	}
 }
+
+// TestArgumentsMemoSharesDecodedInputs: a tool_use input sent again is
+// not decoded again; an input that is not an object is never remembered.
+func TestArgumentsMemoSharesDecodedInputs(t *testing.T) {
+	input := []byte(fmt.Sprintf(`{"city":"Paris","test":"%p"}`, t))
+	first, again := arguments(input), arguments(append([]byte(nil), input...))
+	if reflect.ValueOf(first).Pointer() != reflect.ValueOf(again).Pointer() || first["city"] != "Paris" {
+		t.Fatalf("the same input decoded to two maps: %v, %v", first, again)
+	}
+	for _, in := range []string{`[1]`, ` null `, ``, `"x"`} {
+		if _, ok := argumentsMemo.get([]byte(in)); ok {
+			t.Errorf("%q remembered", in)
+		}
+		arguments([]byte(in))
+		if _, ok := argumentsMemo.get([]byte(in)); ok {
+			t.Errorf("%q remembered", in)
+		}
+	}
+}
