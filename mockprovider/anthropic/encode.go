@@ -145,7 +145,8 @@ type block struct {
 	body any    // the complete block
 	text string // text or thinking to stream
 	sig  string // thinking signature
-	args string // tool_use input JSON to stream
+	args string // tool_use input JSON to stream when the token limit cut it
+	cut  bool   // (else the stream sends the input of body)
 	id   string
 	name string
 }
@@ -179,17 +180,14 @@ func reply(x *dialect.Exchange, req *Request, r *model.Reply) ([]block, string) 
 			if id == "" {
 				id = x.IDs().Next("toolu_01", 22)
 			}
-			args, err := json.Marshal(p.Call.Arguments)
-			if err != nil || p.Call.Arguments == nil {
-				args = []byte("{}")
-			}
-			streamed := string(args)
+			blk := block{kind: "tool_use", id: id, name: p.Call.Name}
+			input := callInput(p.Call.Arguments)
 			if callIndex == r.CutCall && r.Stop == model.StopTokens {
-				streamed, args = r.ArgumentsJSON(callIndex), []byte("{}")
+				blk.args, blk.cut, input = r.ArgumentsJSON(callIndex), true, emptyObject
 			}
 			callIndex++
-			out = append(out, block{kind: "tool_use", id: id, name: p.Call.Name, args: streamed,
-				body: toolUseBlock{Type: "tool_use", ID: id, Name: p.Call.Name, Input: args, Caller: caller{Type: "direct"}}})
+			blk.body = toolUseBlock{Type: "tool_use", ID: id, Name: p.Call.Name, Input: input, Caller: caller{Type: "direct"}}
+			out = append(out, blk)
 			stop = "tool_use"
 		case conv.KindRefusal:
 			out = append(out, block{kind: "text", text: p.Text, body: textBlock{Type: "text", Text: p.Text}})
@@ -209,6 +207,37 @@ func reply(x *dialect.Exchange, req *Request, r *model.Reply) ([]block, string) 
 		out = append([]block{thinking(defaultThinking)}, out...)
 	}
 	return out, stop
+}
+
+// emptyObject is the input of a call without arguments (shared: its
+// users only read it).
+var emptyObject = json.RawMessage(`{}`)
+
+// callInput is a call's input as encoding/json writes its arguments ({}
+// for none, or for arguments the library cannot write).
+func callInput(args map[string]any) json.RawMessage {
+	if args == nil {
+		return emptyObject
+	}
+	if b, ok := appendArguments(make([]byte, 0, 64), args); ok {
+		return b
+	}
+	b, err := json.Marshal(args)
+	if err != nil {
+		return emptyObject
+	}
+	return b
+}
+
+// streamedArgs is the input JSON a tool_use block streams.
+func (b *block) streamedArgs() string {
+	if b.cut {
+		return b.args
+	}
+	if body, ok := b.body.(toolUseBlock); ok {
+		return string(body.Input)
+	}
+	return ""
 }
 
 // thinking is a signed thinking block.

@@ -3,6 +3,8 @@ package anthropic
 import (
 	"bytes"
 	"encoding/json"
+	"math"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -130,6 +132,11 @@ func appendOptString(b []byte, s *string) []byte {
 // appendString quotes s as encoding/json does, HTML characters included
 // (the bytes stay those of the library's encoding).
 func appendString(b []byte, s string) []byte {
+	if plainASCII(s) {
+		b = append(b, '"')
+		b = append(b, s...)
+		return append(b, '"')
+	}
 	start := len(b)
 	out := wirejson.AppendString(b, s)
 	if !needsHTMLEscape(out[start:]) {
@@ -138,6 +145,19 @@ func appendString(b []byte, s string) []byte {
 	var esc bytes.Buffer
 	json.HTMLEscape(&esc, out[start:])
 	return append(out[:start], esc.Bytes()...)
+}
+
+// plainASCII reports whether s is quoted as it is: printable ASCII
+// without the characters JSON or encoding/json's HTML safety escape
+// (most strings of an answer: ids, types, names, the model).
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20 || c > 0x7e, c == '"', c == '\\', c == '<', c == '>', c == '&':
+			return false
+		}
+	}
+	return true
 }
 
 // compact reports whether a valid JSON value has no whitespace outside
@@ -286,4 +306,90 @@ func appendMessageDelta(b []byte, m *messageDelta) []byte {
 	b = append(b, `,"output_tokens":`...)
 	b = strconv.AppendInt(b, int64(m.Usage.OutputTokens), 10)
 	return append(b, "}}"...)
+}
+
+// appendArguments appends a call's arguments as encoding/json writes them
+// (object members sorted by name). It writes the values synthesized and
+// scripted arguments are made of; for any other value, or one the library
+// refuses (NaN, ±Inf), it reports false and the caller marshals instead.
+func appendArguments(b []byte, v any) ([]byte, bool) {
+	switch x := v.(type) {
+	case nil:
+		return append(b, "null"...), true
+	case bool:
+		return strconv.AppendBool(b, x), true
+	case string:
+		if !utf8.ValidString(x) {
+			return b, false
+		}
+		return appendString(b, x), true
+	case float64:
+		return appendFloat(b, x)
+	case int:
+		return strconv.AppendInt(b, int64(x), 10), true
+	case int64:
+		return strconv.AppendInt(b, x, 10), true
+	case []any:
+		if x == nil {
+			return append(b, "null"...), true
+		}
+		b = append(b, '[')
+		for i, e := range x {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var ok bool
+			if b, ok = appendArguments(b, e); !ok {
+				return b, false
+			}
+		}
+		return append(b, ']'), true
+	case map[string]any:
+		if x == nil {
+			return append(b, "null"...), true
+		}
+		var stack [8]string
+		keys := stack[:0]
+		for k := range x {
+			if !utf8.ValidString(k) {
+				return b, false
+			}
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		b = append(b, '{')
+		for i, k := range keys {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, k)
+			b = append(b, ':')
+			var ok bool
+			if b, ok = appendArguments(b, x[k]); !ok {
+				return b, false
+			}
+		}
+		return append(b, '}'), true
+	}
+	return b, false
+}
+
+// appendFloat writes a number as encoding/json does: like %g, with the
+// exponent cutoffs of ES6 and exponents not padded.
+func appendFloat(b []byte, f float64) ([]byte, bool) {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return b, false
+	}
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' {
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b, true
 }

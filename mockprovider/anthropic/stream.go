@@ -68,7 +68,7 @@ func (d *Dialect) stream(x *dialect.Exchange, req *Request, msgID string, blocks
 			}
 		case "tool_use":
 			// The API's first input delta is an empty string.
-			if !delta(i, "input_json_delta", "partial_json", "") || !fragments(i, "input_json_delta", "partial_json", b.args) {
+			if !delta(i, "input_json_delta", "partial_json", "") || !fragments(i, "input_json_delta", "partial_json", b.streamedArgs()) {
 				return
 			}
 		}
