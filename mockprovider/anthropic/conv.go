@@ -376,13 +376,12 @@ func (r *Request) conversation() *conv.Conversation {
 		Tools: r.Tools, ToolChoice: r.ToolChoice, Stream: r.Stream,
 		Controls: conv.Controls{MaxOutputTokens: max(r.MaxTokens, 0), StopSequences: r.StopSequences, SerialCalls: r.SerialCalls},
 	}
-	names := map[string]string{} // tool_use id → tool name, to name results
 	if len(r.Groups) > 0 {
 		c.Turns = make([]conv.Turn, 0, len(r.Groups))
 	}
-	for _, g := range r.Groups {
+	for gi, g := range r.Groups {
 		t := conv.Turn{Role: conv.Role(g.Role)}
-		for _, b := range g.Blocks {
+		for bi, b := range g.Blocks {
 			if t.Parts == nil && convertible(b.Type) {
 				t.Parts = make([]conv.Part, 0, len(g.Blocks))
 			}
@@ -400,10 +399,9 @@ func (r *Request) conversation() *conv.Conversation {
 				// A non-object input is a rule violation and keeps {}; null
 				// gives nil.
 				args := arguments(b.Input)
-				names[b.ID] = b.Name
 				t.Parts = append(t.Parts, conv.Part{Kind: conv.KindCall, Call: &conv.Call{ID: b.ID, Name: b.Name, Arguments: args}})
 			case "tool_result":
-				res := &conv.Result{CallID: b.ToolUseID, Name: names[b.ToolUseID], IsError: strings.TrimSpace(string(b.IsError)) == "true"}
+				res := &conv.Result{CallID: b.ToolUseID, Name: r.callName(gi, bi, b.ToolUseID), IsError: strings.TrimSpace(string(b.IsError)) == "true"}
 				if b.ResultHasItems {
 					for _, it := range b.ResultItems {
 						res.Content = append(res.Content, it.Content)
@@ -417,6 +415,25 @@ func (r *Request) conversation() *conv.Conversation {
 		c.Turns = append(c.Turns, t)
 	}
 	return c
+}
+
+// callName is the name of the last tool_use with id before block bi of
+// group gi, as results are named ("" when there is none). A call is
+// looked for backwards: it is nearly always in the turn just before.
+func (r *Request) callName(gi, bi int, id string) string {
+	for ; gi >= 0; gi-- {
+		blocks := r.Groups[gi].Blocks
+		if bi < 0 || bi > len(blocks) {
+			bi = len(blocks)
+		}
+		for k := bi - 1; k >= 0; k-- {
+			if blocks[k].Type == "tool_use" && blocks[k].ID == id {
+				return blocks[k].Name
+			}
+		}
+		bi = -1
+	}
+	return ""
 }
 
 // convertible reports whether conversation maps a block of this type to a

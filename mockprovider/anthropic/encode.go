@@ -3,6 +3,7 @@ package anthropic
 import (
 	"encoding/json"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
@@ -278,7 +279,12 @@ func (d *Dialect) Encode(x *dialect.Exchange, reqAny any, c *conv.Conversation, 
 		return
 	}
 	blocks, stop := reply(x, req, r)
-	raw := appendBlocks(make([]byte, 0, 512), blocks)
+	// The content is encoded into a pooled buffer: its length is the
+	// usage estimate, and a JSON answer copies it into the body.
+	pooled := contentBuffers.Get().(*[]byte)
+	defer releaseContent(pooled)
+	raw := appendBlocks((*pooled)[:0], blocks)
+	*pooled = raw
 	in, out := tokens(req.promptSize()), tokens(len(raw))
 	cached := req.useCache(x.Session)
 	msgID := x.IDs().Next("msg_01", 22)
@@ -288,11 +294,26 @@ func (d *Dialect) Encode(x *dialect.Exchange, reqAny any, c *conv.Conversation, 
 			ID: msgID, Type: "message", Role: "assistant", Model: req.Model, Content: raw,
 			StopReason: &stop, StopSequence: stopSequence(r), Usage: fullUsage(in, out, cached),
 		}
-		x.JSON(http.StatusOK, json.RawMessage(appendMessage(make([]byte, 0, len(raw)+384), &m)))
+		x.JSON(http.StatusOK, json.RawMessage(appendMessage(make([]byte, 0, len(raw)+len(m.Model)+messageOverhead), &m)))
 		return
 	}
 	d.stream(x, req, msgID, blocks, stopDelta{StopReason: stop, StopSequence: stopSequence(r)}, fullUsage(in, out, cached))
 }
+
+// contentBuffers hold the content arrays being encoded.
+var contentBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
+// releaseContent pools a content buffer again, unless a long answer made
+// it too large to keep.
+func releaseContent(b *[]byte) {
+	if cap(*b) <= 64<<10 {
+		contentBuffers.Put(b)
+	}
+}
+
+// messageOverhead bounds what a Message body adds to its content and
+// model (ids, stop reason, usage), so its buffer is allocated once.
+const messageOverhead = 640
 
 // fullUsage is a Message's usage: in is the whole prompt; the parts read
 // from and written to the cache are reported apart and input_tokens is the
