@@ -168,10 +168,17 @@ func fromWire(w *wireRequest, size int) (*Request, *wire.APIError) {
 	if len(w.Messages) > 0 {
 		req.Messages = make([]Message, 0, len(w.Messages))
 	}
+	// The blocks of every message in one array, each message's a window
+	// of it whose capacity ends where the next begins.
+	slab := make([]Block, 0, blockCount(w.Messages))
 	for i := range w.Messages {
-		msg, err := fromMessage(i, &w.Messages[i])
+		msg, err := fromMessage(i, &w.Messages[i], slab[len(slab):len(slab):cap(slab)])
 		if err != nil {
 			return nil, err
+		}
+		if n := len(msg.Blocks); n > 0 {
+			msg.Blocks = msg.Blocks[:n:n] // a merge appending to it copies
+			slab = slab[:min(len(slab)+n, cap(slab))]
 		}
 		req.Messages = append(req.Messages, msg)
 	}
@@ -194,7 +201,23 @@ func fromWire(w *wireRequest, size int) (*Request, *wire.APIError) {
 	return req, nil
 }
 
-func fromMessage(i int, m *wMessage) (Message, *wire.APIError) {
+// blockCount is how many blocks the messages map to.
+func blockCount(msgs []wMessage) int {
+	n := 0
+	for i := range msgs {
+		switch c := &msgs[i].Content; {
+		case c.String != nil && *c.String != "":
+			n++
+		case c.String == nil:
+			n += len(c.Blocks)
+		}
+	}
+	return n
+}
+
+// fromMessage maps message i, its blocks appended to into (whose
+// capacity holds them).
+func fromMessage(i int, m *wMessage, into []Block) (Message, *wire.APIError) {
 	path := func() string { return "messages." + strconv.Itoa(i) }
 	msg := Message{Index: i, Role: str(m.Role)}
 	switch {
@@ -207,13 +230,13 @@ func fromMessage(i int, m *wMessage) (Message, *wire.APIError) {
 	case m.Content.String != nil:
 		msg.Empty = *m.Content.String == ""
 		if !msg.Empty {
-			msg.Blocks = []Block{{Msg: i, Index: 0, Type: "text", Text: *m.Content.String}}
+			msg.Blocks = append(into, Block{Msg: i, Index: 0, Type: "text", Text: *m.Content.String})
 		}
 		return msg, nil
 	}
 	msg.Empty = len(m.Content.Blocks) == 0
 	if !msg.Empty {
-		msg.Blocks = make([]Block, 0, len(m.Content.Blocks))
+		msg.Blocks = into
 	}
 	for j := range m.Content.Blocks {
 		b, err := fromBlock(i, j, &m.Content.Blocks[j])
@@ -379,11 +402,17 @@ func (r *Request) conversation() *conv.Conversation {
 	if len(r.Groups) > 0 {
 		c.Turns = make([]conv.Turn, 0, len(r.Groups))
 	}
+	// The parts of every turn in one array: each turn owns a window as
+	// long as its blocks, so no turn's append reaches another's.
+	var slab []conv.Part
 	for gi, g := range r.Groups {
 		t := conv.Turn{Role: conv.Role(g.Role)}
 		for bi, b := range g.Blocks {
 			if t.Parts == nil && convertible(b.Type) {
-				t.Parts = make([]conv.Part, 0, len(g.Blocks))
+				if slab == nil {
+					slab = make([]conv.Part, r.blockTotal())
+				}
+				t.Parts, slab = slab[:0:len(g.Blocks)], slab[len(g.Blocks):]
 			}
 			switch b.Type {
 			case "text":
@@ -415,6 +444,15 @@ func (r *Request) conversation() *conv.Conversation {
 		c.Turns = append(c.Turns, t)
 	}
 	return c
+}
+
+// blockTotal is the number of blocks in the merged turns.
+func (r *Request) blockTotal() int {
+	n := 0
+	for _, g := range r.Groups {
+		n += len(g.Blocks)
+	}
+	return n
 }
 
 // callName is the name of the last tool_use with id before block bi of

@@ -26,13 +26,13 @@ type messageBody struct {
 }
 
 type usage struct {
-	InputTokens              int            `json:"input_tokens"`
-	CacheCreationInputTokens int            `json:"cache_creation_input_tokens"`
-	CacheReadInputTokens     int            `json:"cache_read_input_tokens"`
-	CacheCreation            *cacheCreation `json:"cache_creation,omitempty"`
-	OutputTokens             int            `json:"output_tokens"`
-	ServiceTier              string         `json:"service_tier,omitempty"`
-	InferenceGeo             string         `json:"inference_geo,omitempty"`
+	InputTokens              int           `json:"input_tokens"`
+	CacheCreationInputTokens int           `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     int           `json:"cache_read_input_tokens"`
+	CacheCreation            cacheCreation `json:"cache_creation,omitzero"`
+	OutputTokens             int           `json:"output_tokens"`
+	ServiceTier              string        `json:"service_tier,omitempty"`
+	InferenceGeo             string        `json:"inference_geo,omitempty"`
 }
 
 // countTokensBody is the answer of POST /v1/messages/count_tokens.
@@ -40,10 +40,15 @@ type countTokensBody struct {
 	InputTokens int `json:"input_tokens"`
 }
 
+// cacheCreation is usage.cache_creation, sent when set (a value, not a
+// pointer: usage is built for every answer).
 type cacheCreation struct {
 	Ephemeral5m int `json:"ephemeral_5m_input_tokens"`
 	Ephemeral1h int `json:"ephemeral_1h_input_tokens"`
+	set         bool
 }
+
+func (c cacheCreation) IsZero() bool { return !c.set }
 
 type textBlock struct {
 	Type string `json:"type"`
@@ -322,7 +327,7 @@ const messageOverhead = 640
 func fullUsage(in, out int, cached cacheUse) usage {
 	return usage{
 		InputTokens: in - cached.read - cached.created(), CacheCreationInputTokens: cached.created(), CacheReadInputTokens: cached.read,
-		CacheCreation: &cacheCreation{Ephemeral5m: cached.created5m, Ephemeral1h: cached.created1h},
+		CacheCreation: cacheCreation{Ephemeral5m: cached.created5m, Ephemeral1h: cached.created1h, set: true},
 		OutputTokens:  out, ServiceTier: "standard", InferenceGeo: "not_available",
 	}
 }

@@ -87,8 +87,9 @@ func appendMessage(b []byte, m *messageBody) []byte {
 	b = appendOptString(b, m.StopSequence)
 	b = append(b, `,"stop_details":null,"usage":`...)
 	if m.StopDetails != nil {
-		// Never set on a Message body today; kept exact if it is.
-		enc, _ := json.Marshal(m)
+		// Never set on a Message body today; kept exact if it is (a
+		// copy is marshalled, so m does not escape).
+		enc, _ := json.Marshal(*m)
 		return enc
 	}
 	b = appendUsage(b, &m.Usage)
@@ -102,7 +103,7 @@ func appendUsage(b []byte, u *usage) []byte {
 	b = strconv.AppendInt(b, int64(u.CacheCreationInputTokens), 10)
 	b = append(b, `,"cache_read_input_tokens":`...)
 	b = strconv.AppendInt(b, int64(u.CacheReadInputTokens), 10)
-	if c := u.CacheCreation; c != nil {
+	if c := &u.CacheCreation; c.set {
 		b = append(b, `,"cache_creation":{"ephemeral_5m_input_tokens":`...)
 		b = strconv.AppendInt(b, int64(c.Ephemeral5m), 10)
 		b = append(b, `,"ephemeral_1h_input_tokens":`...)
@@ -286,7 +287,7 @@ func appendBlockStop(b []byte, index int) []byte {
 // appendMessageDelta is message_delta's data.
 func appendMessageDelta(b []byte, m *messageDelta) []byte {
 	if m.Delta.StopDetails != nil {
-		enc, _ := json.Marshal(m)
+		enc, _ := json.Marshal(*m)
 		return append(b, enc...)
 	}
 	b = append(b, `{"type":"message_delta","delta":{"stop_reason":`...)

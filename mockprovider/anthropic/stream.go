@@ -25,9 +25,11 @@ func (d *Dialect) stream(x *dialect.Exchange, req *Request, msgID string, blocks
 	start := total
 	start.OutputTokens = 1
 	// One buffer for every event's data: the stream copies what it sends.
-	buf := make([]byte, 0, 512)
+	pooled := contentBuffers.Get().(*[]byte)
+	defer releaseContent(pooled)
+	buf := (*pooled)[:0]
 	send := func(name string, data []byte) bool {
-		buf = data
+		buf, *pooled = data, data
 		return s.EventBytes(name, data) == nil
 	}
 	if !send("message_start", appendMessageStart(buf[:0], &messageBody{
