@@ -25,9 +25,11 @@ import (
 // sits), so a hit is what decoding would have produced.
 //
 // A remembered message is shared between requests and goroutines: the
-// code that reads it (fromMessage, readCachePlan, countCacheControl) only
-// reads, and what it hands on is either a copied string or a span of the
-// memo's bytes that nothing writes (Block.Input, Block.IsError).
+// code that reads it (fromMessage, fromBlock, readCachePlan,
+// countCacheControl) only reads, and hands on strings, copies of small
+// structs (media content), or spans of the memo's bytes that nothing
+// writes (Block.Input, Block.IsError, read by the rules, the cache hash,
+// the size estimate and arguments).
 type messageMemo struct {
 	valueMemo[wMessage]
 
