@@ -8,6 +8,8 @@ import (
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/toolwire/toolwire/mockprovider/wirejson"
 )
 
 // A tool loop sends its whole history with every request: each earlier
@@ -114,18 +116,27 @@ func objectLength(b []byte) int {
 // requestMemos routes the tool declarations and the messages of a body
 // through their memos (wirejson.Options.Memo).
 type requestMemos struct {
+	tools    *wirejson.Memo[[]wToolUnion]
+	messages *messageMemo
+
 	once            sync.Once
 	strict, lenient json.Options
 }
 
-var memos requestMemos
+// memos are the process's memos; newMemos gives empty ones (tests compare
+// what a hit gives with what a miss gives).
+var memos = requestMemos{tools: &toolsMemo, messages: &messagesMemo}
+
+func newMemos() *requestMemos {
+	return &requestMemos{tools: new(wirejson.Memo[[]wToolUnion]), messages: &messageMemo{valueMemo: valueMemo[wMessage]{maxBytes: 4 << 20}}}
+}
 
 func (r *requestMemos) Options(lenient bool) json.Options {
 	r.once.Do(func() {
-		tools, _ := json.GetOption(toolsMemo.Options(false), json.WithUnmarshalers)
-		both := json.WithUnmarshalers(json.JoinUnmarshalers(tools, json.UnmarshalFromFunc(messagesMemo.unmarshal)))
-		r.strict = json.JoinOptions(toolsMemo.Options(false), both)
-		r.lenient = json.JoinOptions(toolsMemo.Options(true), both)
+		tools, _ := json.GetOption(r.tools.Options(false), json.WithUnmarshalers)
+		both := json.WithUnmarshalers(json.JoinUnmarshalers(tools, json.UnmarshalFromFunc(r.messages.unmarshal)))
+		r.strict = json.JoinOptions(r.tools.Options(false), both)
+		r.lenient = json.JoinOptions(r.tools.Options(true), both)
 	})
 	if lenient {
 		return r.lenient
