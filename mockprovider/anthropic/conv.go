@@ -1,6 +1,7 @@
 package anthropic
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -167,10 +168,17 @@ func fromWire(w *wireRequest, size int) (*Request, *wire.APIError) {
 	if len(w.Messages) > 0 {
 		req.Messages = make([]Message, 0, len(w.Messages))
 	}
+	// The blocks of every message in one array, each message's a window
+	// of it whose capacity ends where the next begins.
+	slab := make([]Block, 0, blockCount(w.Messages))
 	for i := range w.Messages {
-		msg, err := fromMessage(i, &w.Messages[i])
+		msg, err := fromMessage(i, &w.Messages[i], slab[len(slab):len(slab):cap(slab)])
 		if err != nil {
 			return nil, err
+		}
+		if n := len(msg.Blocks); n > 0 {
+			msg.Blocks = msg.Blocks[:n:n] // a merge appending to it copies
+			slab = slab[:min(len(slab)+n, cap(slab))]
 		}
 		req.Messages = append(req.Messages, msg)
 	}
@@ -193,7 +201,23 @@ func fromWire(w *wireRequest, size int) (*Request, *wire.APIError) {
 	return req, nil
 }
 
-func fromMessage(i int, m *wMessage) (Message, *wire.APIError) {
+// blockCount is how many blocks the messages map to.
+func blockCount(msgs []wMessage) int {
+	n := 0
+	for i := range msgs {
+		switch c := &msgs[i].Content; {
+		case c.String != nil && *c.String != "":
+			n++
+		case c.String == nil:
+			n += len(c.Blocks)
+		}
+	}
+	return n
+}
+
+// fromMessage maps message i, its blocks appended to into (whose
+// capacity holds them).
+func fromMessage(i int, m *wMessage, into []Block) (Message, *wire.APIError) {
 	path := func() string { return "messages." + strconv.Itoa(i) }
 	msg := Message{Index: i, Role: str(m.Role)}
 	switch {
@@ -206,13 +230,13 @@ func fromMessage(i int, m *wMessage) (Message, *wire.APIError) {
 	case m.Content.String != nil:
 		msg.Empty = *m.Content.String == ""
 		if !msg.Empty {
-			msg.Blocks = []Block{{Msg: i, Index: 0, Type: "text", Text: *m.Content.String}}
+			msg.Blocks = append(into, Block{Msg: i, Index: 0, Type: "text", Text: *m.Content.String})
 		}
 		return msg, nil
 	}
 	msg.Empty = len(m.Content.Blocks) == 0
 	if !msg.Empty {
-		msg.Blocks = make([]Block, 0, len(m.Content.Blocks))
+		msg.Blocks = into
 	}
 	for j := range m.Content.Blocks {
 		b, err := fromBlock(i, j, &m.Content.Blocks[j])
@@ -375,15 +399,20 @@ func (r *Request) conversation() *conv.Conversation {
 		Tools: r.Tools, ToolChoice: r.ToolChoice, Stream: r.Stream,
 		Controls: conv.Controls{MaxOutputTokens: max(r.MaxTokens, 0), StopSequences: r.StopSequences, SerialCalls: r.SerialCalls},
 	}
-	names := map[string]string{} // tool_use id → tool name, to name results
 	if len(r.Groups) > 0 {
 		c.Turns = make([]conv.Turn, 0, len(r.Groups))
 	}
-	for _, g := range r.Groups {
+	// The parts of every turn in one array: each turn owns a window as
+	// long as its blocks, so no turn's append reaches another's.
+	var slab []conv.Part
+	for gi, g := range r.Groups {
 		t := conv.Turn{Role: conv.Role(g.Role)}
-		for _, b := range g.Blocks {
+		for bi, b := range g.Blocks {
 			if t.Parts == nil && convertible(b.Type) {
-				t.Parts = make([]conv.Part, 0, len(g.Blocks))
+				if slab == nil {
+					slab = make([]conv.Part, r.blockTotal())
+				}
+				t.Parts, slab = slab[:0:len(g.Blocks)], slab[len(g.Blocks):]
 			}
 			switch b.Type {
 			case "text":
@@ -399,10 +428,9 @@ func (r *Request) conversation() *conv.Conversation {
 				// A non-object input is a rule violation and keeps {}; null
 				// gives nil.
 				args := arguments(b.Input)
-				names[b.ID] = b.Name
 				t.Parts = append(t.Parts, conv.Part{Kind: conv.KindCall, Call: &conv.Call{ID: b.ID, Name: b.Name, Arguments: args}})
 			case "tool_result":
-				res := &conv.Result{CallID: b.ToolUseID, Name: names[b.ToolUseID], IsError: strings.TrimSpace(string(b.IsError)) == "true"}
+				res := &conv.Result{CallID: b.ToolUseID, Name: r.callName(gi, bi, b.ToolUseID), IsError: strings.TrimSpace(string(b.IsError)) == "true"}
 				if b.ResultHasItems {
 					for _, it := range b.ResultItems {
 						res.Content = append(res.Content, it.Content)
@@ -418,6 +446,34 @@ func (r *Request) conversation() *conv.Conversation {
 	return c
 }
 
+// blockTotal is the number of blocks in the merged turns.
+func (r *Request) blockTotal() int {
+	n := 0
+	for _, g := range r.Groups {
+		n += len(g.Blocks)
+	}
+	return n
+}
+
+// callName is the name of the last tool_use with id before block bi of
+// group gi, as results are named ("" when there is none). A call is
+// looked for backwards: it is nearly always in the turn just before.
+func (r *Request) callName(gi, bi int, id string) string {
+	for ; gi >= 0; gi-- {
+		blocks := r.Groups[gi].Blocks
+		if bi < 0 || bi > len(blocks) {
+			bi = len(blocks)
+		}
+		for k := bi - 1; k >= 0; k-- {
+			if blocks[k].Type == "tool_use" && blocks[k].ID == id {
+				return blocks[k].Name
+			}
+		}
+		bi = -1
+	}
+	return ""
+}
+
 // convertible reports whether conversation maps a block of this type to a
 // part (a turn whose blocks map to none keeps nil parts).
 func convertible(typ string) bool {
@@ -428,18 +484,29 @@ func convertible(typ string) bool {
 	return false
 }
 
-// arguments decodes a tool_use input as the model sees it.
+// arguments decodes a tool_use input as the model sees it. An input
+// decoded before comes from argumentsMemo: a tool loop resends every call
+// it made. The map is then shared, as the conversation's maps may be:
+// nothing downstream writes into a request's arguments (the model builds
+// its replies' arguments afresh, the journal keeps a binary copy).
 func arguments(input json.RawMessage) map[string]any {
-	t := strings.TrimSpace(string(input))
-	if t == "null" || t == "" {
+	t := bytes.TrimSpace(input)
+	if len(t) == 0 || string(t) == "null" {
 		return nil
+	}
+	if t[0] != '{' {
+		return map[string]any{}
+	}
+	if m, ok := argumentsMemo.get(input); ok {
+		return m
 	}
 	var m map[string]any
 	// The input was read whole by the strict decoder: decoding it again
 	// need not repeat its checks.
-	if t[0] != '{' || jsonv2.Unmarshal(input, &m, wirejson.Again(jsonv2.RejectUnknownMembers(false))) != nil {
+	if jsonv2.Unmarshal(input, &m, wirejson.Again(jsonv2.RejectUnknownMembers(false))) != nil {
 		return map[string]any{}
 	}
+	argumentsMemo.put(string(input), m)
 	return m
 }
 
@@ -492,7 +559,7 @@ func resultContent(u *wToolResultBlockContentUnion) conv.Content {
 }
 
 func isObject(raw json.RawMessage) bool {
-	t := strings.TrimSpace(string(raw))
+	t := bytes.TrimSpace(raw)
 	return len(t) > 0 && t[0] == '{'
 }
 

@@ -76,18 +76,36 @@ func requestOf(x *dialect.Exchange) *http.Request {
 }
 
 // toolsMemo keeps decoded tool declarations: a tool loop sends the same
-// ones with every request.
+// ones with every request (the messages are kept by messagesMemo).
 var toolsMemo wirejson.Memo[[]wToolUnion]
 
+// decodedHook, when set (by the package's tests), sees every body
+// decodeRequest decoded and what came of it.
+var decodedHook func(body []byte, lenient, countTokens bool, req *Request, aerr *wire.APIError)
+
 func decodeRequest(body []byte, lenient, countTokens bool) (*Request, *wire.APIError) {
+	req, aerr := decodeThrough(&memos, body, lenient, countTokens)
+	if decodedHook != nil {
+		decodedHook(body, lenient, countTokens, req, aerr)
+	}
+	return req, aerr
+}
+
+// decodeThrough decodes with memo (nil: every value afresh).
+func decodeThrough(memo *requestMemos, body []byte, lenient, countTokens bool) (*Request, *wire.APIError) {
 	var w wireRequest
 	var target any = &w
 	root := requestType
-	var ct wireCountTokens
+	var ct *wireCountTokens // only a count_tokens body pays for it
 	if countTokens {
-		target, root = &ct, countTokensType
+		ct = new(wireCountTokens)
+		target, root = ct, countTokensType
 	}
-	unknown, err := wirejson.Decode(body, target, wirejson.Options{Lenient: lenient, Memo: &toolsMemo})
+	opts := wirejson.Options{Lenient: lenient}
+	if memo != nil {
+		opts.Memo = memo
+	}
+	unknown, err := wirejson.Decode(body, target, opts)
 	if err != nil {
 		return nil, decodeError(body, root, err)
 	}

@@ -3,6 +3,7 @@ package anthropic
 import (
 	"encoding/json"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
@@ -25,13 +26,13 @@ type messageBody struct {
 }
 
 type usage struct {
-	InputTokens              int            `json:"input_tokens"`
-	CacheCreationInputTokens int            `json:"cache_creation_input_tokens"`
-	CacheReadInputTokens     int            `json:"cache_read_input_tokens"`
-	CacheCreation            *cacheCreation `json:"cache_creation,omitempty"`
-	OutputTokens             int            `json:"output_tokens"`
-	ServiceTier              string         `json:"service_tier,omitempty"`
-	InferenceGeo             string         `json:"inference_geo,omitempty"`
+	InputTokens              int           `json:"input_tokens"`
+	CacheCreationInputTokens int           `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     int           `json:"cache_read_input_tokens"`
+	CacheCreation            cacheCreation `json:"cache_creation,omitzero"`
+	OutputTokens             int           `json:"output_tokens"`
+	ServiceTier              string        `json:"service_tier,omitempty"`
+	InferenceGeo             string        `json:"inference_geo,omitempty"`
 }
 
 // countTokensBody is the answer of POST /v1/messages/count_tokens.
@@ -39,10 +40,15 @@ type countTokensBody struct {
 	InputTokens int `json:"input_tokens"`
 }
 
+// cacheCreation is usage.cache_creation, sent when set (a value, not a
+// pointer: usage is built for every answer).
 type cacheCreation struct {
 	Ephemeral5m int `json:"ephemeral_5m_input_tokens"`
 	Ephemeral1h int `json:"ephemeral_1h_input_tokens"`
+	set         bool
 }
+
+func (c cacheCreation) IsZero() bool { return !c.set }
 
 type textBlock struct {
 	Type string `json:"type"`
@@ -145,7 +151,8 @@ type block struct {
 	body any    // the complete block
 	text string // text or thinking to stream
 	sig  string // thinking signature
-	args string // tool_use input JSON to stream
+	args string // tool_use input JSON to stream when the token limit cut it
+	cut  bool   // (else the stream sends the input of body)
 	id   string
 	name string
 }
@@ -179,17 +186,14 @@ func reply(x *dialect.Exchange, req *Request, r *model.Reply) ([]block, string) 
 			if id == "" {
 				id = x.IDs().Next("toolu_01", 22)
 			}
-			args, err := json.Marshal(p.Call.Arguments)
-			if err != nil || p.Call.Arguments == nil {
-				args = []byte("{}")
-			}
-			streamed := string(args)
+			blk := block{kind: "tool_use", id: id, name: p.Call.Name}
+			input := callInput(p.Call.Arguments)
 			if callIndex == r.CutCall && r.Stop == model.StopTokens {
-				streamed, args = r.ArgumentsJSON(callIndex), []byte("{}")
+				blk.args, blk.cut, input = r.ArgumentsJSON(callIndex), true, emptyObject
 			}
 			callIndex++
-			out = append(out, block{kind: "tool_use", id: id, name: p.Call.Name, args: streamed,
-				body: toolUseBlock{Type: "tool_use", ID: id, Name: p.Call.Name, Input: args, Caller: caller{Type: "direct"}}})
+			blk.body = toolUseBlock{Type: "tool_use", ID: id, Name: p.Call.Name, Input: input, Caller: caller{Type: "direct"}}
+			out = append(out, blk)
 			stop = "tool_use"
 		case conv.KindRefusal:
 			out = append(out, block{kind: "text", text: p.Text, body: textBlock{Type: "text", Text: p.Text}})
@@ -209,6 +213,37 @@ func reply(x *dialect.Exchange, req *Request, r *model.Reply) ([]block, string) 
 		out = append([]block{thinking(defaultThinking)}, out...)
 	}
 	return out, stop
+}
+
+// emptyObject is the input of a call without arguments (shared: its
+// users only read it).
+var emptyObject = json.RawMessage(`{}`)
+
+// callInput is a call's input as encoding/json writes its arguments ({}
+// for none, or for arguments the library cannot write).
+func callInput(args map[string]any) json.RawMessage {
+	if args == nil {
+		return emptyObject
+	}
+	if b, ok := appendArguments(make([]byte, 0, 64), args); ok {
+		return b
+	}
+	b, err := json.Marshal(args)
+	if err != nil {
+		return emptyObject
+	}
+	return b
+}
+
+// streamedArgs is the input JSON a tool_use block streams.
+func (b *block) streamedArgs() string {
+	if b.cut {
+		return b.args
+	}
+	if body, ok := b.body.(toolUseBlock); ok {
+		return string(body.Input)
+	}
+	return ""
 }
 
 // thinking is a signed thinking block.
@@ -249,7 +284,12 @@ func (d *Dialect) Encode(x *dialect.Exchange, reqAny any, c *conv.Conversation, 
 		return
 	}
 	blocks, stop := reply(x, req, r)
-	raw := appendBlocks(make([]byte, 0, 512), blocks)
+	// The content is encoded into a pooled buffer: its length is the
+	// usage estimate, and a JSON answer copies it into the body.
+	pooled := contentBuffers.Get().(*[]byte)
+	defer releaseContent(pooled)
+	raw := appendBlocks((*pooled)[:0], blocks)
+	*pooled = raw
 	in, out := tokens(req.promptSize()), tokens(len(raw))
 	cached := req.useCache(x.Session)
 	msgID := x.IDs().Next("msg_01", 22)
@@ -259,11 +299,26 @@ func (d *Dialect) Encode(x *dialect.Exchange, reqAny any, c *conv.Conversation, 
 			ID: msgID, Type: "message", Role: "assistant", Model: req.Model, Content: raw,
 			StopReason: &stop, StopSequence: stopSequence(r), Usage: fullUsage(in, out, cached),
 		}
-		x.JSON(http.StatusOK, json.RawMessage(appendMessage(make([]byte, 0, len(raw)+384), &m)))
+		x.JSON(http.StatusOK, json.RawMessage(appendMessage(make([]byte, 0, len(raw)+len(m.Model)+messageOverhead), &m)))
 		return
 	}
 	d.stream(x, req, msgID, blocks, stopDelta{StopReason: stop, StopSequence: stopSequence(r)}, fullUsage(in, out, cached))
 }
+
+// contentBuffers hold the content arrays being encoded.
+var contentBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
+// releaseContent pools a content buffer again, unless a long answer made
+// it too large to keep.
+func releaseContent(b *[]byte) {
+	if cap(*b) <= 64<<10 {
+		contentBuffers.Put(b)
+	}
+}
+
+// messageOverhead bounds what a Message body adds to its content and
+// model (ids, stop reason, usage), so its buffer is allocated once.
+const messageOverhead = 640
 
 // fullUsage is a Message's usage: in is the whole prompt; the parts read
 // from and written to the cache are reported apart and input_tokens is the
@@ -272,7 +327,7 @@ func (d *Dialect) Encode(x *dialect.Exchange, reqAny any, c *conv.Conversation, 
 func fullUsage(in, out int, cached cacheUse) usage {
 	return usage{
 		InputTokens: in - cached.read - cached.created(), CacheCreationInputTokens: cached.created(), CacheReadInputTokens: cached.read,
-		CacheCreation: &cacheCreation{Ephemeral5m: cached.created5m, Ephemeral1h: cached.created1h},
+		CacheCreation: cacheCreation{Ephemeral5m: cached.created5m, Ephemeral1h: cached.created1h, set: true},
 		OutputTokens:  out, ServiceTier: "standard", InferenceGeo: "not_available",
 	}
 }

@@ -2,6 +2,8 @@ package anthropic
 
 import (
 	"encoding/json"
+	"math"
+	"reflect"
 	"testing"
 )
 
@@ -72,6 +74,143 @@ func BenchmarkMessageBody(b *testing.B) {
 			}
 			m.Content, _ = json.Marshal(content)
 			_, _ = json.Marshal(m)
+		}
+	})
+}
+
+// TestStreamEventsAsTheLibraryWritesThem: each hand-written event is byte
+// for byte what encoding/json writes for the event structs.
+func TestStreamEventsAsTheLibraryWritesThem(t *testing.T) {
+	same := func(what string, got []byte, v any) {
+		t.Helper()
+		want, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("%s:\n got %s\nwant %s", what, got, want)
+		}
+	}
+	starts := renderCases()
+	starts = append(starts, starts[1])
+	starts[2].Model = "bad \xff model"
+	for _, m := range starts {
+		m.Content, m.StopReason, m.StopSequence = json.RawMessage(`[]`), nil, nil
+		same("message_start", appendMessageStart(nil, &m), messageStart{Type: "message_start", Message: m})
+	}
+	odd := "a <b> & \"c\"\u2028\x01\xff"
+	blocks := []block{
+		thinking(odd),
+		{kind: "redacted_thinking", body: redactedThinkingBlock{Type: "redacted_thinking", Data: "ZGF0YQ=="}},
+		{kind: "text", text: odd},
+		{kind: "tool_use", id: "toolu_<1>", name: "get_&weather", args: `{"city":"<Paris>"}`},
+		{kind: "tool_use", id: "toolu_\xff", name: "bad\xfe", args: `{}`},
+		{kind: "other"},
+	}
+	for i, b := range blocks {
+		// The block as the stream opened it before it was written by hand.
+		var first any
+		switch b.kind {
+		case "thinking":
+			first = thinkingBlock{Type: "thinking"}
+		case "redacted_thinking":
+			first = b.body
+		case "text":
+			first = textBlock{Type: "text"}
+		case "tool_use":
+			first = toolUseBlock{Type: "tool_use", ID: b.id, Name: b.name, Input: json.RawMessage("{}"), Caller: caller{Type: "direct"}}
+		}
+		same("content_block_start "+b.kind, appendBlockStart(nil, i, &b), blockStart{Type: "content_block_start", Index: i, ContentBlock: first})
+		same("content_block_stop", appendBlockStop(nil, i), blockStop{Type: "content_block_stop", Index: i})
+	}
+	for _, d := range []struct {
+		typ, field string
+		v          any
+	}{
+		{"thinking_delta", "thinking", thinkingDelta{Type: "thinking_delta", Thinking: odd}},
+		{"signature_delta", "signature", signatureDelta{Type: "signature_delta", Signature: odd}},
+		{"text_delta", "text", textDelta{Type: "text_delta", Text: odd}},
+		{"input_json_delta", "partial_json", jsonDelta{Type: "input_json_delta", PartialJSON: `{"city":"<Par`}},
+		{"input_json_delta", "partial_json", jsonDelta{Type: "input_json_delta", PartialJSON: ""}},
+	} {
+		value := reflect.ValueOf(d.v).Field(1).String()
+		same(d.typ, appendDelta(nil, 3, d.typ, d.field, value), blockDelta{Type: "content_block_delta", Index: 3, Delta: d.v})
+	}
+	seq, badSeq := "END <now>", "END \xff"
+	for _, m := range []messageDelta{
+		{Type: "message_delta", Delta: stopDelta{StopReason: "end_turn"}, Usage: deltaUsage{InputTokens: 10, OutputTokens: 3}},
+		{Type: "message_delta", Delta: stopDelta{StopReason: "stop_sequence", StopSequence: &seq},
+			Usage: deltaUsage{InputTokens: 1, CacheCreationInputTokens: 2, CacheReadInputTokens: 3, OutputTokens: 4}},
+		{Type: "message_delta", Delta: stopDelta{StopReason: "stop_sequence", StopSequence: &badSeq}},
+		{Type: "message_delta", Delta: stopDelta{StopReason: "end_turn", StopDetails: map[string]string{"type": "x"}}},
+	} {
+		same("message_delta", appendMessageDelta(nil, &m), m)
+	}
+	same("ping", pingData, typed{Type: "ping"})
+	same("message_stop", messageStopData, typed{Type: "message_stop"})
+}
+
+// TestArgumentsAsTheLibraryWritesThem: a call's input is byte for byte
+// what json.Marshal writes for its arguments, or {} where it fails.
+func TestArgumentsAsTheLibraryWritesThem(t *testing.T) {
+	cases := []map[string]any{
+		nil,
+		{},
+		{"city": "Paris", "units": "celsius"},
+		{"b": true, "a": false, "n": nil, "z": "<&>\u2028\u2029\x7f\t\"\\é"},
+		{"f": 1.0, "g": -0.0, "h": 1e21, "i": 1e20, "j": 1e-6, "k": 1e-7, "l": 123456789.125, "m": 5e-324, "n": 1.7976931348623157e308, "o": 0.1},
+		{"ints": []any{1, int64(-2), 3.5}, "nested": map[string]any{"y": []any{}, "x": map[string]any{}, "w": []any(nil), "v": map[string]any(nil)}},
+		{"k1": 1.0, "k10": 2.0, "k2": 3.0, "K": 4.0, "_": 5.0, "é": 6.0, "<": 7.0, "a\"b": 8.0, "k3": 9.0, "k4": 0.0, "k5": 1.0},
+		{"num": json.Number("12")},
+		{"nan": math.NaN()},
+		{"inf": []any{math.Inf(1)}},
+		{"bad": "x\xffy"},
+		{"bad\xfe": 1.0},
+		{"u": uint8(7), "s": []string{"a"}},
+	}
+	for _, args := range cases {
+		want, err := json.Marshal(args)
+		if err != nil || args == nil {
+			want = []byte("{}")
+		}
+		if got := callInput(args); string(got) != string(want) {
+			t.Errorf("%#v:\n got %s\nwant %s", args, got, want)
+		}
+	}
+}
+
+// TestStringsAsTheLibraryWritesThem: every valid UTF-8 string is quoted
+// as json.Marshal quotes it, on the plain path and off it.
+func TestStringsAsTheLibraryWritesThem(t *testing.T) {
+	all := make([]byte, 0, 128)
+	for c := range 128 {
+		all = append(all, byte(c))
+	}
+	for _, s := range []string{"", "plain text_123-~", string(all), "é ü \u2028 \u2029 \U0001F600", "a<b", "x\x7fy", "tab\t"} {
+		want, _ := json.Marshal(s)
+		if got := appendString(nil, s); string(got) != string(want) {
+			t.Errorf("%q:\n got %s\nwant %s", s, got, want)
+		}
+	}
+}
+
+// FuzzArguments holds callInput to json.Marshal for any object a JSON
+// text decodes to.
+func FuzzArguments(f *testing.F) {
+	for _, s := range []string{`{}`, `{"a":1,"b":[true,null,"x<y"],"c":{"d":1e-9,"e":"\u2028"}}`, `{"z":1e300,"y":-0.0001,"x":[[],{}]}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		var args map[string]any
+		if json.Unmarshal([]byte(text), &args) != nil {
+			return
+		}
+		want, err := json.Marshal(args)
+		if err != nil || args == nil {
+			want = []byte("{}")
+		}
+		if got := callInput(args); string(got) != string(want) {
+			t.Fatalf("%s:\n got %s\nwant %s", text, got, want)
 		}
 	})
 }

@@ -3,6 +3,7 @@ package anthropic
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
@@ -387,12 +388,10 @@ func checkToolNamesUnique(req any, _ *rules.Env) []rules.Violation {
 	if r == nil {
 		return nil
 	}
-	seen := make(map[string]bool, len(r.ToolNames))
-	for _, n := range r.ToolNames {
-		if n != "" && seen[n] {
+	for i, n := range r.ToolNames {
+		if n != "" && slices.Contains(r.ToolNames[:i], n) {
 			return []rules.Violation{bad(-1, "tools", "tools: Tool names must be unique.")}
 		}
-		seen[n] = true
 	}
 	return nil
 }
@@ -584,17 +583,18 @@ func checkUniqueIDs(req any, _ *rules.Env) []rules.Violation {
 	if r == nil {
 		return nil
 	}
-	seen := map[string]bool{}
 	var out []rules.Violation
+	var stack [16]string
+	seen := stack[:0] // the ids so far: a request carries few
 	r.blocks(func(b *Block) {
 		if b.Type != "tool_use" {
 			return
 		}
-		if seen[b.ID] {
+		if slices.Contains(seen, b.ID) {
 			p := blockPath(b)
 			out = append(out, bad(b.Msg, p, p+": `tool_use` ids must be unique"))
 		}
-		seen[b.ID] = true
+		seen = append(seen, b.ID)
 	})
 	return out
 }
@@ -618,43 +618,30 @@ func pairing(r *Request) []pairFinding {
 		if g.Role != "assistant" || gi+1 >= len(r.Groups) {
 			continue // a final assistant turn is a prefill: nothing to answer yet
 		}
-		var ids []string
-		textAfter := map[string]bool{}
-		for k, b := range g.Blocks {
-			if b.Type != "tool_use" {
-				continue
-			}
-			ids = append(ids, b.ID)
-			for _, later := range g.Blocks[k+1:] {
-				if !isToolBlock(later.Type) {
-					textAfter[b.ID] = true
-					break
-				}
-			}
-		}
-		if len(ids) == 0 {
+		if !hasType(g.Blocks, "tool_use") {
 			continue
 		}
 		next := r.Groups[gi+1]
-		leading, anywhere := map[string]bool{}, map[string]bool{}
-		inLead := true
-		for _, b := range next.Blocks {
+		// The results before the first other block of the next turn.
+		lead := len(next.Blocks)
+		for k, b := range next.Blocks {
 			if b.Type != "tool_result" {
-				inLead = false
-				continue
-			}
-			anywhere[b.ToolUseID] = true
-			if inLead {
-				leading[b.ToolUseID] = true
+				lead = k
+				break
 			}
 		}
 		f := pairFinding{msg: next.First, reason: pairMissing}
 		notFirst := false
-		for _, id := range ids {
-			if textAfter[id] || !leading[id] {
+		for _, b := range g.Blocks {
+			if b.Type != "tool_use" {
+				continue
+			}
+			id := b.ID
+			textAfter := textAfterCall(g.Blocks, id)
+			if textAfter || !answers(next.Blocks[:lead], id) {
 				f.ids = append(f.ids, id)
-				notFirst = notFirst || anywhere[id]
-				if textAfter[id] {
+				notFirst = notFirst || answers(next.Blocks, id)
+				if textAfter {
 					f.reason = pairTextAfter
 				}
 			}
@@ -668,6 +655,32 @@ func pairing(r *Request) []pairFinding {
 		out = append(out, f)
 	}
 	return out
+}
+
+// textAfterCall reports whether a tool_use with id is followed in its
+// turn by a block other than tool blocks.
+func textAfterCall(blocks []Block, id string) bool {
+	for k, b := range blocks {
+		if b.Type != "tool_use" || b.ID != id {
+			continue
+		}
+		for _, later := range blocks[k+1:] {
+			if !isToolBlock(later.Type) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// answers reports whether blocks hold a tool_result for id.
+func answers(blocks []Block, id string) bool {
+	for _, b := range blocks {
+		if b.Type == "tool_result" && b.ToolUseID == id {
+			return true
+		}
+	}
+	return false
 }
 
 type pairFinding struct {
@@ -701,6 +714,16 @@ func checkPairing(reason pairReason) rules.CheckFunc {
 	}
 }
 
+// issues reports whether blocks hold a tool_use with id.
+func issues(blocks []Block, id string) bool {
+	for _, b := range blocks {
+		if b.Type == "tool_use" && b.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
 // checkResultMatches: a tool_result must reference a tool_use of the turn
 // right before its own; the path is the first stray block, the message
 // lists every stray id of the turn.
@@ -714,19 +737,15 @@ func checkResultMatches(req any, _ *rules.Env) []rules.Violation {
 		if g.Role != "user" {
 			continue
 		}
-		issued := map[string]bool{}
+		var previous []Block
 		if gi > 0 {
-			for _, b := range r.Groups[gi-1].Blocks {
-				if b.Type == "tool_use" {
-					issued[b.ID] = true
-				}
-			}
+			previous = r.Groups[gi-1].Blocks
 		}
 		var first *Block
 		var stray []string
 		for k := range g.Blocks {
 			b := &g.Blocks[k]
-			if b.Type == "tool_result" && !issued[b.ToolUseID] {
+			if b.Type == "tool_result" && !issues(previous, b.ToolUseID) {
 				if first == nil {
 					first = b
 				}

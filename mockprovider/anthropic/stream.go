@@ -24,68 +24,74 @@ func (d *Dialect) stream(x *dialect.Exchange, req *Request, msgID string, blocks
 	size := x.Stream.FragmentSize
 	start := total
 	start.OutputTokens = 1
-	send := func(name string, v any) bool { return s.Event(name, v) == nil }
-	if !send("message_start", messageStart{Type: "message_start", Message: messageBody{
-		ID: msgID, Type: "message", Role: "assistant", Model: req.Model, Content: json.RawMessage(`[]`), Usage: start,
-	}}) {
+	// One buffer for every event's data: the stream copies what it sends.
+	pooled := contentBuffers.Get().(*[]byte)
+	defer releaseContent(pooled)
+	buf := (*pooled)[:0]
+	send := func(name string, data []byte) bool {
+		buf, *pooled = data, data
+		return s.EventBytes(name, data) == nil
+	}
+	if !send("message_start", appendMessageStart(buf[:0], &messageBody{
+		ID: msgID, Type: "message", Role: "assistant", Model: req.Model, Content: emptyContent, Usage: start,
+	})) {
 		return
 	}
-	delta := func(i int, d any) bool {
-		return send("content_block_delta", blockDelta{Type: "content_block_delta", Index: i, Delta: d})
+	delta := func(i int, typ, field, value string) bool {
+		return send("content_block_delta", appendDelta(buf[:0], i, typ, field, value))
 	}
-	for i, b := range blocks {
-		var first any
-		switch b.kind {
-		case "thinking":
-			first = thinkingBlock{Type: "thinking"}
-		case "redacted_thinking":
-			// Whole in its start event: opaque data has no deltas.
-			first = b.body
-		case "text":
-			first = textBlock{Type: "text"}
-		case "tool_use":
-			first = toolUseBlock{Type: "tool_use", ID: b.id, Name: b.name, Input: json.RawMessage("{}"), Caller: caller{Type: "direct"}}
-		}
-		if !send("content_block_start", blockStart{Type: "content_block_start", Index: i, ContentBlock: first}) {
-			return
-		}
-		if i == 0 && !send("ping", typed{Type: "ping"}) {
-			return
-		}
-		switch b.kind {
-		case "thinking":
-			for _, f := range wire.Fragments(b.text, size) {
-				if !delta(i, thinkingDelta{Type: "thinking_delta", Thinking: f}) {
-					return
-				}
+	// fragments streams text in pieces of the configured size.
+	fragments := func(i int, typ, field, text string) bool {
+		for rest := text; len(rest) > 0; {
+			var f string
+			f, rest = wire.NextFragment(rest, size)
+			if !delta(i, typ, field, f) {
+				return false
 			}
-			if !delta(i, signatureDelta{Type: "signature_delta", Signature: b.sig}) {
+		}
+		return true
+	}
+	for i := range blocks {
+		b := &blocks[i]
+		if !send("content_block_start", appendBlockStart(buf[:0], i, b)) {
+			return
+		}
+		if i == 0 && s.EventBytes("ping", pingData) != nil {
+			return
+		}
+		switch b.kind {
+		case "thinking":
+			if !fragments(i, "thinking_delta", "thinking", b.text) || !delta(i, "signature_delta", "signature", b.sig) {
 				return
 			}
 		case "text":
-			for _, f := range wire.Fragments(b.text, size) {
-				if !delta(i, textDelta{Type: "text_delta", Text: f}) {
-					return
-				}
+			if !fragments(i, "text_delta", "text", b.text) {
+				return
 			}
 		case "tool_use":
 			// The API's first input delta is an empty string.
-			for _, f := range append([]string{""}, wire.Fragments(b.args, size)...) {
-				if !delta(i, jsonDelta{Type: "input_json_delta", PartialJSON: f}) {
-					return
-				}
+			if !delta(i, "input_json_delta", "partial_json", "") || !fragments(i, "input_json_delta", "partial_json", b.streamedArgs()) {
+				return
 			}
 		}
-		if !send("content_block_stop", blockStop{Type: "content_block_stop", Index: i}) {
+		if !send("content_block_stop", appendBlockStop(buf[:0], i)) {
 			return
 		}
 	}
-	if !send("message_delta", messageDelta{Type: "message_delta", Delta: stop, Usage: deltaUsage{InputTokens: total.InputTokens,
-		CacheCreationInputTokens: total.CacheCreationInputTokens, CacheReadInputTokens: total.CacheReadInputTokens, OutputTokens: total.OutputTokens}}) {
+	if !send("message_delta", appendMessageDelta(buf[:0], &messageDelta{Type: "message_delta", Delta: stop, Usage: deltaUsage{InputTokens: total.InputTokens,
+		CacheCreationInputTokens: total.CacheCreationInputTokens, CacheReadInputTokens: total.CacheReadInputTokens, OutputTokens: total.OutputTokens}})) {
 		return
 	}
-	send("message_stop", typed{Type: "message_stop"})
+	_ = s.EventBytes("message_stop", messageStopData)
 }
+
+// The events without content, written as they are (send would reuse
+// them as its buffer: they go to EventBytes directly).
+var (
+	emptyContent    = json.RawMessage(`[]`)
+	pingData        = []byte(`{"type":"ping"}`)
+	messageStopData = []byte(`{"type":"message_stop"}`)
+)
 
 // namedEvents gives a name to data-only events written into the stream.
 // The Anthropic stream never has one, and the SDKs skip unnamed events

@@ -1,0 +1,208 @@
+package anthropic
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/toolwire/toolwire/mockprovider/rules"
+	"github.com/toolwire/toolwire/mockprovider/wire"
+)
+
+// Every body any test of the package decodes (the rule cases through the
+// live server, the strict-decoding and SDK tests, the fuzz seeds and
+// inputs) is decoded again from the warm memos, from empty memos and with
+// no memo at all, and the results must agree: the request, its
+// conversation, the error, and what the rules say of it. Without any memo
+// only bodies that decode are compared: the tools' memo (wirejson.Memo)
+// reads a declaration whole before decoding it, so a body with a syntax
+// fault after a semantic one inside the tools is answered for the syntax
+// fault with a memo and for the other without (as it was before the
+// memo); the messages' memo reports the same fault either way.
+func init() { decodedHook = checkAgainstFreshDecode }
+
+var comparedBodies atomic.Int64
+
+func checkAgainstFreshDecode(body []byte, lenient, count bool, req *Request, aerr *wire.APIError) {
+	if diff := memoDiff(body, lenient, count, req, aerr); diff != "" {
+		panic(diff) // the hook has no *testing.T; a panic fails whichever test sent the body
+	}
+	comparedBodies.Add(1)
+}
+
+// memoDiff decodes body from the warm memos, from empty ones and with none
+// and says how any differs from what the first decode gave ("" when none
+// does).
+func memoDiff(body []byte, lenient, count bool, req *Request, aerr *wire.APIError) string {
+	type decoded struct {
+		name string
+		req  *Request
+		err  *wire.APIError
+	}
+	var others []decoded
+	for _, m := range []struct {
+		name string
+		memo *requestMemos
+	}{{"warm memo", &memos}, {"empty memo", newMemos()}, {"no memo", nil}} {
+		r, err := decodeThrough(m.memo, body, lenient, count)
+		if m.memo == nil && aerr != nil {
+			continue
+		}
+		others = append(others, decoded{m.name, r, err})
+	}
+	for _, other := range others {
+		if !reflect.DeepEqual(aerr, other.err) {
+			return fmt.Sprintf("%s: error %+v, first decode %+v, body %s", other.name, other.err, aerr, body)
+		}
+		if !reflect.DeepEqual(req, other.req) {
+			return fmt.Sprintf("%s: request %+v, first decode %+v, body %s", other.name, other.req, req, body)
+		}
+		if req == nil {
+			continue
+		}
+		if a, b := req.conversation(), other.req.conversation(); !reflect.DeepEqual(a, b) {
+			return fmt.Sprintf("%s: conversation %+v, first decode %+v, body %s", other.name, b, a, body)
+		}
+		for _, strict := range []bool{false, true} {
+			env := &rules.Env{Options: rules.Options{StrictRoles: strict}}
+			if a, b := rules.Run(catalog(), req, env), rules.Run(catalog(), other.req, env); !reflect.DeepEqual(a, b) {
+				return fmt.Sprintf("%s: violations %+v, first decode %+v, body %s", other.name, b, a, body)
+			}
+		}
+	}
+	return ""
+}
+
+// TestMemoMatchesFreshDecode runs the comparison on the rule cases' bodies
+// (setup requests included), the fuzz seeds' shapes and the benchmark
+// bodies, strict and lenient, as Messages and count_tokens bodies, each
+// twice so that the second decode is served by the memos.
+func TestMemoMatchesFreshDecode(t *testing.T) {
+	var bodies []string
+	for _, c := range RuleCases() {
+		bodies = append(bodies, string(c.Bad), string(c.Good))
+		for _, s := range c.Setup {
+			bodies = append(bodies, string(s))
+		}
+	}
+	for _, turn := range []string{"call", "result"} {
+		raw, err := os.ReadFile(filepath.Join("..", "benchmarks", "testdata", "anthropic."+turn+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		bodies = append(bodies, string(raw))
+	}
+	bodies = append(bodies, memoEdgeBodies...)
+	for _, b := range bodies {
+		for _, lenient := range []bool{false, true} {
+			for _, count := range []bool{false, true} {
+				for range 2 {
+					req, aerr := decodeThrough(&memos, []byte(b), lenient, count)
+					if diff := memoDiff([]byte(b), lenient, count, req, aerr); diff != "" {
+						t.Fatal(diff)
+					}
+				}
+			}
+		}
+	}
+}
+
+// memoEdgeBodies are messages whose bytes are easy to misread: brackets
+// and escaped quotes inside strings, whitespace around values, and faults
+// in remembered neighbours (a message with an unknown member, a duplicate
+// member, a wrong type before a syntax error).
+var memoEdgeBodies = []string{
+	`{"model":"m","max_tokens":8,"messages":[ {"role":"user","content":"a}\"{[b\\"} , {"role":"assistant","content":[{"type":"text","text":"]}"}]} ]}`,
+	`{"model":"m","max_tokens":8,"messages":[{"role":"user","content":"a}\"{[b\\"},{"role":"user","content":"x","extra":1}]}`,
+	`{"model":"m","max_tokens":8,"messages":[{"role":"user","content":"a}\"{[b\\"},{"role":"user","content":"x","content":"y"}]}`,
+	`{"model":"m","max_tokens":8,"messages":[{"role":"user","content":"a}\"{[b\\"},{"role":5,"content":[{"type":"text","text":"x",}]}]}`,
+	`{"model":"m","max_tokens":8,"messages":[{"role":"user","content":"a}\"{[b\\"},{"role":"user","content":[{"type":"text","text":"x"}`,
+	`{"model":"m","max_tokens":8,"messages":[{"role":"user","content":"a}\"{[b\\"},"hi",null,{"role":"user","content":"\u00e9"}]}`,
+	"{\"model\":\"m\",\"max_tokens\":8,\"messages\":[{\"role\":\"user\",\"content\":\"a}\\\"{[b\\\\\"}\n,\t{\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"f\",\"input\":{\"k\":[1,{\"x\":\"}\"}]}}]}]}",
+}
+
+// TestMemoDecodesRepeatedMessagesOnce: a message is decoded once and then
+// served from the memo; a message that differs by a byte is decoded, and
+// a lenient decode or a failing one is not remembered.
+func TestMemoDecodesRepeatedMessagesOnce(t *testing.T) {
+	// Text no other test sends, so the memo has not seen these messages.
+	nonce := fmt.Sprintf("memo-test-%p", t)
+	msg := func(i int) string {
+		return fmt.Sprintf(`{"role":"user","content":[{"type":"text","text":"%s %d"}]}`, nonce, i)
+	}
+	body := func(msgs ...string) []byte {
+		return []byte(`{"model":"m","max_tokens":8,"messages":[` + strings.Join(msgs, ",") + `]}`)
+	}
+	decoded := func(b []byte, lenient bool) int64 {
+		t.Helper()
+		before := messagesMemo.decodes.Load()
+		if _, aerr := decodeThrough(&memos, b, lenient, false); aerr != nil {
+			t.Fatalf("%s: %v", b, aerr.Message)
+		}
+		return messagesMemo.decodes.Load() - before
+	}
+	if n := decoded(body(msg(1), msg(2), msg(3)), false); n != 3 {
+		t.Fatalf("a first request decoded %d of its 3 messages, want 3", n)
+	}
+	if n := decoded(body(msg(1), msg(2), msg(3)), false); n != 0 {
+		t.Fatalf("the same request again decoded %d messages, want 0", n)
+	}
+	if n := decoded(body(msg(1), msg(2), msg(3), msg(4)), false); n != 1 {
+		t.Fatalf("the next turn decoded %d messages, want only the new one", n)
+	}
+	if n := decoded(body(msg(5)), true); n != 1 {
+		t.Fatalf("a lenient request decoded %d messages, want 1", n)
+	}
+	if n := decoded(body(msg(5)), false); n != 1 {
+		t.Fatalf("a message first seen leniently was decoded %d times strictly, want 1 (lenient decodes are not kept)", n)
+	}
+	bad := body(msg(6), `{"role":"user","content":"x","extra":1}`)
+	for range 2 {
+		if _, aerr := decodeThrough(&memos, bad, false, false); aerr == nil || aerr.Message != "messages.1.extra: Extra inputs are not permitted" {
+			t.Fatalf("unknown member: %+v", aerr)
+		}
+	}
+	if n := decoded(body(`{"role":"user","content":"x","extra":1}`), true); n != 1 {
+		t.Fatalf("a message that failed strictly was decoded %d times, want 1 (failures are not kept)", n)
+	}
+}
+
+func TestObjectLength(t *testing.T) {
+	for in, want := range map[string]int{
+		`{}`:                   2,
+		`{"a":"}"} tail`:       9,
+		`{"a":"\"}"},{}`:       11,
+		`{"a":[{"b":"\\"}]}]`:  18,
+		`{"a":"b\\\"}"}`:       14,
+		`{"a":1`:               0,
+		`{"a":"}`:              0,
+		`{"a":{"b":{}}, "c":1`: 0,
+	} {
+		if got := objectLength([]byte(in)); got != want {
+			t.Errorf("objectLength(%s) = %d, want %d", in, got, want)
+		}
+	}
+}
+
+// TestArgumentsMemoSharesDecodedInputs: a tool_use input sent again is
+// not decoded again; an input that is not an object is never remembered.
+func TestArgumentsMemoSharesDecodedInputs(t *testing.T) {
+	input := []byte(fmt.Sprintf(`{"city":"Paris","test":"%p"}`, t))
+	first, again := arguments(input), arguments(append([]byte(nil), input...))
+	if reflect.ValueOf(first).Pointer() != reflect.ValueOf(again).Pointer() || first["city"] != "Paris" {
+		t.Fatalf("the same input decoded to two maps: %v, %v", first, again)
+	}
+	for _, in := range []string{`[1]`, ` null `, ``, `"x"`} {
+		if _, ok := argumentsMemo.get([]byte(in)); ok {
+			t.Errorf("%q remembered", in)
+		}
+		arguments([]byte(in))
+		if _, ok := argumentsMemo.get([]byte(in)); ok {
+			t.Errorf("%q remembered", in)
+		}
+	}
+}
