@@ -1,6 +1,7 @@
 package wirejson
 
 import (
+	"bytes"
 	"errors"
 	"sync"
 
@@ -10,11 +11,17 @@ import (
 
 // Memo remembers what exact bytes decoded to, for the part of a request
 // that every turn of a tool loop repeats unchanged: the tool declarations,
-// often the largest part of a body and the most expensive to decode (each
-// is a union whose variant is chosen by a second read). A repeated value
-// costs one map lookup. Only strict decodes that succeeded are kept, so a
-// hit is exactly what decoding would have produced; the values are shared
-// between requests, and their users only read them.
+// often the largest part of a body, and the conversation's earlier
+// messages, which a loop sends again on every turn. A repeated value costs
+// a bracket scan, a map lookup and the tokenizer's skip (which still
+// checks its syntax, names and UTF-8).
+//
+// A value the memo does not know is decoded in place by the body's own
+// decoder, exactly as without the memo, so a body with several faults is
+// answered for the same one. Only strict decodes that succeeded are kept,
+// and the types memoized decode the same wherever they sit, so a hit is
+// exactly what decoding would have produced. The values are shared
+// between requests and goroutines: their users only read them.
 type Memo[T any] struct {
 	// MaxBytes bounds the bytes of the values remembered; when full the
 	// memo starts over (a tool set is a few KiB; the bound is generous).
@@ -77,45 +84,93 @@ func (ms *Memos) Options(lenient bool) json.Options {
 	return ms.strict
 }
 
+// withoutMemos decodes a memoized type itself: the memo's own unmarshaler
+// would otherwise be called again for it.
+var withoutMemos = json.WithUnmarshalers(nil)
+
 func (m *Memo[T]) decode(dec *jsontext.Decoder, v *T) error {
-	raw, err := dec.ReadValue()
-	if err != nil {
+	if k := dec.PeekKind(); k != '{' && k != '[' {
+		return errors.ErrUnsupported // nothing read: decoded as without the memo
+	}
+	// The value's bytes, looked at before the decoder reads them.
+	rest := dec.UnreadBuffer()
+	lead := len(rest) - len(bytes.TrimLeft(rest, ",: \n\r\t"))
+	n := valueLength(rest[lead:])
+	if n > 0 {
+		m.mu.RLock()
+		cached, ok := m.m[string(rest[lead:lead+n])]
+		m.mu.RUnlock()
+		if ok {
+			if err := dec.SkipValue(); err != nil {
+				return err
+			}
+			*v = cached
+			return nil
+		}
+	}
+	// The key is copied before decoding: the unread buffer is valid only
+	// until the decoder reads on.
+	var key string
+	if strict, _ := json.GetOption(dec.Options(), json.RejectUnknownMembers); strict && n > 0 && n <= m.limit()/4 {
+		key = string(rest[lead : lead+n])
+	}
+	start := dec.InputOffset()
+	if err := json.UnmarshalDecode(dec, v, withoutMemos); err != nil {
 		return err
 	}
-	m.mu.RLock()
-	cached, ok := m.m[string(raw)]
-	m.mu.RUnlock()
-	if ok {
-		*v = cached
-		return nil
+	if key != "" && dec.InputOffset()-start == int64(lead+n) {
+		m.put(key, *v)
 	}
-	end := dec.InputOffset()
-	var fresh T
-	if err := json.Unmarshal(raw, &fresh, Again(dec.Options())); err != nil {
-		return Relocate(err, dec.StackPointer(), end-int64(len(raw)))
-	}
-	if strict, _ := json.GetOption(dec.Options(), json.RejectUnknownMembers); strict {
-		m.put(raw, fresh)
-	}
-	*v = fresh
 	return nil
 }
 
-func (m *Memo[T]) put(raw []byte, v T) {
-	limit := m.MaxBytes
-	if limit <= 0 {
-		limit = 4 << 20
+// valueLength is the length of the JSON object or array b starts with,
+// found by matching brackets outside strings, or 0 when b does not hold
+// all of it. It validates nothing: the length only serves to look bytes
+// up, and bytes found in the memo were a whole valid value when put there.
+func valueLength(b []byte) int {
+	depth, in := 0, false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if in {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				in = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			in = true
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		}
 	}
-	if len(raw) > limit/4 {
-		return
+	return 0
+}
+
+func (m *Memo[T]) limit() int {
+	if m.MaxBytes <= 0 {
+		return 4 << 20
 	}
+	return m.MaxBytes
+}
+
+func (m *Memo[T]) put(key string, v T) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.m == nil || m.bytes+len(raw) > limit {
+	if m.m == nil || m.bytes+len(key) > m.limit() {
 		m.m, m.bytes = map[string]T{}, 0
 	}
-	m.m[string(raw)] = v
-	m.bytes += len(raw)
+	m.m[key] = v
+	m.bytes += len(key)
 }
 
 // Relocate makes an error found decoding a value on its own an error of

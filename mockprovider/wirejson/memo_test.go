@@ -184,3 +184,31 @@ func TestTypeTag(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoAnswersTheFaultDecodingWouldAnswer: a value the memo does not
+// know is decoded in place, so a body with several faults gets the same
+// error with the memos as without them (a read-whole-first memo answered
+// a later syntax error before an earlier wrong type).
+func TestMemoAnswersTheFaultDecodingWouldAnswer(t *testing.T) {
+	for _, body := range []string{
+		`{"items":[{"name":1,"x":}]}`,
+		`{"items":[{"name":"a"},{"name":true,"name":"b"}]}`,
+		`{"tools":[0`,
+		`{"tools":[{"name":"x"}],"items":[{"name":"a"},{"nom":1,`,
+		`{"items":[{"name":"\xff"}]}`,
+		`{"items":{"name":"a"}}`,
+		`{"items":[null,{"name":"a"}]}`,
+	} {
+		var plain, memoized conversationBody
+		_, want := Decode([]byte(body), &plain, Options{})
+		var tools Memo[[]counted]
+		var items Memo[named]
+		memos := NewMemos(&tools, &items)
+		for round := range 2 { // cold, then warm for what decoded
+			_, got := Decode([]byte(body), &memoized, Options{Memo: memos})
+			if (want == nil) != (got == nil) || want != nil && (want.Kind != got.Kind || Dotted(want.Path) != Dotted(got.Path) || want.Offset != got.Offset) {
+				t.Errorf("%s (round %d): with memos %v, without %v", body, round, got, want)
+			}
+		}
+	}
+}
