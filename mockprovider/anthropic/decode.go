@@ -84,7 +84,7 @@ var toolsMemo wirejson.Memo[[]wToolUnion]
 var decodedHook func(body []byte, lenient, countTokens bool, req *Request, aerr *wire.APIError)
 
 func decodeRequest(body []byte, lenient, countTokens bool) (*Request, *wire.APIError) {
-	req, aerr := decodeThrough(&memos, body, lenient, countTokens)
+	req, aerr := decodeThrough(memos, body, lenient, countTokens)
 	if decodedHook != nil {
 		decodedHook(body, lenient, countTokens, req, aerr)
 	}
@@ -92,7 +92,7 @@ func decodeRequest(body []byte, lenient, countTokens bool) (*Request, *wire.APIE
 }
 
 // decodeThrough decodes with memo (nil: every value afresh).
-func decodeThrough(memo *requestMemos, body []byte, lenient, countTokens bool) (*Request, *wire.APIError) {
+func decodeThrough(memo *wirejson.Memos, body []byte, lenient, countTokens bool) (*Request, *wire.APIError) {
 	var w wireRequest
 	var target any = &w
 	root := requestType

@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolwire/toolwire/mockprovider/rules"
 	"github.com/toolwire/toolwire/mockprovider/wire"
+	"github.com/toolwire/toolwire/mockprovider/wirejson"
 )
 
 // Every body any test of the package decodes (the rule cases through the
@@ -46,8 +47,8 @@ func memoDiff(body []byte, lenient, count bool, req *Request, aerr *wire.APIErro
 	var others []decoded
 	for _, m := range []struct {
 		name string
-		memo *requestMemos
-	}{{"warm memo", &memos}, {"empty memo", newMemos()}, {"no memo", nil}} {
+		memo *wirejson.Memos
+	}{{"warm memo", memos}, {"empty memo", newMemos()}, {"no memo", nil}} {
 		r, err := decodeThrough(m.memo, body, lenient, count)
 		if m.memo == nil && aerr != nil {
 			continue
@@ -101,7 +102,7 @@ func TestMemoMatchesFreshDecode(t *testing.T) {
 		for _, lenient := range []bool{false, true} {
 			for _, count := range []bool{false, true} {
 				for range 2 {
-					req, aerr := decodeThrough(&memos, []byte(b), lenient, count)
+					req, aerr := decodeThrough(memos, []byte(b), lenient, count)
 					if diff := memoDiff([]byte(b), lenient, count, req, aerr); diff != "" {
 						t.Fatal(diff)
 					}
@@ -139,11 +140,11 @@ func TestMemoDecodesRepeatedMessagesOnce(t *testing.T) {
 	}
 	decoded := func(b []byte, lenient bool) int64 {
 		t.Helper()
-		before := messagesMemo.decodes.Load()
-		if _, aerr := decodeThrough(&memos, b, lenient, false); aerr != nil {
+		before := messagesMemo.Misses()
+		if _, aerr := decodeThrough(memos, b, lenient, false); aerr != nil {
 			t.Fatalf("%s: %v", b, aerr.Message)
 		}
-		return messagesMemo.decodes.Load() - before
+		return messagesMemo.Misses() - before
 	}
 	if n := decoded(body(msg(1), msg(2), msg(3)), false); n != 3 {
 		t.Fatalf("a first request decoded %d of its 3 messages, want 3", n)
@@ -162,29 +163,12 @@ func TestMemoDecodesRepeatedMessagesOnce(t *testing.T) {
 	}
 	bad := body(msg(6), `{"role":"user","content":"x","extra":1}`)
 	for range 2 {
-		if _, aerr := decodeThrough(&memos, bad, false, false); aerr == nil || aerr.Message != "messages.1.extra: Extra inputs are not permitted" {
+		if _, aerr := decodeThrough(memos, bad, false, false); aerr == nil || aerr.Message != "messages.1.extra: Extra inputs are not permitted" {
 			t.Fatalf("unknown member: %+v", aerr)
 		}
 	}
 	if n := decoded(body(`{"role":"user","content":"x","extra":1}`), true); n != 1 {
 		t.Fatalf("a message that failed strictly was decoded %d times, want 1 (failures are not kept)", n)
-	}
-}
-
-func TestObjectLength(t *testing.T) {
-	for in, want := range map[string]int{
-		`{}`:                   2,
-		`{"a":"}"} tail`:       9,
-		`{"a":"\"}"},{}`:       11,
-		`{"a":[{"b":"\\"}]}]`:  18,
-		`{"a":"b\\\"}"}`:       14,
-		`{"a":1`:               0,
-		`{"a":"}`:              0,
-		`{"a":{"b":{}}, "c":1`: 0,
-	} {
-		if got := objectLength([]byte(in)); got != want {
-			t.Errorf("objectLength(%s) = %d, want %d", in, got, want)
-		}
 	}
 }
 

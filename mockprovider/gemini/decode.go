@@ -143,15 +143,6 @@ func (d decoder) decode(v any, lenient bool) ([]unknownMember, *wire.APIError) {
 		opts.Memo = d.memos
 	}
 	paths, err := wirejson.Decode(d.body, v, opts)
-	if err != nil && d.memos != nil {
-		// A memo reads a remembered value whole before decoding it, so a
-		// syntax error or duplicate member late in a content would be
-		// found before a wrong type earlier in it. The answer is the one
-		// reading in order gives: the body is decoded again without the
-		// memos, into a fresh value (a refused body is rare).
-		d.memos = nil
-		return d.decode(reflect.New(reflect.TypeOf(v).Elem()).Interface(), lenient)
-	}
 	if err != nil {
 		return nil, d.decodeError(err)
 	}

@@ -39,15 +39,6 @@ type memoOptions interface {
 func decodeThrough(memos memoOptions, body []byte, lenient bool) (*Request, *wire.APIError) {
 	var w chatRequest
 	unknown, derr := wirejson.Decode(body, &w, wirejson.Options{Lenient: lenient, Memo: memos})
-	if _, withMessages := memos.(*wirejson.Memos); derr != nil && withMessages {
-		// A memo reads a remembered value whole before decoding it, so a
-		// syntax error or duplicate member late in a message would be
-		// found before a wrong type earlier in it. The answer stays the
-		// one a body got before messages were remembered: it is decoded
-		// again through the tools' memo alone (a refused body is rare;
-		// its cost does not matter).
-		return decodeThrough(&toolsMemo, body, lenient)
-	}
 	if derr != nil {
 		if derr.Kind == wirejson.WrongType && derr.Got == '0' && derr.Value == "" {
 			derr.Value = numberAt(body, derr.Offset)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"sync"
+	"sync/atomic"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -30,10 +31,16 @@ type Memo[T any] struct {
 	mu    sync.RWMutex
 	m     map[string]T
 	bytes int
+	// misses counts the values decoded afresh.
+	misses atomic.Int64
 
 	once            sync.Once
 	strict, lenient json.Options
 }
+
+// Misses is how many values the memo has decoded afresh (its tests and
+// the dialects' count what a repeated request decodes).
+func (m *Memo[T]) Misses() int64 { return m.misses.Load() }
 
 // Options are the decoding options for Decode that route values of type T
 // through the memo, strict or lenient about unknown members.
@@ -95,7 +102,7 @@ func (m *Memo[T]) decode(dec *jsontext.Decoder, v *T) error {
 	// The value's bytes, looked at before the decoder reads them.
 	rest := dec.UnreadBuffer()
 	lead := len(rest) - len(bytes.TrimLeft(rest, ",: \n\r\t"))
-	n := valueLength(rest[lead:])
+	n := ValueLength(rest[lead:])
 	if n > 0 {
 		m.mu.RLock()
 		cached, ok := m.m[string(rest[lead:lead+n])]
@@ -115,6 +122,7 @@ func (m *Memo[T]) decode(dec *jsontext.Decoder, v *T) error {
 		key = string(rest[lead : lead+n])
 	}
 	start := dec.InputOffset()
+	m.misses.Add(1)
 	if err := json.UnmarshalDecode(dec, v, withoutMemos); err != nil {
 		return err
 	}
@@ -124,11 +132,11 @@ func (m *Memo[T]) decode(dec *jsontext.Decoder, v *T) error {
 	return nil
 }
 
-// valueLength is the length of the JSON object or array b starts with,
+// ValueLength is the length of the JSON object or array b starts with,
 // found by matching brackets outside strings, or 0 when b does not hold
 // all of it. It validates nothing: the length only serves to look bytes
 // up, and bytes found in the memo were a whole valid value when put there.
-func valueLength(b []byte) int {
+func ValueLength(b []byte) int {
 	depth, in := 0, false
 	for i := 0; i < len(b); i++ {
 		c := b[i]
