@@ -99,6 +99,17 @@ func (d *Dialect) Decode(x *dialect.Exchange, body []byte) (any, *conv.Conversat
 // ones with every request.
 var toolsMemo wirejson.Memo[[]ToolUnionParam]
 
+// itemsMemo keeps decoded input items, each by its own bytes: a tool loop
+// sends its whole history again with every turn. An item decodes the same
+// wherever it sits (its raw bytes and the judged-first choice depend on the
+// item alone), and nothing downstream writes into a decoded item: itemOf
+// copies its members out, and the Items, Prior and reference steps only
+// rewrite the request's own []Item.
+var itemsMemo wirejson.Memo[ResponseInputItemUnionParam]
+
+// requestMemos routes both through their memos in one decode.
+var requestMemos = wirejson.NewMemos(&toolsMemo, &itemsMemo)
+
 func decodeRequest(x *dialect.Exchange, body []byte) (*Request, *wire.APIError) {
 	req := &Request{Endpoint: endpointOf(x)}
 	lenient := x != nil && x.Env != nil && x.Env.Options.Lenient
@@ -111,7 +122,7 @@ func decodeRequest(x *dialect.Exchange, body []byte) (*Request, *wire.APIError) 
 			_, werr = wirejson.Decode(body, &req.W, wirejson.Options{Lenient: true})
 		}
 	} else {
-		unknown, werr = wirejson.Decode(body, &req.W, wirejson.Options{Lenient: lenient, Memo: &toolsMemo})
+		unknown, werr = wirejson.Decode(body, &req.W, wirejson.Options{Lenient: lenient, Memo: requestMemos})
 	}
 	if werr != nil {
 		if werr.Value == "" && werr.Offset >= 0 && werr.Offset < int64(len(body)) {
