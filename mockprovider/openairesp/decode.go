@@ -148,31 +148,40 @@ func (r *Request) fromWire(body []byte) {
 	r.Stream = w.Stream != nil && *w.Stream
 	r.Include = w.Include
 	// The members the checks read as sent, spans of the body (which
-	// lives as long as the request).
-	var tools jsontext.Value
-	wirejson.Members(body, func(name []byte, v jsontext.Value) bool {
-		switch string(name) {
-		case "instructions":
-			r.Instructions = v
-		case "max_output_tokens":
-			r.MaxOutputTokens = v
-		case "metadata":
-			r.Metadata = v
-		case "reasoning":
-			r.Reasoning = v
-		case "text":
-			r.Text = v
-		case "tool_choice":
-			r.ToolChoice = v
-		case "tools":
-			tools = v
-		}
-		return true
-	})
-	r.ToolsRaw = elements(tools)
+	// lives as long as the request). The body is walked again only for
+	// the members that were sent: one left out or sent as null renders
+	// and checks as absent either way, and a loop's requests rarely send
+	// any of them. The walk stops at the last one wanted.
+	if want := echoedMembers(w); want > 0 {
+		wirejson.Members(body, func(name []byte, v jsontext.Value) bool {
+			switch string(name) {
+			case "instructions":
+				r.Instructions = v
+			case "max_output_tokens":
+				r.MaxOutputTokens = v
+			case "metadata":
+				r.Metadata = v
+			case "reasoning":
+				r.Reasoning = v
+			case "text":
+				r.Text = v
+			case "tool_choice":
+				r.ToolChoice = v
+			default:
+				return true
+			}
+			want--
+			return want > 0
+		})
+	}
 	if len(w.Tools) > 0 {
+		// Each tool as sent, kept by the decoder (shared with the tools
+		// memo: only read).
+		r.ToolsRaw = make([]jsontext.Value, len(w.Tools))
 		r.Tools = make([]Tool, len(w.Tools))
-		for i, t := range w.Tools {
+		for i := range w.Tools {
+			t := &w.Tools[i]
+			r.ToolsRaw[i] = t.raw
 			r.Tools[i] = Tool{Type: typeOf(r.ToolsRaw, i)}
 			if f := t.OfFunction; f != nil {
 				r.Tools[i] = Tool{Type: "function", Name: f.Name, Description: f.Description, Parameters: f.Parameters, Strict: f.Strict}
@@ -196,6 +205,19 @@ func (r *Request) fromWire(body []byte) {
 	}
 }
 
+// echoedMembers counts the members kept as sent that the body holds with a
+// value other than null.
+func echoedMembers(w *ResponseNewParams) int {
+	n := 0
+	for _, sent := range [...]bool{w.Instructions != nil, w.MaxOutputTokens != nil, w.Metadata != nil, w.Reasoning != nil, w.Text != nil,
+		w.ToolChoice != (ResponseNewParamsToolChoiceUnion{})} {
+		if sent {
+			n++
+		}
+	}
+	return n
+}
+
 func typeOf(raws []jsontext.Value, i int) string {
 	if i >= len(raws) {
 		return ""
@@ -212,20 +234,6 @@ func valueAt(b []byte) string {
 		return ""
 	}
 	return string(v)
-}
-
-// elements splits an array value into its elements (copies: tools are
-// echoed after the decoder is gone).
-func elements(v jsontext.Value) []jsontext.Value {
-	if len(v) == 0 || v.Kind() != '[' {
-		return nil
-	}
-	var out []jsontext.Value
-	wirejson.Elements(v, func(e jsontext.Value) bool {
-		out = append(out, bytes.Clone(e))
-		return true
-	})
-	return out
 }
 
 // resolvePrevious prepends the stored items of previous_response_id.
