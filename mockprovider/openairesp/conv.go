@@ -165,13 +165,24 @@ func (r *Request) conversation() *conv.Conversation {
 		c.Tools = append(c.Tools, conv.Tool{Name: *t.Name, Description: str(t.Description), Parameters: []byte(t.Parameters), Strict: t.Strict != nil && *t.Strict})
 	}
 	items := r.Effective()
-	names := map[string]string{} // call_id → function name, for results
+	var names map[string]string // call_id → function name, for results
+	// The parts of all turns share one array, each turn a capped span of
+	// it (an append to one turn's parts copies them out), and a turn per
+	// item is the most there can be: two allocations instead of one per
+	// turn and per growth.
+	var parts []conv.Part
+	turnStart := 0
 	add := func(role conv.Role, p conv.Part) {
+		if parts == nil {
+			parts = make([]conv.Part, 0, partsBound(items))
+			c.Turns = make([]conv.Turn, 0, len(items))
+		}
 		if n := len(c.Turns); n == 0 || c.Turns[n-1].Role != role {
 			c.Turns = append(c.Turns, conv.Turn{Role: role})
+			turnStart = len(parts)
 		}
-		t := &c.Turns[len(c.Turns)-1]
-		t.Parts = append(t.Parts, p)
+		parts = append(parts, p)
+		c.Turns[len(c.Turns)-1].Parts = parts[turnStart:len(parts):len(parts)]
 	}
 	for i := range items {
 		it := &items[i]
@@ -190,6 +201,9 @@ func (r *Request) conversation() *conv.Conversation {
 		case "reasoning":
 			add(conv.Assistant, conv.Part{Kind: conv.KindReasoning, Reasoning: &conv.Reasoning{ID: it.ID, EncryptedContent: str(it.EncryptedContent), Summary: summaryText(it.Summary)}})
 		case "function_call":
+			if names == nil {
+				names = map[string]string{}
+			}
 			names[str(it.CallID)] = str(it.Name)
 			add(conv.Assistant, conv.Part{Kind: conv.KindCall, Call: &conv.Call{ID: str(it.CallID), Name: str(it.Name), Arguments: callArguments(it.Arguments), ItemID: it.ID}})
 		case "function_call_output":
@@ -200,18 +214,34 @@ func (r *Request) conversation() *conv.Conversation {
 	return c
 }
 
+// partsBound is the most parts the items can make: one per item, or per
+// content part of a message.
+func partsBound(items []Item) int {
+	n := 0
+	for i := range items {
+		if c := items[i].Content; c != nil && len(c.OfParts) > 1 {
+			n += len(c.OfParts)
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
 // callArguments decodes a replayed call's arguments string: the members
 // of an object, an empty map for anything else.
 func callArguments(raw jsontext.Value) map[string]any {
-	var s string
-	m := map[string]any{}
-	if json.Unmarshal(raw, &s) == nil {
-		var obj map[string]any
-		if json.Unmarshal([]byte(s), &obj) == nil && obj != nil {
-			m = obj
+	// The string's content, unescaped (a string that decodes is one that
+	// unquotes: the body was validated, UTF-8 and escapes included).
+	if raw.Kind() == '"' {
+		if s, err := jsontext.AppendUnquote(nil, raw); err == nil {
+			var obj map[string]any
+			if json.Unmarshal(s, &obj) == nil && obj != nil {
+				return obj
+			}
 		}
 	}
-	return m
+	return map[string]any{}
 }
 
 func joinNonEmpty(a, b string) string {
