@@ -64,29 +64,32 @@ func str(p *string) string {
 // itemOf lifts the members of one decoded input item.
 func itemOf(u *ResponseInputItemUnionParam, index int) Item {
 	it := Item{Raw: u.raw, Index: index}
-	it.Type, it.Typed = typeMember(u.raw)
+	// The variant says the type: the decoder chose it by its one tag, or,
+	// for a message, by "message" or by no type at all (a message's Type
+	// member tells which). Only the hosted-tool items read it again.
 	switch {
-	case u.OfMessage != nil && !it.Typed && u.OfMessage.Role == "" && !u.OfMessage.Content.Present() && str(u.OfMessage.ID) != "":
+	case u.OfMessage != nil && u.OfMessage.Type == "" && u.OfMessage.Role == "" && !u.OfMessage.Content.Present() && str(u.OfMessage.ID) != "":
 		// {"id": …} alone: the type-less form of an item reference.
 		it.Type, it.ID = "item_reference", *u.OfMessage.ID
 	case u.OfMessage != nil:
 		m := u.OfMessage
-		it.Type, it.ID, it.Role, it.Content = "message", str(m.ID), m.Role, &m.Content
+		it.Type, it.Typed, it.ID, it.Role, it.Content = "message", m.Type != "", str(m.ID), m.Role, &m.Content
 	case u.OfFunctionCall != nil:
 		f := u.OfFunctionCall
-		it.ID, it.CallID, it.Name, it.Arguments = str(f.ID), f.CallID, f.Name, f.Arguments
+		it.Type, it.Typed, it.ID, it.CallID, it.Name, it.Arguments = "function_call", true, str(f.ID), f.CallID, f.Name, f.Arguments
 	case u.OfFunctionCallOutput != nil:
 		o := u.OfFunctionCallOutput
-		it.ID, it.CallID, it.Output = str(o.ID), o.CallID, &o.Output
+		it.Type, it.Typed, it.ID, it.CallID, it.Output = "function_call_output", true, str(o.ID), o.CallID, &o.Output
 	case u.OfReasoning != nil:
 		r := u.OfReasoning
-		it.ID, it.EncryptedContent, it.Summary, it.HasSummary = str(r.ID), r.EncryptedContent, r.Summary, r.Summary != nil
+		it.Type, it.Typed, it.ID, it.EncryptedContent, it.Summary, it.HasSummary = "reasoning", true, str(r.ID), r.EncryptedContent, r.Summary, r.Summary != nil
 	case u.OfItemReference != nil:
-		it.Type, it.ID = "item_reference", str(u.OfItemReference.ID)
+		it.Type, it.Typed, it.ID = "item_reference", true, str(u.OfItemReference.ID)
 	case u.OfCompaction != nil:
-		it.ID, it.EncryptedContent = str(u.OfCompaction.ID), u.OfCompaction.EncryptedContent
+		it.Type, it.Typed, it.ID, it.EncryptedContent = "compaction", true, str(u.OfCompaction.ID), u.OfCompaction.EncryptedContent
 	default:
-		// Hosted-tool items: only their id matters here.
+		// Hosted-tool items: only their type and id matter here.
+		it.Type, it.Typed = typeMember(u.raw)
 		var o struct {
 			ID string `json:"id"`
 		}

@@ -182,9 +182,10 @@ func (r *Request) fromWire(body []byte) {
 		for i := range w.Tools {
 			t := &w.Tools[i]
 			r.ToolsRaw[i] = t.raw
-			r.Tools[i] = Tool{Type: typeOf(r.ToolsRaw, i)}
 			if f := t.OfFunction; f != nil {
 				r.Tools[i] = Tool{Type: "function", Name: f.Name, Description: f.Description, Parameters: f.Parameters, Strict: f.Strict}
+			} else {
+				r.Tools[i] = Tool{Type: typeOf(r.ToolsRaw, i)}
 			}
 		}
 	}

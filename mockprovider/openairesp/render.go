@@ -1,6 +1,7 @@
 package openairesp
 
 import (
+	"bytes"
 	"strconv"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -142,13 +143,18 @@ func (f *form) appendRaw(b []byte, raw jsontext.Value) []byte {
 	if len(raw) == 0 {
 		return append(b, "null"...)
 	}
-	if f.compact {
-		v := append(jsontext.Value(nil), raw...)
-		if v.Compact() == nil {
-			return append(b, v...)
-		}
+	start := len(b)
+	b = append(b, raw...)
+	if !f.compact || bytes.IndexAny(raw, " \t\n\r") < 0 {
+		return b // nothing to remove
 	}
-	return append(b, raw...)
+	// Compacted where it was copied: the result is never longer, so it
+	// is rewritten in place (the append only copies it back if not).
+	// A value that does not compact stays as it is.
+	if v := jsontext.Value(b[start:]); v.Compact() == nil {
+		b = append(b[:start], v...)
+	}
+	return b
 }
 
 // appendRawOrNull copies a request fragment, or null when it is absent or
