@@ -1,7 +1,6 @@
 package openairesp
 
 import (
-	"bytes"
 	"strconv"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -145,7 +144,7 @@ func (f *form) appendRaw(b []byte, raw jsontext.Value) []byte {
 	}
 	start := len(b)
 	b = append(b, raw...)
-	if !f.compact || bytes.IndexAny(raw, " \t\n\r") < 0 {
+	if !f.compact || !spaced(raw) {
 		return b // nothing to remove
 	}
 	// Compacted where it was copied: the result is never longer, so it
@@ -155,6 +154,24 @@ func (f *form) appendRaw(b []byte, raw jsontext.Value) []byte {
 		b = append(b[:start], v...)
 	}
 	return b
+}
+
+// spaced reports whether raw holds whitespace outside its strings, which
+// compacting removes (it leaves strings and numbers as they are): a
+// fragment a client sent compact is copied without being parsed again.
+func spaced(raw []byte) bool {
+	inString := false
+	for i := 0; i < len(raw); i++ {
+		switch c := raw[i]; {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case !inString && (c == ' ' || c == '\t' || c == '\n' || c == '\r'):
+			return true
+		}
+	}
+	return false
 }
 
 // appendRawOrNull copies a request fragment, or null when it is absent or
