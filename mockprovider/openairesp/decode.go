@@ -107,8 +107,12 @@ var toolsMemo wirejson.Memo[[]ToolUnionParam]
 // rewrite the request's own []Item.
 var itemsMemo wirejson.Memo[ResponseInputItemUnionParam]
 
-// requestMemos routes both through their memos in one decode.
-var requestMemos = wirejson.NewMemos(&toolsMemo, &itemsMemo)
+// requestMemos routes both through their memos in one decode; memosOff
+// decodes everything afresh (the tests compare the two).
+var (
+	requestMemos = wirejson.NewMemos(&toolsMemo, &itemsMemo)
+	memosOff     bool
+)
 
 func decodeRequest(x *dialect.Exchange, body []byte) (*Request, *wire.APIError) {
 	req := &Request{Endpoint: endpointOf(x)}
@@ -122,7 +126,11 @@ func decodeRequest(x *dialect.Exchange, body []byte) (*Request, *wire.APIError) 
 			_, werr = wirejson.Decode(body, &req.W, wirejson.Options{Lenient: true})
 		}
 	} else {
-		unknown, werr = wirejson.Decode(body, &req.W, wirejson.Options{Lenient: lenient, Memo: requestMemos})
+		o := wirejson.Options{Lenient: lenient, Memo: requestMemos}
+		if memosOff {
+			o.Memo = nil
+		}
+		unknown, werr = wirejson.Decode(body, &req.W, o)
 	}
 	if werr != nil {
 		if werr.Value == "" && werr.Offset >= 0 && werr.Offset < int64(len(body)) {
