@@ -375,3 +375,23 @@ func GotOf(kind byte, value string) string {
 	}
 	return "a value of another type"
 }
+
+// fragmentsCompact reports whether every request fragment the Response
+// object copies as sent is already compact (see spaced): then its compact
+// form, inside stream events, is the form it was rendered in.
+func (r *Request) fragmentsCompact() bool {
+	for _, f := range [...]jsontext.Value{r.Instructions, r.MaxOutputTokens, r.Reasoning, r.Text, r.ToolChoice, r.Metadata} {
+		if spaced(f) {
+			return false
+		}
+	}
+	for i, t := range r.Tools {
+		switch {
+		case t.Type == "function" && spaced(t.Parameters):
+			return false
+		case t.Type != "function" && i < len(r.ToolsRaw) && spaced(r.ToolsRaw[i]):
+			return false
+		}
+	}
+	return true
+}

@@ -3,6 +3,7 @@ package openairesp
 import (
 	"bytes"
 	"encoding/json"
+	"net/http/httptest"
 	"reflect"
 	"testing"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/toolwire/toolwire/mockprovider/dialect"
 	"github.com/toolwire/toolwire/mockprovider/rules"
 	"github.com/toolwire/toolwire/mockprovider/session"
+	"github.com/toolwire/toolwire/mockprovider/wire"
 	"github.com/toolwire/toolwire/mockprovider/wirejson"
 )
 
@@ -224,4 +226,60 @@ func TestStoredBookkeeping(t *testing.T) {
 			t.Errorf("response kept with items %q, want %q", e.Items, want)
 		}
 	}
+}
+
+// referenceStream writes the events as they were written before: each
+// Response object rendered on its own.
+func referenceStream(s *wire.SSE, req *Request, id string, items []planned) {
+	e := &events{s: s}
+	for _, typ := range []string{"response.created", "response.in_progress"} {
+		b := append(e.begin(typ), `,"response":`...)
+		b = appendResponse(b, req, id, 1, items, form{status: "in_progress", compact: true})
+		_ = e.send(typ, b)
+	}
+	for i := range items {
+		_ = e.item(i, &items[i], 0)
+	}
+	u := usageFor(req, items)
+	status := finalStatus(items)
+	b := append(e.begin("response."+status), `,"response":`...)
+	b = appendResponse(b, req, id, 1, items, form{status: status, usage: &u, compact: true})
+	_ = e.send("response."+status, b)
+}
+
+// TestStreamAsRenderedEachTime: the in-progress object moved over for the
+// second event, and done's bytes for the last when nothing needs
+// compacting, give the events rendering each one gave.
+func TestStreamAsRenderedEachTime(t *testing.T) {
+	itemSets := [][]planned{
+		{{kind: "function_call", id: "fc_1", callID: "call_1", name: "f", args: `{"city":"Paris"}`}},
+		{{kind: "reasoning", id: "rs_1", summary: "think"}, {kind: "message", id: "msg_1", text: "Hello there, a longer text than a fragment.", phase: "final_answer", incomplete: true}},
+		nil,
+	}
+	bodies := append(append([]string{}, echoBodies...), loopTurnsInternal...)
+	for _, body := range bodies {
+		req, aerr := decodeRequest(&dialect.Exchange{}, []byte(body))
+		if aerr != nil {
+			t.Fatalf("%s: %v", body, aerr)
+		}
+		for _, items := range itemSets {
+			done := completedResponse(req, "resp_1", 1, items)
+			got, want := httptest.NewRecorder(), httptest.NewRecorder()
+			if err := writeEvents(wire.NewSSE(got, wire.StreamConfig{}, ""), req, "resp_1", 1, items, done, 0, func() {}); err != nil {
+				t.Fatal(err)
+			}
+			referenceStream(wire.NewSSE(want, wire.StreamConfig{}, ""), req, "resp_1", items)
+			if !bytes.Equal(got.Body.Bytes(), want.Body.Bytes()) {
+				t.Errorf("%s:\n got %s\nwant %s", body, got.Body.Bytes(), want.Body.Bytes())
+			}
+		}
+	}
+}
+
+// loopTurnsInternal are loop bodies, compact and spaced.
+var loopTurnsInternal = []string{
+	`{"model":"gpt-4.1","tools":[{"type":"function","name":"get_weather","description":"Get the weather","parameters":{"type":"object","properties":{"city":{"type":"string","description":"City name"}},"required":["city"]}}],"input":[{"role":"user","content":"What is the weather in Paris?"}]}`,
+	`{"model":"gpt-4.1","tools":[{"type":"function","name":"get_weather","parameters":{"type":"object", "properties":{}}}],"input":"Hi"}`,
+	`{"model":"gpt-4.1","tools":[{"type":"web_search","search_context_size":"low"},{"type":"function","name":"f","parameters":{"type":"object","properties":{}}}],"instructions":"a b","input":"Hi"}`,
+	`{"model":"gpt-4.1","tools":[{"type":"web_search", "search_context_size":"low"}],"input":"Hi"}`,
 }

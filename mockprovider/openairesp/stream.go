@@ -73,12 +73,28 @@ func at(b []byte, id string, index int) []byte {
 // event (the response is stored by then).
 func writeEvents(s *wire.SSE, req *Request, id string, created int64, items []planned, done rendered, size int, beforeCompleted func()) error {
 	e := &events{s: s, buf: make([]byte, 0, len(done.body)+256)}
-	for _, typ := range []string{"response.created", "response.in_progress"} {
-		b := append(e.begin(typ), `,"response":`...)
-		b = appendResponse(b, req, id, created, items, form{status: "in_progress", compact: true})
-		if err := e.send(typ, b); err != nil {
-			return err
-		}
+	// response.created and response.in_progress carry the same object:
+	// rendered once, then moved over in the buffer for the second event.
+	b := append(e.begin("response.created"), `,"response":`...)
+	start := len(b)
+	b = appendResponse(b, req, id, created, items, form{status: "in_progress", compact: true})
+	object := b[start:]
+	if err := e.send("response.created", b); err != nil {
+		return err
+	}
+	// The first event is sent (the writer keeps no reference to it), so
+	// its buffer takes the second, the object moved along.
+	const second = `{"type":"response.in_progress","response":`
+	b = e.buf[:0]
+	if need := len(second) + len(object); cap(b) >= need {
+		b = b[:need]
+		copy(b[len(second):], object) // overlapping: copy moves
+	} else {
+		b = append(make([]byte, len(second), need+64), object...)
+	}
+	copy(b, second)
+	if err := e.send("response.in_progress", b); err != nil {
+		return err
 	}
 	for i := range items {
 		if err := e.item(i, &items[i], size); err != nil {
@@ -86,14 +102,19 @@ func writeEvents(s *wire.SSE, req *Request, id string, created int64, items []pl
 		}
 	}
 	beforeCompleted()
-	// The completed response is rendered again in its compact form, which
-	// costs less than compacting all of done.body.
+	// The completed response in its compact form: done's bytes when the
+	// request's fragments hold nothing to compact, else rendered again
+	// (which costs less than compacting all of done.body).
 	// It ends with response.incomplete instead when the token limit cut it.
-	u := usageFor(req, items)
 	status := finalStatus(items)
 	end := "response." + status
-	b := append(e.begin(end), `,"response":`...)
-	b = appendResponse(b, req, id, created, items, form{status: status, usage: &u, compact: true})
+	b = append(e.begin(end), `,"response":`...)
+	if req.fragmentsCompact() {
+		b = append(b, done.body...)
+	} else {
+		u := usageFor(req, items)
+		b = appendResponse(b, req, id, created, items, form{status: status, usage: &u, compact: true})
+	}
 	return e.send(end, b)
 }
 
