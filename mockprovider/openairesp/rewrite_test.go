@@ -155,7 +155,7 @@ func TestItemTypeFromVariant(t *testing.T) {
 func TestCountElements(t *testing.T) {
 	for in, want := range map[string]int{
 		`[]`: 0, ` [ ] `: 0, `[1]`: 1, `[{"a":[1,2,3]},"x,y",{"b":"]"}] trailing`: 3,
-		`[ {"s":"a\"],["} , [1,[2]] , null ]`: 3, `[[],[]]`: 2, `["\\",1]`: 2, `[1,2`: 1,
+		`[ {"s":"a\"],["} , [1,[2]] , null ]`: 3, `[[],[]]`: 2, `["\\",1]`: 2, `[1,2`: 1, `["abc`: 1, `["a\\\"b",{"c":"\\\\"}]`: 2, `"`: 1,
 	} {
 		if got := countElements([]byte(in)); got != want {
 			t.Errorf("countElements(%s) = %d, want %d", in, got, want)

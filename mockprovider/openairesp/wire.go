@@ -271,23 +271,15 @@ const maxPresize = 128
 // with (after whitespace): the commas at its top level, plus one unless
 // it is empty. It stops at the array's end or the end of rest.
 func countElements(rest []byte) int {
-	depth, n, inString, empty := 0, 0, false, true
+	depth, n, empty := 0, 0, true
 	for i := 0; i < len(rest); i++ {
-		c := rest[i]
-		if inString {
-			switch c {
-			case '\\':
-				i++
-			case '"':
-				inString = false
-			}
-			continue
-		}
-		switch c {
+		switch c := rest[i]; c {
 		case ' ', '\t', '\n', '\r':
 			continue
 		case '"':
-			inString = true
+			if i = stringEnd(rest, i+1); i == len(rest) {
+				return n + 1 // cut short: the decoder will say so
+			}
 		case '[', '{':
 			depth++
 		case ']', '}':
@@ -301,16 +293,37 @@ func countElements(rest []byte) int {
 		case ',':
 			if depth == 1 {
 				n++
+				if n >= maxPresize {
+					return n
+				}
 			}
 		}
-		if depth >= 1 && !(depth == 1 && (c == '[' || c == ',')) {
+		if depth > 1 || (depth == 1 && rest[i] != '[' && rest[i] != ',') {
 			empty = false
-		}
-		if n >= maxPresize {
-			return n
 		}
 	}
 	return n
+}
+
+// stringEnd is the index of the quote that closes the string whose
+// content starts at i (len(b) when it does not close): strings are most
+// of an array's bytes, so they are skipped a quote at a time.
+func stringEnd(b []byte, i int) int {
+	for {
+		q := bytes.IndexByte(b[i:], '"')
+		if q < 0 {
+			return len(b)
+		}
+		j := i + q
+		escapes := 0
+		for k := j - 1; k >= i && b[k] == '\\'; k-- {
+			escapes++
+		}
+		if escapes%2 == 0 {
+			return j
+		}
+		i = j + 1
+	}
 }
 
 // rawKeeper is a union that keeps its object's bytes.
