@@ -2,6 +2,7 @@ package openairesp_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -255,4 +256,31 @@ func postAnswer(t *testing.T, url, key, body string) []byte {
 		t.Errorf("%s: %d %s", body, res.StatusCode, out.Bytes())
 	}
 	return out.Bytes()
+}
+
+// FuzzMemoDecodesAsFresh: any JSON body, decoded through the memos
+// (twice, so the second finds what the first kept), gives what decoding
+// afresh gives. Bodies that are not JSON are left out: a memo reads its
+// whole value before decoding it, so a syntax error late in the tools
+// array is found before a wrong type early in it ({"tools":[0,00]} is
+// answered as unparsable, as the API parses a body before judging it),
+// while a fresh decode stops at the wrong type.
+func FuzzMemoDecodesAsFresh(f *testing.F) {
+	for _, b := range memoBodies(&testing.T{}) {
+		f.Add(b.body, false)
+	}
+	f.Fuzz(func(t *testing.T, body []byte, lenient bool) {
+		if !json.Valid(body) {
+			return
+		}
+		b := memoBody{name: "fuzz", body: body}
+		openairesp.SetMemosOff(true)
+		fresh := decodeOnce(t, b, lenient)
+		openairesp.SetMemosOff(false)
+		for range 2 {
+			if memo := decodeOnce(t, b, lenient); !reflect.DeepEqual(fresh, memo) {
+				t.Fatalf("%q (lenient %v): through the memos\n%#v\nafresh\n%#v", body, lenient, memo, fresh)
+			}
+		}
+	})
 }
