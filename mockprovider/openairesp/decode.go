@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"reflect"
 	"strings"
+	"sync/atomic"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -111,7 +112,7 @@ var itemsMemo wirejson.Memo[ResponseInputItemUnionParam]
 // decodes everything afresh (the tests compare the two).
 var (
 	requestMemos = wirejson.NewMemos(&toolsMemo, &itemsMemo)
-	memosOff     bool
+	memosOff     atomic.Bool
 )
 
 func decodeRequest(x *dialect.Exchange, body []byte) (*Request, *wire.APIError) {
@@ -127,7 +128,7 @@ func decodeRequest(x *dialect.Exchange, body []byte) (*Request, *wire.APIError) 
 		}
 	} else {
 		o := wirejson.Options{Lenient: lenient, Memo: requestMemos}
-		if memosOff {
+		if memosOff.Load() {
 			o.Memo = nil
 		}
 		unknown, werr = wirejson.Decode(body, &req.W, o)
