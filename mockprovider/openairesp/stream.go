@@ -40,6 +40,8 @@ type events struct {
 	// buf is reused for every event: SSE.Event writes the bytes and hands
 	// them to the transcript, which copies them, and keeps nothing.
 	buf []byte
+	// itemAt is at(…) of the item being streamed.
+	itemAt []byte
 }
 
 // begin starts an event: {"type":"<typ>".
@@ -66,6 +68,10 @@ func at(b []byte, id string, index int) []byte {
 	b = append(b, `,"output_index":`...)
 	return strconv.AppendInt(b, int64(index), 10)
 }
+
+// at appends the current item's "item_id" and "output_index", written
+// once per item (every delta event of the item repeats them).
+func (e *events) at(b []byte) []byte { return append(b, e.itemAt...) }
 
 // writeEvents writes the stream of a response; done, its completed form
 // as stored, sizes the event buffer (the last event, the longest, holds
@@ -119,6 +125,7 @@ func writeEvents(s *wire.SSE, req *Request, id string, created int64, items []pl
 }
 
 func (e *events) item(index int, it *planned, size int) error {
+	e.itemAt = at(e.itemAt[:0], it.id, index)
 	b := append(e.begin("response.output_item.added"), `,"item":`...)
 	b = appendItem(b, it, false)
 	b = append(b, `,"output_index":`...)
@@ -150,14 +157,14 @@ func (e *events) arguments(index int, it *planned, size int) error {
 		frag, rest = wire.NextFragment(rest, size)
 		b := append(e.begin(delta), `,"delta":`...)
 		b = wirejson.AppendString(b, frag)
-		if err := e.send(delta, at(b, it.id, index)); err != nil {
+		if err := e.send(delta, e.at(b)); err != nil {
 			return err
 		}
 	}
 	const doneEv = "response.function_call_arguments.done"
 	b := append(e.begin(doneEv), `,"arguments":`...)
 	b = wirejson.AppendString(b, it.args)
-	return e.send(doneEv, at(b, it.id, index))
+	return e.send(doneEv, e.at(b))
 }
 
 // summary streams a reasoning summary; an empty summary has no events
@@ -167,7 +174,7 @@ func (e *events) summary(index int, it *planned, size int) error {
 		return nil
 	}
 	const partAdded = "response.reasoning_summary_part.added"
-	b := at(e.begin(partAdded), it.id, index)
+	b := e.at(e.begin(partAdded))
 	b = append(b, `,"part":`...)
 	b = appendSummaryPart(b, "")
 	if err := e.send(partAdded, append(b, `,"summary_index":0`...)); err != nil {
@@ -177,26 +184,26 @@ func (e *events) summary(index int, it *planned, size int) error {
 	for rest := it.summary; rest != ""; {
 		var frag string
 		frag, rest = wire.NextFragment(rest, size)
-		b := append(at(e.begin(delta), it.id, index), `,"delta":`...)
+		b := append(e.at(e.begin(delta)), `,"delta":`...)
 		b = wirejson.AppendString(b, frag)
 		if err := e.send(delta, append(b, `,"summary_index":0`...)); err != nil {
 			return err
 		}
 	}
 	const textDone = "response.reasoning_summary_text.done"
-	b = append(at(e.begin(textDone), it.id, index), `,"summary_index":0,"text":`...)
+	b = append(e.at(e.begin(textDone)), `,"summary_index":0,"text":`...)
 	if err := e.send(textDone, wirejson.AppendString(b, it.summary)); err != nil {
 		return err
 	}
 	const partDone = "response.reasoning_summary_part.done"
-	b = append(at(e.begin(partDone), it.id, index), `,"part":`...)
+	b = append(e.at(e.begin(partDone)), `,"part":`...)
 	b = appendSummaryPart(b, it.summary)
 	return e.send(partDone, append(b, `,"summary_index":0`...))
 }
 
 func (e *events) text(index int, it *planned, size int) error {
 	// contentAt appends "content_index", "item_id" and "output_index".
-	contentAt := func(b []byte) []byte { return at(append(b, `,"content_index":0`...), it.id, index) }
+	contentAt := func(b []byte) []byte { return e.at(append(b, `,"content_index":0`...)) }
 	const partAdded = "response.content_part.added"
 	b := append(contentAt(e.begin(partAdded)), `,"part":`...)
 	if err := e.send(partAdded, appendPart(b, it, "")); err != nil {
