@@ -78,7 +78,11 @@ func (e *events) at(b []byte) []byte { return append(b, e.itemAt...) }
 // about as much). beforeCompleted runs just before the last
 // event (the response is stored by then).
 func writeEvents(s *wire.SSE, req *Request, id string, created int64, items []planned, done rendered, size int, beforeCompleted func()) error {
-	e := &events{s: s, buf: make([]byte, 0, len(done.body)+256)}
+	// One allocation for the event buffer and, capped apart after it, the
+	// current item's at(…) (an append beyond either cap moves it out).
+	n := len(done.body) + 256
+	both := make([]byte, 0, n+128)
+	e := &events{s: s, buf: both[:0:n], itemAt: both[n:n:n+128]}
 	// response.created and response.in_progress carry the same object:
 	// rendered once, then moved over in the buffer for the second event.
 	b := append(e.begin("response.created"), `,"response":`...)
