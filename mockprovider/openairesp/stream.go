@@ -21,8 +21,17 @@ type streamState struct {
 // named, typed and numbered, deltas cut at the configured fragment size.
 func (d *Dialect) stream(x *dialect.Exchange, req *Request, id string, created int64, items []planned, done rendered) {
 	s := x.SSE("")
-	d.streams.Store(s, &streamState{req: req, id: id, created: created})
-	defer d.streams.Delete(s)
+	d.streamsMu.Lock()
+	if d.streams == nil {
+		d.streams = map[*wire.SSE]streamState{}
+	}
+	d.streams[s] = streamState{req: req, id: id, created: created}
+	d.streamsMu.Unlock()
+	defer func() {
+		d.streamsMu.Lock()
+		delete(d.streams, s)
+		d.streamsMu.Unlock()
+	}()
 	_ = writeEvents(s, req, id, created, items, done, x.Stream.FragmentSize, func() { d.remember(x, req, id, done, items) })
 }
 
@@ -257,11 +266,12 @@ func (d *Dialect) StreamError(s *wire.SSE, e *wire.APIError) {
 	if s.Event("error", object{{"type", "error"}, {"sequence_number", s.Sent()}, {"error", errBody}}) != nil {
 		return
 	}
-	v, ok := d.streams.Load(s)
+	d.streamsMu.Lock()
+	st, ok := d.streams[s]
+	d.streamsMu.Unlock()
 	if !ok {
 		return
 	}
-	st := v.(*streamState)
 	errJSON, err := object{{"code", code}, {"message", e.Message}}.MarshalJSON()
 	if err != nil {
 		return // as before: the event would have failed to marshal
