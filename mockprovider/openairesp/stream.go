@@ -91,7 +91,7 @@ func writeEvents(s *wire.SSE, req *Request, id string, created int64, items []pl
 	// current item's at(…) (an append beyond either cap moves it out).
 	n := len(done.body) + 256
 	both := make([]byte, 0, n+128)
-	e := &events{s: s, buf: both[:0:n], itemAt: both[n:n:n+128]}
+	e := &events{s: s, buf: both[:0:n], itemAt: both[n : n : n+128]}
 	// response.created and response.in_progress carry the same object:
 	// rendered once, then moved over in the buffer for the second event.
 	b := append(e.begin("response.created"), `,"response":`...)
