@@ -2,6 +2,7 @@ package openairesp
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -64,29 +65,32 @@ func str(p *string) string {
 // itemOf lifts the members of one decoded input item.
 func itemOf(u *ResponseInputItemUnionParam, index int) Item {
 	it := Item{Raw: u.raw, Index: index}
-	it.Type, it.Typed = typeMember(u.raw)
+	// The variant says the type: the decoder chose it by its one tag, or,
+	// for a message, by "message" or by no type at all (a message's Type
+	// member tells which). Only the hosted-tool items read it again.
 	switch {
-	case u.OfMessage != nil && !it.Typed && u.OfMessage.Role == "" && !u.OfMessage.Content.Present() && str(u.OfMessage.ID) != "":
+	case u.OfMessage != nil && u.OfMessage.Type == "" && u.OfMessage.Role == "" && !u.OfMessage.Content.Present() && str(u.OfMessage.ID) != "":
 		// {"id": …} alone: the type-less form of an item reference.
 		it.Type, it.ID = "item_reference", *u.OfMessage.ID
 	case u.OfMessage != nil:
 		m := u.OfMessage
-		it.Type, it.ID, it.Role, it.Content = "message", str(m.ID), m.Role, &m.Content
+		it.Type, it.Typed, it.ID, it.Role, it.Content = "message", m.Type != "", str(m.ID), m.Role, &m.Content
 	case u.OfFunctionCall != nil:
 		f := u.OfFunctionCall
-		it.ID, it.CallID, it.Name, it.Arguments = str(f.ID), f.CallID, f.Name, f.Arguments
+		it.Type, it.Typed, it.ID, it.CallID, it.Name, it.Arguments = "function_call", true, str(f.ID), f.CallID, f.Name, f.Arguments
 	case u.OfFunctionCallOutput != nil:
 		o := u.OfFunctionCallOutput
-		it.ID, it.CallID, it.Output = str(o.ID), o.CallID, &o.Output
+		it.Type, it.Typed, it.ID, it.CallID, it.Output = "function_call_output", true, str(o.ID), o.CallID, &o.Output
 	case u.OfReasoning != nil:
 		r := u.OfReasoning
-		it.ID, it.EncryptedContent, it.Summary, it.HasSummary = str(r.ID), r.EncryptedContent, r.Summary, r.Summary != nil
+		it.Type, it.Typed, it.ID, it.EncryptedContent, it.Summary, it.HasSummary = "reasoning", true, str(r.ID), r.EncryptedContent, r.Summary, r.Summary != nil
 	case u.OfItemReference != nil:
-		it.Type, it.ID = "item_reference", str(u.OfItemReference.ID)
+		it.Type, it.Typed, it.ID = "item_reference", true, str(u.OfItemReference.ID)
 	case u.OfCompaction != nil:
-		it.ID, it.EncryptedContent = str(u.OfCompaction.ID), u.OfCompaction.EncryptedContent
+		it.Type, it.Typed, it.ID, it.EncryptedContent = "compaction", true, str(u.OfCompaction.ID), u.OfCompaction.EncryptedContent
 	default:
-		// Hosted-tool items: only their id matters here.
+		// Hosted-tool items: only their type and id matter here.
+		it.Type, it.Typed = typeMember(u.raw)
 		var o struct {
 			ID string `json:"id"`
 		}
@@ -165,13 +169,24 @@ func (r *Request) conversation() *conv.Conversation {
 		c.Tools = append(c.Tools, conv.Tool{Name: *t.Name, Description: str(t.Description), Parameters: []byte(t.Parameters), Strict: t.Strict != nil && *t.Strict})
 	}
 	items := r.Effective()
-	names := map[string]string{} // call_id → function name, for results
+	var names map[string]string // call_id → function name, for results
+	// The parts of all turns share one array, each turn a capped span of
+	// it (an append to one turn's parts copies them out), and a turn per
+	// item is the most there can be: two allocations instead of one per
+	// turn and per growth.
+	var parts []conv.Part
+	turnStart := 0
 	add := func(role conv.Role, p conv.Part) {
+		if parts == nil {
+			parts = make([]conv.Part, 0, partsBound(items))
+			c.Turns = make([]conv.Turn, 0, len(items))
+		}
 		if n := len(c.Turns); n == 0 || c.Turns[n-1].Role != role {
 			c.Turns = append(c.Turns, conv.Turn{Role: role})
+			turnStart = len(parts)
 		}
-		t := &c.Turns[len(c.Turns)-1]
-		t.Parts = append(t.Parts, p)
+		parts = append(parts, p)
+		c.Turns[len(c.Turns)-1].Parts = parts[turnStart:len(parts):len(parts)]
 	}
 	for i := range items {
 		it := &items[i]
@@ -190,6 +205,9 @@ func (r *Request) conversation() *conv.Conversation {
 		case "reasoning":
 			add(conv.Assistant, conv.Part{Kind: conv.KindReasoning, Reasoning: &conv.Reasoning{ID: it.ID, EncryptedContent: str(it.EncryptedContent), Summary: summaryText(it.Summary)}})
 		case "function_call":
+			if names == nil {
+				names = map[string]string{}
+			}
 			names[str(it.CallID)] = str(it.Name)
 			add(conv.Assistant, conv.Part{Kind: conv.KindCall, Call: &conv.Call{ID: str(it.CallID), Name: str(it.Name), Arguments: callArguments(it.Arguments), ItemID: it.ID}})
 		case "function_call_output":
@@ -200,19 +218,43 @@ func (r *Request) conversation() *conv.Conversation {
 	return c
 }
 
+// partsBound is the most parts the items can make: one per item, or per
+// content part of a message.
+func partsBound(items []Item) int {
+	n := 0
+	for i := range items {
+		if c := items[i].Content; c != nil && len(c.OfParts) > 1 {
+			n += len(c.OfParts)
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
 // callArguments decodes a replayed call's arguments string: the members
 // of an object, an empty map for anything else.
 func callArguments(raw jsontext.Value) map[string]any {
-	var s string
-	m := map[string]any{}
-	if json.Unmarshal(raw, &s) == nil {
-		var obj map[string]any
-		if json.Unmarshal([]byte(s), &obj) == nil && obj != nil {
-			m = obj
+	// The string's content, unescaped (a string that decodes is one that
+	// unquotes: the body was validated, UTF-8 and escapes included).
+	if raw.Kind() == '"' {
+		buf := unquoteBufs.Get().(*[]byte)
+		defer unquoteBufs.Put(buf)
+		s, err := jsontext.AppendUnquote((*buf)[:0], raw)
+		*buf = s[:0]
+		if err == nil {
+			// The map holds copies: the buffer is reused.
+			var obj map[string]any
+			if json.Unmarshal(s, &obj) == nil && obj != nil {
+				return obj
+			}
 		}
 	}
-	return m
+	return map[string]any{}
 }
+
+// unquoteBufs hold unquoted arguments while they are decoded.
+var unquoteBufs = sync.Pool{New: func() any { return new([]byte) }}
 
 func joinNonEmpty(a, b string) string {
 	if a == "" {

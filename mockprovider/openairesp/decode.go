@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"reflect"
 	"strings"
+	"sync/atomic"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -99,6 +100,21 @@ func (d *Dialect) Decode(x *dialect.Exchange, body []byte) (any, *conv.Conversat
 // ones with every request.
 var toolsMemo wirejson.Memo[[]ToolUnionParam]
 
+// itemsMemo keeps decoded input items, each by its own bytes: a tool loop
+// sends its whole history again with every turn. An item decodes the same
+// wherever it sits (its raw bytes and the judged-first choice depend on the
+// item alone), and nothing downstream writes into a decoded item: itemOf
+// copies its members out, and the Items, Prior and reference steps only
+// rewrite the request's own []Item.
+var itemsMemo wirejson.Memo[ResponseInputItemUnionParam]
+
+// requestMemos routes both through their memos in one decode; memosOff
+// decodes everything afresh (the tests compare the two).
+var (
+	requestMemos = wirejson.NewMemos(&toolsMemo, &itemsMemo)
+	memosOff     atomic.Bool
+)
+
 func decodeRequest(x *dialect.Exchange, body []byte) (*Request, *wire.APIError) {
 	req := &Request{Endpoint: endpointOf(x)}
 	lenient := x != nil && x.Env != nil && x.Env.Options.Lenient
@@ -111,7 +127,11 @@ func decodeRequest(x *dialect.Exchange, body []byte) (*Request, *wire.APIError) 
 			_, werr = wirejson.Decode(body, &req.W, wirejson.Options{Lenient: true})
 		}
 	} else {
-		unknown, werr = wirejson.Decode(body, &req.W, wirejson.Options{Lenient: lenient, Memo: &toolsMemo})
+		o := wirejson.Options{Lenient: lenient, Memo: requestMemos}
+		if memosOff.Load() {
+			o.Memo = nil
+		}
+		unknown, werr = wirejson.Decode(body, &req.W, o)
 	}
 	if werr != nil {
 		if werr.Value == "" && werr.Offset >= 0 && werr.Offset < int64(len(body)) {
@@ -137,34 +157,44 @@ func (r *Request) fromWire(body []byte) {
 	r.Stream = w.Stream != nil && *w.Stream
 	r.Include = w.Include
 	// The members the checks read as sent, spans of the body (which
-	// lives as long as the request).
-	var tools jsontext.Value
-	wirejson.Members(body, func(name []byte, v jsontext.Value) bool {
-		switch string(name) {
-		case "instructions":
-			r.Instructions = v
-		case "max_output_tokens":
-			r.MaxOutputTokens = v
-		case "metadata":
-			r.Metadata = v
-		case "reasoning":
-			r.Reasoning = v
-		case "text":
-			r.Text = v
-		case "tool_choice":
-			r.ToolChoice = v
-		case "tools":
-			tools = v
-		}
-		return true
-	})
-	r.ToolsRaw = elements(tools)
+	// lives as long as the request). The body is walked again only for
+	// the members that were sent: one left out or sent as null renders
+	// and checks as absent either way, and a loop's requests rarely send
+	// any of them. The walk stops at the last one wanted.
+	if want := echoedMembers(w); want > 0 {
+		wirejson.Members(body, func(name []byte, v jsontext.Value) bool {
+			switch string(name) {
+			case "instructions":
+				r.Instructions = v
+			case "max_output_tokens":
+				r.MaxOutputTokens = v
+			case "metadata":
+				r.Metadata = v
+			case "reasoning":
+				r.Reasoning = v
+			case "text":
+				r.Text = v
+			case "tool_choice":
+				r.ToolChoice = v
+			default:
+				return true
+			}
+			want--
+			return want > 0
+		})
+	}
 	if len(w.Tools) > 0 {
+		// Each tool as sent, kept by the decoder (shared with the tools
+		// memo: only read).
+		r.ToolsRaw = make([]jsontext.Value, len(w.Tools))
 		r.Tools = make([]Tool, len(w.Tools))
-		for i, t := range w.Tools {
-			r.Tools[i] = Tool{Type: typeOf(r.ToolsRaw, i)}
+		for i := range w.Tools {
+			t := &w.Tools[i]
+			r.ToolsRaw[i] = t.raw
 			if f := t.OfFunction; f != nil {
 				r.Tools[i] = Tool{Type: "function", Name: f.Name, Description: f.Description, Parameters: f.Parameters, Strict: f.Strict}
+			} else {
+				r.Tools[i] = Tool{Type: typeOf(r.ToolsRaw, i)}
 			}
 		}
 	}
@@ -185,6 +215,19 @@ func (r *Request) fromWire(body []byte) {
 	}
 }
 
+// echoedMembers counts the members kept as sent that the body holds with a
+// value other than null.
+func echoedMembers(w *ResponseNewParams) int {
+	n := 0
+	for _, sent := range [...]bool{w.Instructions != nil, w.MaxOutputTokens != nil, w.Metadata != nil, w.Reasoning != nil, w.Text != nil,
+		w.ToolChoice != (ResponseNewParamsToolChoiceUnion{})} {
+		if sent {
+			n++
+		}
+	}
+	return n
+}
+
 func typeOf(raws []jsontext.Value, i int) string {
 	if i >= len(raws) {
 		return ""
@@ -201,20 +244,6 @@ func valueAt(b []byte) string {
 		return ""
 	}
 	return string(v)
-}
-
-// elements splits an array value into its elements (copies: tools are
-// echoed after the decoder is gone).
-func elements(v jsontext.Value) []jsontext.Value {
-	if len(v) == 0 || v.Kind() != '[' {
-		return nil
-	}
-	var out []jsontext.Value
-	wirejson.Elements(v, func(e jsontext.Value) bool {
-		out = append(out, bytes.Clone(e))
-		return true
-	})
-	return out
 }
 
 // resolvePrevious prepends the stored items of previous_response_id.
@@ -346,4 +375,24 @@ func GotOf(kind byte, value string) string {
 		return "null"
 	}
 	return "a value of another type"
+}
+
+// fragmentsCompact reports whether every request fragment the Response
+// object copies as sent is already compact (see spaced): then its compact
+// form, inside stream events, is the form it was rendered in.
+func (r *Request) fragmentsCompact() bool {
+	for _, f := range [...]jsontext.Value{r.Instructions, r.MaxOutputTokens, r.Reasoning, r.Text, r.ToolChoice, r.Metadata} {
+		if spaced(f) {
+			return false
+		}
+	}
+	for i, t := range r.Tools {
+		switch {
+		case t.Type == "function" && spaced(t.Parameters):
+			return false
+		case t.Type != "function" && i < len(r.ToolsRaw) && spaced(r.ToolsRaw[i]):
+			return false
+		}
+	}
+	return true
 }

@@ -12,20 +12,23 @@ import (
 	"github.com/toolwire/toolwire/mockprovider/rules"
 )
 
+// groupedTurnsBody is a reasoning model's loop with every kind of item.
+const groupedTurnsBody = `{"model":"gpt-5","instructions":"Be brief.","input":[
+	{"role":"developer","content":"Use tools."},
+	{"role":"user","content":[{"type":"input_text","text":"Weather and time?"},{"type":"input_image","image_url":"data:image/png;base64,AAAA"}]},
+	{"type":"reasoning","id":"rs_1","summary":[{"type":"summary_text","text":"two calls"}]},
+	{"type":"function_call","id":"fc_1","call_id":"call_1","name":"get_weather","arguments":"{\"location\":\"Paris\"}"},
+	{"type":"function_call","id":"fc_2","call_id":"call_2","name":"get_time","arguments":"{}"},
+	{"type":"function_call_output","call_id":"call_1","output":"sunny"},
+	{"type":"function_call_output","call_id":"call_2","output":[{"type":"input_text","text":"noon"},{"type":"input_file","filename":"a.pdf","file_data":"data:application/pdf;base64,JVBE"}]},
+	{"role":"assistant","content":[{"type":"output_text","text":"Sunny at noon."}]},
+	{"role":"user","content":"Thanks"}]}`
+
 // TestDecodeGroupsTurns: adjacent assistant-side items make one assistant
 // turn and adjacent outputs one user turn, so the scenario cursor counts
 // model turns, not items.
 func TestDecodeGroupsTurns(t *testing.T) {
-	body := `{"model":"gpt-5","instructions":"Be brief.","input":[
-		{"role":"developer","content":"Use tools."},
-		{"role":"user","content":[{"type":"input_text","text":"Weather and time?"},{"type":"input_image","image_url":"data:image/png;base64,AAAA"}]},
-		{"type":"reasoning","id":"rs_1","summary":[{"type":"summary_text","text":"two calls"}]},
-		{"type":"function_call","id":"fc_1","call_id":"call_1","name":"get_weather","arguments":"{\"location\":\"Paris\"}"},
-		{"type":"function_call","id":"fc_2","call_id":"call_2","name":"get_time","arguments":"{}"},
-		{"type":"function_call_output","call_id":"call_1","output":"sunny"},
-		{"type":"function_call_output","call_id":"call_2","output":[{"type":"input_text","text":"noon"},{"type":"input_file","filename":"a.pdf","file_data":"data:application/pdf;base64,JVBE"}]},
-		{"role":"assistant","content":[{"type":"output_text","text":"Sunny at noon."}]},
-		{"role":"user","content":"Thanks"}]}`
+	body := groupedTurnsBody
 	req, c, aerr := openairesp.New().Decode(&dialect.Exchange{}, []byte(body))
 	if aerr != nil {
 		t.Fatal(aerr)
@@ -59,11 +62,14 @@ func TestDecodeGroupsTurns(t *testing.T) {
 	}
 }
 
+// offlineBody continues a response no session can resolve.
+const offlineBody = `{"model":"gpt-4.1","previous_response_id":"resp_x","input":[{"type":"function_call_output","call_id":"call_1","output":"ok"}]}`
+
 // TestDecodeOffline: without a session, previous_response_id cannot be
 // resolved and its rule, like the reasoning pairing, is skipped.
 func TestDecodeOffline(t *testing.T) {
 	d := openairesp.New()
-	req, c, aerr := d.Decode(&dialect.Exchange{}, []byte(`{"model":"gpt-4.1","previous_response_id":"resp_x","input":[{"type":"function_call_output","call_id":"call_1","output":"ok"}]}`))
+	req, c, aerr := d.Decode(&dialect.Exchange{}, []byte(offlineBody))
 	if aerr != nil {
 		t.Fatal(aerr)
 	}
@@ -77,15 +83,19 @@ func TestDecodeOffline(t *testing.T) {
 	}
 }
 
+// typeErrorBodies are bodies of the wrong types, with the start of the
+// API's answer.
+var typeErrorBodies = map[string]string{
+	`{"model":"gpt-4.1","input":5}`:                                             "Invalid type for 'input': expected one of a string or array of input items, but got an integer instead.",
+	`{"model":"gpt-4.1","input":["hi"]}`:                                        "Invalid type for 'input[0]': expected an object, but got a string instead.",
+	`{"model":"gpt-4.1","input":[{"type":"function_call","name":7}]}`:           "Invalid type for 'input[0].name': expected a string, but got an integer instead.",
+	`{"model":"gpt-4.1","input":"hi","tools":[{"type":"function","name":1.5}]}`: "Invalid type for 'tools[0].name': expected a string, but got a decimal instead.",
+	`{"model":"gpt-4.1","input":"hi","stream":"yes"}`:                           "Invalid type for 'stream': expected a boolean, but got a string instead.",
+	`{"model":`: "We could not parse the JSON body of your request.",
+}
+
 func TestDecodeTypeErrors(t *testing.T) {
-	for body, want := range map[string]string{
-		`{"model":"gpt-4.1","input":5}`:                                             "Invalid type for 'input': expected one of a string or array of input items, but got an integer instead.",
-		`{"model":"gpt-4.1","input":["hi"]}`:                                        "Invalid type for 'input[0]': expected an object, but got a string instead.",
-		`{"model":"gpt-4.1","input":[{"type":"function_call","name":7}]}`:           "Invalid type for 'input[0].name': expected a string, but got an integer instead.",
-		`{"model":"gpt-4.1","input":"hi","tools":[{"type":"function","name":1.5}]}`: "Invalid type for 'tools[0].name': expected a string, but got a decimal instead.",
-		`{"model":"gpt-4.1","input":"hi","stream":"yes"}`:                           "Invalid type for 'stream': expected a boolean, but got a string instead.",
-		`{"model":`: "We could not parse the JSON body of your request.",
-	} {
+	for body, want := range typeErrorBodies {
 		_, _, aerr := openairesp.New().Decode(&dialect.Exchange{}, []byte(body))
 		if aerr == nil || aerr.Status != http.StatusBadRequest || !strings.HasPrefix(aerr.Message, want) {
 			t.Errorf("%s: got %v, want %q", body, aerr, want)

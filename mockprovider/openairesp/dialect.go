@@ -20,8 +20,11 @@ import (
 type Dialect struct {
 	rules []rules.Rule
 	// streams maps a stream in flight to its response, so an injected
-	// in-stream error can name the response that failed.
-	streams sync.Map // *wire.SSE → *streamState
+	// in-stream error can name the response that failed. A plain map: every
+	// stream adds and removes its key, which a sync.Map pays for with an
+	// allocation and its lock each time.
+	streamsMu sync.Mutex
+	streams   map[*wire.SSE]streamState
 }
 
 // New returns the dialect.

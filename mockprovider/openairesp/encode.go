@@ -226,29 +226,68 @@ func (d *Dialect) remember(x *dialect.Exchange, req *Request, id string, done re
 		}
 	}
 	stored := req.Store == nil || *req.Store
-	entries := itemEntries(items, done, stored, 1)
 	socket := socketCacheOf(x)
-	if !stored && socket == nil {
-		x.Session.PutResponses(entries...)
+	// The response itself is kept in the session, or on the socket only.
+	keep := stored || socket != nil
+	var in []Item
+	if keep {
+		in = req.Effective()
+	}
+	n := len(items)
+	// The entries, the pointers handed over, all their item lists and all
+	// their keys take one allocation each, whatever the number of items.
+	entries := make([]session.StoredResponse, n, n+1)
+	handed := make([]*session.StoredResponse, n, n+1)
+	var raws []json.RawMessage
+	if need := outputRaws(stored, keep, n) + len(in); need > 0 {
+		raws = make([]json.RawMessage, 0, need)
+	}
+	keys := itemKeys(items)
+	for i := range items {
+		e := &entries[i]
+		e.ID, keys = keys[:len(itemKeyPrefix)+len(items[i].id)], keys[len(itemKeyPrefix)+len(items[i].id):]
+		if stored {
+			raws = append(raws, done.item(i))
+			e.Items = raws[len(raws)-1 : len(raws) : len(raws)]
+		}
+		handed[i] = e
+	}
+	if !keep {
+		x.Session.PutResponses(handed...)
 		return
 	}
-	in := req.Effective()
-	var effective []json.RawMessage
-	if n := len(in) + len(items); n > 0 {
-		effective = make([]json.RawMessage, 0, n)
-	}
+	start := len(raws)
 	for _, it := range in {
-		effective = append(effective, json.RawMessage(it.Raw))
+		raws = append(raws, json.RawMessage(it.Raw))
 	}
 	for i := range items {
-		effective = append(effective, done.item(i))
+		raws = append(raws, done.item(i))
 	}
-	e := &session.StoredResponse{ID: id, Body: done.body, Items: effective}
+	var effective []json.RawMessage
+	if len(raws) > start {
+		effective = raws[start:len(raws):len(raws)]
+	}
+	entries = append(entries, session.StoredResponse{ID: id, Body: done.body, Items: effective})
+	e := &entries[n] // within capacity: the items' entries stay where handed points
 	if !stored {
-		x.Session.PutResponses(entries...)
+		x.Session.PutResponses(handed...)
 		socket.put(e) // continued on this socket only
 		return
 	}
 	// One lock and one charge to the budget for the response and its items.
-	x.Session.PutResponses(append(entries, e)...)
+	x.Session.PutResponses(append(handed, e)...)
+}
+
+// outputRaws counts the item lists' slots for the output items: one per
+// item for its own entry when stored, and one per item in the response's
+// effective items when the response is kept.
+func outputRaws(stored, keep bool, n int) int {
+	k := 0
+	if stored {
+		k += n
+	}
+	if keep {
+		k += n
+	}
+	return k
 }

@@ -107,7 +107,7 @@ const compactionPrefix = "gAAAAA"
 func expandCompactions(items []Item) []Item {
 	var out []Item
 	for i, it := range items {
-		p, ok := openCompaction(it)
+		p, ok := openCompaction(&items[i])
 		if !ok {
 			if out != nil {
 				out = append(out, it)
@@ -137,14 +137,14 @@ func expandCompactions(items []Item) []Item {
 	return out
 }
 
-func openCompaction(it Item) (compactionPayload, bool) {
-	var p compactionPayload
+func openCompaction(it *Item) (compactionPayload, bool) {
 	if it.Type != "compaction" || !strings.HasPrefix(str(it.EncryptedContent), compactionPrefix) {
-		return p, false
+		return compactionPayload{}, false // every item passes here: nothing allocated
 	}
+	var p compactionPayload
 	sealed, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(*it.EncryptedContent, compactionPrefix))
 	if err != nil || json.Unmarshal(sealed, &p) != nil {
-		return p, false
+		return compactionPayload{}, false
 	}
 	return p, true
 }

@@ -142,13 +142,36 @@ func (f *form) appendRaw(b []byte, raw jsontext.Value) []byte {
 	if len(raw) == 0 {
 		return append(b, "null"...)
 	}
-	if f.compact {
-		v := append(jsontext.Value(nil), raw...)
-		if v.Compact() == nil {
-			return append(b, v...)
+	start := len(b)
+	b = append(b, raw...)
+	if !f.compact || !spaced(raw) {
+		return b // nothing to remove
+	}
+	// Compacted where it was copied: the result is never longer, so it
+	// is rewritten in place (the append only copies it back if not).
+	// A value that does not compact stays as it is.
+	if v := jsontext.Value(b[start:]); v.Compact() == nil {
+		b = append(b[:start], v...)
+	}
+	return b
+}
+
+// spaced reports whether raw holds whitespace outside its strings, which
+// compacting removes (it leaves strings and numbers as they are): a
+// fragment a client sent compact is copied without being parsed again.
+func spaced(raw []byte) bool {
+	inString := false
+	for i := 0; i < len(raw); i++ {
+		switch c := raw[i]; {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case !inString && (c == ' ' || c == '\t' || c == '\n' || c == '\r'):
+			return true
 		}
 	}
-	return append(b, raw...)
+	return false
 }
 
 // appendRawOrNull copies a request fragment, or null when it is absent or

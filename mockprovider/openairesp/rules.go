@@ -266,9 +266,25 @@ func buildToolDecls(r *Request) []openaiwire.ToolDecl {
 			decls = make([]openaiwire.ToolDecl, 0, len(r.Tools))
 		}
 		decls = append(decls, openaiwire.ToolDecl{Name: *t.Name, Parameters: []byte(params), Strict: t.Strict != nil && *t.Strict,
-			Path: "tools[" + strconv.Itoa(i) + "]", Order: orderTools + i})
+			Path: toolPath(i), Order: orderTools + i})
 	}
 	return decls
+}
+
+// toolPaths are the paths of the first tools, made once: every request
+// lists its declarations.
+var toolPaths = func() (p [16]string) {
+	for i := range p {
+		p[i] = "tools[" + strconv.Itoa(i) + "]"
+	}
+	return p
+}()
+
+func toolPath(i int) string {
+	if i < len(toolPaths) {
+		return toolPaths[i]
+	}
+	return "tools[" + strconv.Itoa(i) + "]"
 }
 
 func checkToolChoice(req any, _ *rules.Env) []rules.Violation {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/toolwire/toolwire/mockprovider/dialect"
 	"github.com/toolwire/toolwire/mockprovider/openaiwire"
@@ -27,7 +28,25 @@ func (d *Dialect) ExtraRoutes(h dialect.Host) map[string]http.HandlerFunc {
 // Output items are kept one by one beside the responses, under itemKey,
 // so item_reference can find them: the item's bytes when its response was
 // stored, nothing (a marker that the mock issued it) when store was false.
-func itemKey(id string) string { return "item:" + id }
+func itemKey(id string) string { return itemKeyPrefix + id }
+
+const itemKeyPrefix = "item:"
+
+// itemKeys is the itemKey of each item, one after the other in one
+// string (one allocation for all; the caller cuts it).
+func itemKeys(items []planned) string {
+	n := 0
+	for i := range items {
+		n += len(itemKeyPrefix) + len(items[i].id)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i := range items {
+		b.WriteString(itemKeyPrefix)
+		b.WriteString(items[i].id)
+	}
+	return b.String()
+}
 
 // lookupItem finds an output item the session's responses issued; issued
 // reports an item of a store:false response.
@@ -42,20 +61,6 @@ func lookupItem(sess *session.Session, id string) (it Item, issued bool) {
 		}
 	}
 	return Item{}, true
-}
-
-// itemEntries index a response's output items (see itemKey); extra is
-// room for the response itself.
-func itemEntries(items []planned, done rendered, stored bool, extra int) []*session.StoredResponse {
-	out := make([]*session.StoredResponse, len(items), len(items)+extra)
-	for i := range items {
-		e := &session.StoredResponse{ID: itemKey(items[i].id)}
-		if stored {
-			e.Items = []json.RawMessage{done.item(i)}
-		}
-		out[i] = e
-	}
-	return out
 }
 
 // notFound is the answer for an unknown, deleted or unstored response id

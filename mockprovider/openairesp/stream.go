@@ -21,8 +21,17 @@ type streamState struct {
 // named, typed and numbered, deltas cut at the configured fragment size.
 func (d *Dialect) stream(x *dialect.Exchange, req *Request, id string, created int64, items []planned, done rendered) {
 	s := x.SSE("")
-	d.streams.Store(s, &streamState{req: req, id: id, created: created})
-	defer d.streams.Delete(s)
+	d.streamsMu.Lock()
+	if d.streams == nil {
+		d.streams = map[*wire.SSE]streamState{}
+	}
+	d.streams[s] = streamState{req: req, id: id, created: created}
+	d.streamsMu.Unlock()
+	defer func() {
+		d.streamsMu.Lock()
+		delete(d.streams, s)
+		d.streamsMu.Unlock()
+	}()
 	_ = writeEvents(s, req, id, created, items, done, x.Stream.FragmentSize, func() { d.remember(x, req, id, done, items) })
 }
 
@@ -40,6 +49,8 @@ type events struct {
 	// buf is reused for every event: SSE.Event writes the bytes and hands
 	// them to the transcript, which copies them, and keeps nothing.
 	buf []byte
+	// itemAt is at(…) of the item being streamed.
+	itemAt []byte
 }
 
 // begin starts an event: {"type":"<typ>".
@@ -67,18 +78,42 @@ func at(b []byte, id string, index int) []byte {
 	return strconv.AppendInt(b, int64(index), 10)
 }
 
+// at appends the current item's "item_id" and "output_index", written
+// once per item (every delta event of the item repeats them).
+func (e *events) at(b []byte) []byte { return append(b, e.itemAt...) }
+
 // writeEvents writes the stream of a response; done, its completed form
 // as stored, sizes the event buffer (the last event, the longest, holds
 // about as much). beforeCompleted runs just before the last
 // event (the response is stored by then).
 func writeEvents(s *wire.SSE, req *Request, id string, created int64, items []planned, done rendered, size int, beforeCompleted func()) error {
-	e := &events{s: s, buf: make([]byte, 0, len(done.body)+256)}
-	for _, typ := range []string{"response.created", "response.in_progress"} {
-		b := append(e.begin(typ), `,"response":`...)
-		b = appendResponse(b, req, id, created, items, form{status: "in_progress", compact: true})
-		if err := e.send(typ, b); err != nil {
-			return err
-		}
+	// One allocation for the event buffer and, capped apart after it, the
+	// current item's at(…) (an append beyond either cap moves it out).
+	n := len(done.body) + 256
+	both := make([]byte, 0, n+128)
+	e := &events{s: s, buf: both[:0:n], itemAt: both[n : n : n+128]}
+	// response.created and response.in_progress carry the same object:
+	// rendered once, then moved over in the buffer for the second event.
+	b := append(e.begin("response.created"), `,"response":`...)
+	start := len(b)
+	b = appendResponse(b, req, id, created, items, form{status: "in_progress", compact: true})
+	object := b[start:]
+	if err := e.send("response.created", b); err != nil {
+		return err
+	}
+	// The first event is sent (the writer keeps no reference to it), so
+	// its buffer takes the second, the object moved along.
+	const second = `{"type":"response.in_progress","response":`
+	b = e.buf[:0]
+	if need := len(second) + len(object); cap(b) >= need {
+		b = b[:need]
+		copy(b[len(second):], object) // overlapping: copy moves
+	} else {
+		b = append(make([]byte, len(second), need+64), object...)
+	}
+	copy(b, second)
+	if err := e.send("response.in_progress", b); err != nil {
+		return err
 	}
 	for i := range items {
 		if err := e.item(i, &items[i], size); err != nil {
@@ -86,18 +121,24 @@ func writeEvents(s *wire.SSE, req *Request, id string, created int64, items []pl
 		}
 	}
 	beforeCompleted()
-	// The completed response is rendered again in its compact form, which
-	// costs less than compacting all of done.body.
+	// The completed response in its compact form: done's bytes when the
+	// request's fragments hold nothing to compact, else rendered again
+	// (which costs less than compacting all of done.body).
 	// It ends with response.incomplete instead when the token limit cut it.
-	u := usageFor(req, items)
 	status := finalStatus(items)
 	end := "response." + status
-	b := append(e.begin(end), `,"response":`...)
-	b = appendResponse(b, req, id, created, items, form{status: status, usage: &u, compact: true})
+	b = append(e.begin(end), `,"response":`...)
+	if req.fragmentsCompact() {
+		b = append(b, done.body...)
+	} else {
+		u := usageFor(req, items)
+		b = appendResponse(b, req, id, created, items, form{status: status, usage: &u, compact: true})
+	}
 	return e.send(end, b)
 }
 
 func (e *events) item(index int, it *planned, size int) error {
+	e.itemAt = at(e.itemAt[:0], it.id, index)
 	b := append(e.begin("response.output_item.added"), `,"item":`...)
 	b = appendItem(b, it, false)
 	b = append(b, `,"output_index":`...)
@@ -129,14 +170,14 @@ func (e *events) arguments(index int, it *planned, size int) error {
 		frag, rest = wire.NextFragment(rest, size)
 		b := append(e.begin(delta), `,"delta":`...)
 		b = wirejson.AppendString(b, frag)
-		if err := e.send(delta, at(b, it.id, index)); err != nil {
+		if err := e.send(delta, e.at(b)); err != nil {
 			return err
 		}
 	}
 	const doneEv = "response.function_call_arguments.done"
 	b := append(e.begin(doneEv), `,"arguments":`...)
 	b = wirejson.AppendString(b, it.args)
-	return e.send(doneEv, at(b, it.id, index))
+	return e.send(doneEv, e.at(b))
 }
 
 // summary streams a reasoning summary; an empty summary has no events
@@ -146,7 +187,7 @@ func (e *events) summary(index int, it *planned, size int) error {
 		return nil
 	}
 	const partAdded = "response.reasoning_summary_part.added"
-	b := at(e.begin(partAdded), it.id, index)
+	b := e.at(e.begin(partAdded))
 	b = append(b, `,"part":`...)
 	b = appendSummaryPart(b, "")
 	if err := e.send(partAdded, append(b, `,"summary_index":0`...)); err != nil {
@@ -156,26 +197,26 @@ func (e *events) summary(index int, it *planned, size int) error {
 	for rest := it.summary; rest != ""; {
 		var frag string
 		frag, rest = wire.NextFragment(rest, size)
-		b := append(at(e.begin(delta), it.id, index), `,"delta":`...)
+		b := append(e.at(e.begin(delta)), `,"delta":`...)
 		b = wirejson.AppendString(b, frag)
 		if err := e.send(delta, append(b, `,"summary_index":0`...)); err != nil {
 			return err
 		}
 	}
 	const textDone = "response.reasoning_summary_text.done"
-	b = append(at(e.begin(textDone), it.id, index), `,"summary_index":0,"text":`...)
+	b = append(e.at(e.begin(textDone)), `,"summary_index":0,"text":`...)
 	if err := e.send(textDone, wirejson.AppendString(b, it.summary)); err != nil {
 		return err
 	}
 	const partDone = "response.reasoning_summary_part.done"
-	b = append(at(e.begin(partDone), it.id, index), `,"part":`...)
+	b = append(e.at(e.begin(partDone)), `,"part":`...)
 	b = appendSummaryPart(b, it.summary)
 	return e.send(partDone, append(b, `,"summary_index":0`...))
 }
 
 func (e *events) text(index int, it *planned, size int) error {
 	// contentAt appends "content_index", "item_id" and "output_index".
-	contentAt := func(b []byte) []byte { return at(append(b, `,"content_index":0`...), it.id, index) }
+	contentAt := func(b []byte) []byte { return e.at(append(b, `,"content_index":0`...)) }
 	const partAdded = "response.content_part.added"
 	b := append(contentAt(e.begin(partAdded)), `,"part":`...)
 	if err := e.send(partAdded, appendPart(b, it, "")); err != nil {
@@ -225,11 +266,12 @@ func (d *Dialect) StreamError(s *wire.SSE, e *wire.APIError) {
 	if s.Event("error", object{{"type", "error"}, {"sequence_number", s.Sent()}, {"error", errBody}}) != nil {
 		return
 	}
-	v, ok := d.streams.Load(s)
+	d.streamsMu.Lock()
+	st, ok := d.streams[s]
+	d.streamsMu.Unlock()
 	if !ok {
 		return
 	}
-	st := v.(*streamState)
 	errJSON, err := object{{"code", code}, {"message", e.Message}}.MarshalJSON()
 	if err != nil {
 		return // as before: the event would have failed to marshal

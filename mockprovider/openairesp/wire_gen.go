@@ -2439,9 +2439,11 @@ type ToolUnionParam struct {
 	OfToolSearch              *ToolSearchToolParam
 	OfWebSearchPreview        *WebSearchPreviewToolParam
 	OfApplyPatch              *ApplyPatchToolParam
+	// raw is the object as sent.
+	raw jsontext.Value
 }
 
-var toolUnionParamVariants = &union{Name: "ToolUnionParam", Expected: "", KeepRaw: false, Variants: []variant{
+var toolUnionParamVariants = &union{Name: "ToolUnionParam", Expected: "", KeepRaw: true, Variants: []variant{
 	{Field: 0, Kind: '{', Tags: []string{"function"}, Default: false},
 	{Field: 1, Kind: '{', Tags: []string{"file_search"}, Default: false},
 	{Field: 2, Kind: '{', Tags: []string{"computer"}, Default: false},

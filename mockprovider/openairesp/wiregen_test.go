@@ -65,8 +65,8 @@ var unionDescriptions = map[string]string{
 }
 
 // keepRaw unions remember each object's bytes (input items are stored as
-// sent).
-var keepRaw = map[string]bool{"ResponseInputItemUnionParam": true}
+// sent, hosted tools echoed as sent).
+var keepRaw = map[string]bool{"ResponseInputItemUnionParam": true, "ToolUnionParam": true}
 
 type gen struct {
 	seen  map[reflect.Type]bool
