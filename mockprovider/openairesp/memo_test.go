@@ -2,7 +2,6 @@ package openairesp_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -260,19 +259,14 @@ func postAnswer(t *testing.T, url, key, body string) []byte {
 
 // FuzzMemoDecodesAsFresh: any JSON body, decoded through the memos
 // (twice, so the second finds what the first kept), gives what decoding
-// afresh gives. Bodies that are not JSON are left out: a memo reads its
-// whole value before decoding it, so a syntax error late in the tools
-// array is found before a wrong type early in it ({"tools":[0,00]} is
-// answered as unparsable, as the API parses a body before judging it),
-// while a fresh decode stops at the wrong type.
+// afresh gives, for bodies that are not JSON too: a value the memo does
+// not know is decoded in place, so {"tools":[0,00]} stops at the wrong
+// type either way.
 func FuzzMemoDecodesAsFresh(f *testing.F) {
 	for _, b := range memoBodies(&testing.T{}) {
 		f.Add(b.body, false)
 	}
 	f.Fuzz(func(t *testing.T, body []byte, lenient bool) {
-		if !json.Valid(body) {
-			return
-		}
 		b := memoBody{name: "fuzz", body: body}
 		openairesp.SetMemosOff(true)
 		fresh := decodeOnce(t, b, lenient)
