@@ -104,14 +104,24 @@ func (x *Exchange) JSON(status int, body any) {
 	// answer, and nothing appends to or edits a header value in place.
 	h := x.W.Header()
 	h["Content-Type"] = jsonContentType
-	// Declared, so a body over net/http's 2 KiB buffer (a Responses
-	// object) is not sent chunked, as the real APIs do not.
-	h["Content-Length"] = []string{strconv.Itoa(len(b))}
+	// A body over net/http's 2 KiB buffer (a Responses object) has its
+	// length declared, so it is not sent chunked, as the real APIs do
+	// not; a smaller one gets the same header from net/http when the
+	// handler returns, without a header map entry that would make the
+	// map grow (Anthropic's answers carry fourteen others).
+	if len(b) > chunkingThreshold {
+		h["Content-Length"] = []string{strconv.Itoa(len(b))}
+	}
 	x.W.WriteHeader(status)
 	_, _ = x.W.Write(b)
 }
 
 var jsonContentType = []string{"application/json"}
+
+// chunkingThreshold is net/http's bufferBeforeChunkingSize: an answer
+// written whole and no longer than this gets its Content-Length from the
+// server itself.
+const chunkingThreshold = 2048
 
 // SSE starts a stream whose events are kept for the journal. sep is the
 // event separator ("" = "\n\n").
