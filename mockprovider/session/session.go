@@ -163,6 +163,9 @@ type StoredResponse struct {
 	Items []json.RawMessage
 
 	size int64 // bytes charged to the store's budget
+	// gone is set when the session stops keeping it, so the store can
+	// tell a stale budget ref without the session's lock.
+	gone atomic.Bool
 }
 
 func (r *StoredResponse) cost() int64 {
@@ -206,22 +209,25 @@ type Session struct {
 	ID  string
 	IDs *wire.IDs
 
-	store     *Store
-	mu        sync.Mutex
-	idle      *sync.Cond // signalled when inflight drops to 0
-	inflight  int
-	limits    Limits
-	scenario  string
-	entries   []Entry
-	dropped   int
-	seq       int
-	lastSeen  time.Time
-	created   time.Time
-	responses map[string]*StoredResponse
-	respOrder []string
-	reasoning map[string]string // fc_ item id → rs_ id the mock emitted before it
-	faults    []*Fault
-	counters  map[string]int
+	store    *Store
+	mu       sync.Mutex
+	idle     *sync.Cond // signalled when inflight drops to 0
+	inflight int
+	limits   Limits
+	scenario string
+	entries  []Entry
+	dropped  int
+	seq      int
+	// gen counts resets (which restart seq); firstKept is the oldest kept
+	// entry's seq. Both are written under mu and read without it (holds).
+	gen, firstKept atomic.Int64
+	lastSeen       time.Time
+	created        time.Time
+	responses      map[string]*StoredResponse
+	respOrder      []string
+	reasoning      map[string]string // fc_ item id → rs_ id the mock emitted before it
+	faults         []*Fault
+	counters       map[string]int
 	// state is what the session keeps outside its journal (key, counters,
 	// queued faults, scenario name), charged to the store's budget.
 	state int64
@@ -366,11 +372,12 @@ func (s *Session) Record(e Entry) int {
 	if max := s.limits.JournalEntries; max > 0 && len(s.entries) > max {
 		s.dropOldestLocked(len(s.entries) - max)
 	}
-	seq, size := e.Seq, e.size
+	ref := journalRef{s: s, seq: e.Seq, gen: s.gen.Load(), size: e.size}
 	s.mu.Unlock()
 	if s.store != nil {
-		s.store.charge(journalRef{s: s, seq: seq, size: size})
+		s.store.charge(ref)
 	}
+	seq := ref.seq
 	return seq
 }
 
@@ -386,6 +393,7 @@ func (s *Session) dropOldestLocked(n int) {
 	s.entries = s.entries[n:]
 	s.dropped += n
 	s.uncharge(freed, n)
+	s.noteKeptLocked()
 }
 
 // uncharge gives bytes (and n kept items) back to the store's budget.
@@ -402,28 +410,36 @@ func (s *Session) uncharge(bytes int64, n int) {
 func (s *Session) forget(ref journalRef) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if ref.resp != "" {
-		if r, ok := s.responses[ref.resp]; ok && r.size == ref.size {
-			s.deleteResponseLocked(ref.resp)
+	if ref.resp != nil {
+		if !ref.resp.gone.Load() {
+			s.deleteResponseLocked(ref.resp.ID)
 		}
 		return
 	}
-	if len(s.entries) > 0 && s.entries[0].Seq == ref.seq {
+	if ref.gen == s.gen.Load() && len(s.entries) > 0 && s.entries[0].Seq == ref.seq {
 		s.dropOldestLocked(1)
 	}
 }
 
-// holds reports whether what ref names is still kept.
+// holds reports whether what ref names is still kept. It takes no lock:
+// the store asks it of every queued ref when it compacts its queue, and
+// a session only ever drops its oldest entries (or all of them, starting
+// a new generation), so an entry is kept while its seq is at or after the
+// oldest kept one.
 func (s *Session) holds(ref journalRef) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if ref.resp != "" {
-		r, ok := s.responses[ref.resp]
-		return ok && r.size == ref.size
+	if ref.resp != nil {
+		return !ref.resp.gone.Load()
 	}
-	seq := ref.seq
-	i := sort.Search(len(s.entries), func(i int) bool { return s.entries[i].Seq >= seq })
-	return i < len(s.entries) && s.entries[i].Seq == seq
+	return ref.gen == s.gen.Load() && int64(ref.seq) >= s.firstKept.Load()
+}
+
+// noteKeptLocked publishes the oldest kept entry's seq for holds.
+func (s *Session) noteKeptLocked() {
+	first := int64(s.seq) + 1
+	if len(s.entries) > 0 {
+		first = int64(s.entries[0].Seq)
+	}
+	s.firstKept.Store(first)
 }
 
 // releaseLocked drops every entry and stored response (the session is
@@ -433,6 +449,10 @@ func (s *Session) releaseLocked() {
 		s.dropOldestLocked(len(s.entries))
 	}
 	s.entries = nil
+	// Refs to the entries of before are stale whatever their seq; the
+	// next generation's seqs start again.
+	s.gen.Add(1)
+	s.firstKept.Store(0)
 	for _, id := range append([]string(nil), s.respOrder...) {
 		s.deleteResponseLocked(id)
 	}
@@ -491,12 +511,13 @@ func (s *Session) PutResponses(rs ...*StoredResponse) {
 	for _, r := range rs {
 		r.size = r.cost()
 		if old, ok := s.responses[r.ID]; ok {
+			old.gone.Store(true)
 			s.uncharge(old.size, 1)
 		} else {
 			s.respOrder = append(s.respOrder, r.ID)
 		}
 		s.responses[r.ID] = r
-		refs = append(refs, journalRef{s: s, resp: r.ID, size: r.size})
+		refs = append(refs, journalRef{s: s, resp: r, size: r.size})
 	}
 	for max := s.limits.StoredResponses; max > 0 && len(s.respOrder) > max; {
 		s.deleteResponseLocked(s.respOrder[0])
@@ -520,6 +541,7 @@ func (s *Session) deleteResponseLocked(id string) {
 		return
 	}
 	delete(s.responses, id)
+	r.gone.Store(true)
 	s.uncharge(r.size, 1)
 	if len(s.respOrder) > 0 && s.respOrder[0] == id {
 		// The usual case, the oldest evicted for a new one: dropping the
@@ -717,9 +739,12 @@ type Store struct {
 // journalRef names one budgeted item: a journal entry (seq) or a stored
 // response (resp).
 type journalRef struct {
-	s    *Session
-	seq  int
-	resp string
+	s *Session
+	// A journal entry: its seq in the session's generation gen.
+	seq int
+	gen int64
+	// Or a stored response.
+	resp *StoredResponse
 	size int64
 }
 

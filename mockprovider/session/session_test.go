@@ -283,3 +283,42 @@ func TestSessionStateIsCappedAndCharged(t *testing.T) {
 		t.Errorf("%d sessions hold %d bytes, budget %d", st.Len(), got, 100<<10)
 	}
 }
+
+// TestHoldsTellsStaleRefsWithoutTheLock: the store's queue compaction asks
+// holds of every ref; it must say false for what the per-session caps,
+// a replacement or a reset dropped, and true for what is kept.
+func TestHoldsTellsStaleRefsWithoutTheLock(t *testing.T) {
+	l := DefaultLimits()
+	l.JournalEntries, l.StoredResponses = 2, 1
+	st := NewStore(l)
+	s := st.Get("holds-key")
+	ref := func(seq int) journalRef { return journalRef{s: s, seq: seq, gen: s.gen.Load()} }
+	for range 3 {
+		s.Record(Entry{Method: "POST", Path: "/x"})
+	}
+	if s.holds(ref(1)) || !s.holds(ref(2)) || !s.holds(ref(3)) {
+		t.Fatalf("entries 1-3 with room for 2: holds(1,2,3) = %v %v %v, want false true true", s.holds(ref(1)), s.holds(ref(2)), s.holds(ref(3)))
+	}
+	old := ref(3)
+	s.Reset()
+	s.Record(Entry{Method: "POST", Path: "/x"})
+	if s.holds(old) {
+		t.Fatal("a ref from before the reset is held")
+	}
+	if !s.holds(ref(1)) {
+		t.Fatal("the first entry after a reset is not held")
+	}
+	a, b := &StoredResponse{ID: "resp_a"}, &StoredResponse{ID: "resp_a"}
+	s.PutResponse(a)
+	if !s.holds(journalRef{s: s, resp: a}) {
+		t.Fatal("a stored response is not held")
+	}
+	s.PutResponse(b) // the same id again replaces it
+	if s.holds(journalRef{s: s, resp: a}) || !s.holds(journalRef{s: s, resp: b}) {
+		t.Fatal("a replaced response is held, or its replacement is not")
+	}
+	s.PutResponse(&StoredResponse{ID: "resp_c"}) // room for one: b is evicted
+	if s.holds(journalRef{s: s, resp: b}) {
+		t.Fatal("an evicted response is held")
+	}
+}
