@@ -216,8 +216,11 @@ type Session struct {
 	limits   Limits
 	scenario string
 	entries  []Entry
-	dropped  int
-	seq      int
+	// entryArray is the whole array entries is a window of (see
+	// appendEntryLocked).
+	entryArray []Entry
+	dropped    int
+	seq        int
 	// gen counts resets (which restart seq); firstKept is the oldest kept
 	// entry's seq. Both are written under mu and read without it (holds).
 	gen, firstKept atomic.Int64
@@ -368,7 +371,7 @@ func (s *Session) Record(e Entry) int {
 	}
 	e.flatten()
 	e.size = e.cost()
-	s.entries = append(s.entries, e)
+	s.appendEntryLocked(e)
 	if max := s.limits.JournalEntries; max > 0 && len(s.entries) > max {
 		s.dropOldestLocked(len(s.entries) - max)
 	}
@@ -379,6 +382,24 @@ func (s *Session) Record(e Entry) int {
 	}
 	seq := ref.seq
 	return seq
+}
+
+// appendEntryLocked appends e. A full journal drops its oldest entry for
+// each new one by re-slicing from the front, so the window reaches the
+// array's end every few hundred requests; the kept entries then move back
+// to the start of the array instead of append copying them into a new,
+// larger one (at the default cap, 67 KB allocated, cleared and copied).
+func (s *Session) appendEntryLocked(e Entry) {
+	if n := len(s.entries); n == cap(s.entries) && n > 0 && n <= cap(s.entryArray)/2 {
+		copy(s.entryArray, s.entries)
+		clear(s.entryArray[n:]) // where the moved entries were
+		s.entries = s.entryArray[:n]
+	}
+	before := cap(s.entries)
+	s.entries = append(s.entries, e)
+	if cap(s.entries) != before {
+		s.entryArray = s.entries[:cap(s.entries)] // a new array starts at entries[0]
+	}
 }
 
 // dropOldestLocked forgets the n oldest entries. Re-slicing (after
@@ -448,7 +469,7 @@ func (s *Session) releaseLocked() {
 	if len(s.entries) > 0 {
 		s.dropOldestLocked(len(s.entries))
 	}
-	s.entries = nil
+	s.entries, s.entryArray = nil, nil
 	// Refs to the entries of before are stale whatever their seq; the
 	// next generation's seqs start again.
 	s.gen.Add(1)

@@ -322,3 +322,34 @@ func TestHoldsTellsStaleRefsWithoutTheLock(t *testing.T) {
 		t.Fatal("an evicted response is held")
 	}
 }
+
+// TestFullJournalReusesItsArray: a journal at its cap keeps its newest
+// entries in order while its window moves back to the array's start.
+func TestFullJournalReusesItsArray(t *testing.T) {
+	st := NewStore(Limits{MaxSessions: 10, JournalEntries: 5})
+	s := st.Get("k")
+	for i := range 1000 {
+		s.Record(Entry{Path: fmt.Sprint(i)})
+		if i == 100 {
+			s.mu.Lock()
+			arrays := cap(s.entryArray)
+			s.mu.Unlock()
+			defer func() {
+				s.mu.Lock()
+				defer s.mu.Unlock()
+				if cap(s.entryArray) != arrays {
+					t.Errorf("the array grew from %d to %d entries with the journal full", arrays, cap(s.entryArray))
+				}
+			}()
+		}
+	}
+	entries, dropped := s.Journal()
+	if dropped != 995 || len(entries) != 5 {
+		t.Fatalf("kept %d, dropped %d; want 5 and 995", len(entries), dropped)
+	}
+	for i, e := range entries {
+		if e.Path != fmt.Sprint(995+i) || e.Seq != 996+i {
+			t.Fatalf("entry %d is %q seq %d, want %d seq %d", i, e.Path, e.Seq, 995+i, 996+i)
+		}
+	}
+}
