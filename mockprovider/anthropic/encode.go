@@ -9,6 +9,7 @@ import (
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
 	"github.com/toolwire/toolwire/mockprovider/model"
+	"github.com/toolwire/toolwire/mockprovider/wirejson"
 )
 
 // Wire shapes of a Message (response body, message_start) in the field
@@ -225,7 +226,7 @@ func callInput(args map[string]any) json.RawMessage {
 	if args == nil {
 		return emptyObject
 	}
-	if b, ok := appendArguments(make([]byte, 0, 64), args); ok {
+	if b, ok := wirejson.AppendValue(make([]byte, 0, 64), args, true); ok {
 		return b
 	}
 	b, err := json.Marshal(args)

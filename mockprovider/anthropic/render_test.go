@@ -179,21 +179,6 @@ func TestArgumentsAsTheLibraryWritesThem(t *testing.T) {
 	}
 }
 
-// TestStringsAsTheLibraryWritesThem: every valid UTF-8 string is quoted
-// as json.Marshal quotes it, on the plain path and off it.
-func TestStringsAsTheLibraryWritesThem(t *testing.T) {
-	all := make([]byte, 0, 128)
-	for c := range 128 {
-		all = append(all, byte(c))
-	}
-	for _, s := range []string{"", "plain text_123-~", string(all), "é ü \u2028 \u2029 \U0001F600", "a<b", "x\x7fy", "tab\t"} {
-		want, _ := json.Marshal(s)
-		if got := appendString(nil, s); string(got) != string(want) {
-			t.Errorf("%q:\n got %s\nwant %s", s, got, want)
-		}
-	}
-}
-
 // FuzzArguments holds callInput to json.Marshal for any object a JSON
 // text decodes to.
 func FuzzArguments(f *testing.F) {
