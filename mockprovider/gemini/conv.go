@@ -85,7 +85,7 @@ func structValue(raw []byte) map[string]any {
 	if m == nil {
 		return nil
 	}
-	return structCopy(m).(map[string]any)
+	return conv.CloneValue(m).(map[string]any)
 }
 
 func parseStruct(raw []byte) map[string]any {
@@ -94,32 +94,6 @@ func parseStruct(raw []byte) map[string]any {
 		return nil
 	}
 	return m
-}
-
-// structCopy copies the objects and arrays of a parsed JSON value; the
-// strings, numbers and booleans in them are values already.
-func structCopy(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		if x == nil {
-			return x
-		}
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = structCopy(e)
-		}
-		return out
-	case []any:
-		if x == nil {
-			return x
-		}
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = structCopy(e)
-		}
-		return out
-	}
-	return v
 }
 
 // structs keeps parsed Struct values by their bytes; the lock guards it

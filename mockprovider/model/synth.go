@@ -16,6 +16,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/toolwire/toolwire/mockprovider/conv"
 )
 
 // Synthesize makes arguments that validate against a tool's JSON Schema:
@@ -387,7 +389,7 @@ func (s *synth) object(sch map[string]any, depth int) map[string]any {
 			cost = max(before-s.budget, 8)
 		}
 		for i := 1; len(out) < minP && s.spend(cost+16) && !s.stopped(); i++ {
-			out["extra_"+strconv.Itoa(i)] = cloneJSON(v)
+			out["extra_"+strconv.Itoa(i)] = conv.CloneValue(v)
 		}
 	}
 	// dependentRequired: a present property brings its dependents.
@@ -467,7 +469,7 @@ func (s *synth) array(sch map[string]any, name string, depth int) []any {
 			out = append(out, "item"+strconv.Itoa(i+1))
 			continue
 		}
-		x := cloneJSON(v)
+		x := conv.CloneValue(v)
 		if unique && i > 0 {
 			x = variant(item, x, i, re)
 		}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"sync"
+
+	"github.com/toolwire/toolwire/mockprovider/conv"
 )
 
 // synthCache remembers Synthesize by schema bytes: an agent loop declares
@@ -54,31 +56,5 @@ func (c *synthMemo) get(ctx context.Context, schema json.RawMessage) (map[string
 		c.m[string(schema)] = v
 		c.mu.Unlock()
 	}
-	return cloneJSON(v.args).(map[string]any), append([]string(nil), v.notes...), nil
-}
-
-// cloneJSON deep-copies decoded JSON, keeping nil maps and slices nil so
-// the copy encodes exactly as the original.
-func cloneJSON(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		if x == nil {
-			return x
-		}
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = cloneJSON(e)
-		}
-		return out
-	case []any:
-		if x == nil {
-			return x
-		}
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = cloneJSON(e)
-		}
-		return out
-	}
-	return v
+	return conv.CloneValue(v.args).(map[string]any), append([]string(nil), v.notes...), nil
 }
