@@ -497,7 +497,7 @@ func arguments(input json.RawMessage) map[string]any {
 	if t[0] != '{' {
 		return map[string]any{}
 	}
-	if m, ok := argumentsMemo.get(input); ok {
+	if m, ok := argumentsMemo.Get(input); ok {
 		return m
 	}
 	var m map[string]any
@@ -506,7 +506,7 @@ func arguments(input json.RawMessage) map[string]any {
 	if jsonv2.Unmarshal(input, &m, wirejson.Again(jsonv2.RejectUnknownMembers(false))) != nil {
 		return map[string]any{}
 	}
-	argumentsMemo.put(string(input), m)
+	argumentsMemo.Put(string(input), m)
 	return m
 }
 

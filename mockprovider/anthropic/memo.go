@@ -1,8 +1,7 @@
 package anthropic
 
 import (
-	"sync"
-
+	"github.com/toolwire/toolwire/mockprovider/internal/bounded"
 	"github.com/toolwire/toolwire/mockprovider/wirejson"
 )
 
@@ -17,47 +16,16 @@ import (
 // structs (media content), or spans of the memo's bytes that nothing
 // writes (Block.Input, Block.IsError, read by the rules, the cache hash,
 // the size estimate and arguments).
-var messagesMemo = wirejson.Memo[wMessage]{MaxBytes: 4 << 20}
+var messagesMemo wirejson.Memo[wMessage]
 
 // memos are the process's memos; newMemos gives empty ones (tests compare
 // what a hit gives with what a miss gives).
 var memos = wirejson.NewMemos(&toolsMemo, &messagesMemo)
 
 func newMemos() *wirejson.Memos {
-	return wirejson.NewMemos(new(wirejson.Memo[[]wToolUnion]), &wirejson.Memo[wMessage]{MaxBytes: 4 << 20})
+	return wirejson.NewMemos(new(wirejson.Memo[[]wToolUnion]), new(wirejson.Memo[wMessage]))
 }
 
-// valueMemo remembers what bytes decoded to, for values decoded from spans
-// of a body (tool_use inputs), bounded as the other memos are. Its values
-// are shared: their users only read them.
-type valueMemo[T any] struct {
-	maxBytes int
-
-	mu    sync.RWMutex
-	m     map[string]T
-	bytes int
-}
-
-var argumentsMemo = valueMemo[map[string]any]{maxBytes: 4 << 20}
-
-func (m *valueMemo[T]) get(raw []byte) (T, bool) {
-	m.mu.RLock()
-	v, ok := m.m[string(raw)]
-	m.mu.RUnlock()
-	return v, ok
-}
-
-// put remembers v under key; a value over a quarter of the bound is not
-// kept, and a full memo starts over.
-func (m *valueMemo[T]) put(key string, v T) {
-	if len(key) > m.maxBytes/4 {
-		return
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.m == nil || m.bytes+len(key) > m.maxBytes {
-		m.m, m.bytes = map[string]T{}, 0
-	}
-	m.m[key] = v
-	m.bytes += len(key)
-}
+// argumentsMemo keeps tool_use inputs decoded for the model by their
+// bytes. Its maps are shared: their users only read them.
+var argumentsMemo bounded.Map[map[string]any]

@@ -178,11 +178,11 @@ func TestArgumentsMemoSharesDecodedInputs(t *testing.T) {
 		t.Fatalf("the same input decoded to two maps: %v, %v", first, again)
 	}
 	for _, in := range []string{`[1]`, ` null `, ``, `"x"`} {
-		if _, ok := argumentsMemo.get([]byte(in)); ok {
+		if _, ok := argumentsMemo.Get([]byte(in)); ok {
 			t.Errorf("%q remembered", in)
 		}
 		arguments([]byte(in))
-		if _, ok := argumentsMemo.get([]byte(in)); ok {
+		if _, ok := argumentsMemo.Get([]byte(in)); ok {
 			t.Errorf("%q remembered", in)
 		}
 	}

@@ -3,9 +3,10 @@ package gemini
 import (
 	"encoding/json"
 	"strings"
-	"sync"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
+
+	"github.com/toolwire/toolwire/mockprovider/internal/bounded"
 )
 
 // toConversation maps the request onto the neutral model.
@@ -68,19 +69,10 @@ func toConversation(req *Request) *conv.Conversation {
 // parse is kept by the bytes sent and each conversation gets a copy of
 // it: the conversation is the request's own, the kept value is shared.
 func structValue(raw []byte) map[string]any {
-	structs.mu.RLock()
-	m, ok := structs.m[string(raw)]
-	structs.mu.RUnlock()
+	m, ok := structs.Get(raw)
 	if !ok {
 		m = parseStruct(raw)
-		if len(raw) <= maxKeptStruct {
-			structs.mu.Lock()
-			if structs.m == nil || len(structs.m) >= maxKeptStructs {
-				structs.m = map[string]map[string]any{} // bounded: cleared when full
-			}
-			structs.m[string(raw)] = m
-			structs.mu.Unlock()
-		}
+		structs.Put(string(raw), m)
 	}
 	if m == nil {
 		return nil
@@ -96,17 +88,9 @@ func parseStruct(raw []byte) map[string]any {
 	return m
 }
 
-// structs keeps parsed Struct values by their bytes; the lock guards it
-// and the values in it are never written.
-var structs struct {
-	mu sync.RWMutex
-	m  map[string]map[string]any
-}
-
-const (
-	maxKeptStructs = 4096
-	maxKeptStruct  = 16 << 10
-)
+// structs keeps parsed Struct values by their bytes; the values in it are
+// never written.
+var structs = bounded.Map[map[string]any]{MaxEntries: 4096, MaxKey: 16 << 10}
 
 // signature is the part's thought signature as sent ("" when absent).
 func (p Part) signature() string {

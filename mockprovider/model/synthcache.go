@@ -3,16 +3,17 @@ package model
 import (
 	"context"
 	"encoding/json"
-	"sync"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
+
+	"github.com/toolwire/toolwire/mockprovider/internal/bounded"
 )
 
 // synthCache remembers Synthesize by schema bytes: an agent loop declares
 // the same tools on every request, and parsing and walking a schema costs
 // more than copying the arguments it yields. Synthesize is deterministic,
 // so a cached result is the one a fresh call would make.
-var synthCache = &synthMemo{m: map[string]synthResult{}}
+var synthCache = &synthMemo{kept: bounded.Map[synthResult]{MaxEntries: maxCachedSynth}}
 
 // maxCachedSynth bounds the cache; when full it is cleared, not evicted
 // one by one (it refills in one request per tool). Arguments heavier than
@@ -29,17 +30,14 @@ type synthResult struct {
 }
 
 type synthMemo struct {
-	mu sync.Mutex
-	m  map[string]synthResult
+	kept bounded.Map[synthResult]
 }
 
 // get returns a deep copy of the cached arguments for schema, computing
 // them on a miss. The cached map is never handed out: callers (encoders)
 // may change what they get.
 func (c *synthMemo) get(ctx context.Context, schema json.RawMessage) (map[string]any, []string, error) {
-	c.mu.Lock()
-	v, ok := c.m[string(schema)]
-	c.mu.Unlock()
+	v, ok := c.kept.Get(schema)
 	if !ok {
 		args, notes, cost, err := synthesize(ctx, schema)
 		if err != nil {
@@ -49,12 +47,7 @@ func (c *synthMemo) get(ctx context.Context, schema json.RawMessage) (map[string
 		if cost > maxCachedSynthBytes {
 			return args, notes, nil // built for this caller alone
 		}
-		c.mu.Lock()
-		if len(c.m) >= maxCachedSynth {
-			clear(c.m)
-		}
-		c.m[string(schema)] = v
-		c.mu.Unlock()
+		c.kept.Put(string(schema), v)
 	}
 	return conv.CloneValue(v.args).(map[string]any), append([]string(nil), v.notes...), nil
 }

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
@@ -12,6 +11,8 @@ import (
 	"github.com/toolwire/toolwire/mockprovider/model"
 	"github.com/toolwire/toolwire/mockprovider/openaiwire"
 	"github.com/toolwire/toolwire/mockprovider/wirejson"
+
+	"github.com/toolwire/toolwire/mockprovider/internal/bounded"
 )
 
 // output is one assistant answer, ready for either wire form.
@@ -133,35 +134,17 @@ func argumentsJSON(reply *model.Reply, i int, call *conv.Call) string {
 // backend configuration. It is cached by model name: a session talks to
 // one or two models, and the hash was a visible cost of every answer.
 func fingerprint(modelName string) string {
-	fingerprints.mu.Lock()
-	fp, ok := fingerprints.m[modelName]
-	fingerprints.mu.Unlock()
-	if ok {
+	if fp, ok := fingerprints.GetString(modelName); ok {
 		return fp
 	}
 	sum := sha256.Sum256([]byte("toolwire:" + modelName))
-	fp = "fp_" + hex.EncodeToString(sum[:5])
-	if len(modelName) <= maxFingerprintModel {
-		fingerprints.mu.Lock()
-		if fingerprints.m == nil || len(fingerprints.m) >= maxFingerprints {
-			fingerprints.m = map[string]string{} // bounded: cleared when full
-		}
-		fingerprints.m[modelName] = fp
-		fingerprints.mu.Unlock()
-	}
+	fp := "fp_" + hex.EncodeToString(sum[:5])
+	fingerprints.Put(modelName, fp)
 	return fp
 }
 
-// fingerprints is shared by all requests; the mutex guards it.
-var fingerprints struct {
-	mu sync.Mutex
-	m  map[string]string
-}
-
-const (
-	maxFingerprints     = 1024
-	maxFingerprintModel = 256
-)
+// fingerprints is shared by all requests.
+var fingerprints = bounded.Map[string]{MaxEntries: 1024, MaxKey: 256}
 
 type answerFunction struct {
 	Name      string `json:"name,omitempty"`

@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/toolwire/toolwire/mockprovider/internal/bounded"
 )
 
 // Request is a Chat Completions request as the checks see it, read from
@@ -125,38 +126,20 @@ type ToolChoice struct {
 // on every request, so the rendering is cached by the bytes sent; it was
 // the largest single cost of a Chat request's decode.
 func canonicalParameters(raw []byte) json.RawMessage {
-	paramsCache.mu.Lock()
-	b, ok := paramsCache.m[string(raw)]
-	paramsCache.mu.Unlock()
-	if ok {
+	if b, ok := paramsCache.Get(raw); ok {
 		return b
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber() // numbers exactly as sent
 	var v any
 	_ = dec.Decode(&v)
-	b, _ = json.Marshal(v)
+	b, _ := json.Marshal(v)
 	b = b[:len(b):len(b)] // shared: an append must copy
-	if len(raw) <= maxCachedParams {
-		paramsCache.mu.Lock()
-		if paramsCache.m == nil || len(paramsCache.m) >= maxCachedParamSets {
-			paramsCache.m = map[string]json.RawMessage{} // bounded: cleared when full
-		}
-		paramsCache.m[string(raw)] = b
-		paramsCache.mu.Unlock()
-	}
+	paramsCache.Put(string(raw), b)
 	return b
 }
 
-var paramsCache struct {
-	mu sync.Mutex
-	m  map[string]json.RawMessage
-}
-
-const (
-	maxCachedParamSets = 4096
-	maxCachedParams    = 64 << 10
-)
+var paramsCache = bounded.Map[json.RawMessage]{MaxEntries: 4096, MaxKey: 64 << 10}
 
 func oneOf(s string, set []string) bool {
 	for _, x := range set {

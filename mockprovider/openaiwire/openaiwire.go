@@ -14,13 +14,14 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/toolwire/toolwire/mockprovider/rules"
 	"github.com/toolwire/toolwire/mockprovider/wire"
+
+	"github.com/toolwire/toolwire/mockprovider/internal/bounded"
 )
 
 // InvalidRequest is OpenAI's error type for a bad request.
@@ -261,34 +262,23 @@ func CheckSchemas(decls []ToolDecl) []rules.Violation {
 // request. It is bounded, not an LRU: when full it is cleared and refills
 // in one request per tool.
 type verdictCache struct {
-	mu      sync.Mutex
-	m       map[string]string
+	kept    bounded.Map[string]
 	compute func(json.RawMessage) string
 }
 
-const maxCachedSchemas = 4096
-
 func (c *verdictCache) get(raw json.RawMessage) string {
-	c.mu.Lock()
-	msg, ok := c.m[string(raw)]
-	c.mu.Unlock()
-	if ok {
+	if msg, ok := c.kept.Get(raw); ok {
 		return msg
 	}
-	msg = c.compute(raw)
-	c.mu.Lock()
-	if c.m == nil || len(c.m) >= maxCachedSchemas {
-		c.m = map[string]string{}
-	}
-	c.m[string(raw)] = msg
-	c.mu.Unlock()
+	msg := c.compute(raw)
+	c.kept.Put(string(raw), msg)
 	return msg
 }
 
 var (
-	schemaVerdicts = &verdictCache{compute: compileProblem}
+	schemaVerdicts = &verdictCache{kept: bounded.Map[string]{MaxEntries: 4096}, compute: compileProblem}
 	// The Responses encoder asks again, to echo the strict flag.
-	strictVerdicts = &verdictCache{compute: func(raw json.RawMessage) string {
+	strictVerdicts = &verdictCache{kept: bounded.Map[string]{MaxEntries: 4096}, compute: func(raw json.RawMessage) string {
 		var s map[string]any
 		if json.Unmarshal(raw, &s) != nil {
 			return "" // not an object: CheckSchemas reports it

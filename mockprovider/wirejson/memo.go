@@ -8,6 +8,8 @@ import (
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/toolwire/toolwire/mockprovider/internal/bounded"
 )
 
 // Memo remembers what exact bytes decoded to, for the part of a request
@@ -24,13 +26,9 @@ import (
 // exactly what decoding would have produced. The values are shared
 // between requests and goroutines: their users only read them.
 type Memo[T any] struct {
-	// MaxBytes bounds the bytes of the values remembered; when full the
-	// memo starts over (a tool set is a few KiB; the bound is generous).
-	MaxBytes int
-
-	mu    sync.RWMutex
-	m     map[string]T
-	bytes int
+	// kept holds the values by their bytes (up to 4 MiB of them; when
+	// full the memo starts over: a tool set is a few KiB).
+	kept bounded.Map[T]
 	// misses counts the values decoded afresh.
 	misses atomic.Int64
 
@@ -104,10 +102,7 @@ func (m *Memo[T]) decode(dec *jsontext.Decoder, v *T) error {
 	lead := len(rest) - len(bytes.TrimLeft(rest, ",: \n\r\t"))
 	n := ValueLength(rest[lead:])
 	if n > 0 {
-		m.mu.RLock()
-		cached, ok := m.m[string(rest[lead:lead+n])]
-		m.mu.RUnlock()
-		if ok {
+		if cached, ok := m.kept.Get(rest[lead : lead+n]); ok {
 			if err := dec.SkipValue(); err != nil {
 				return err
 			}
@@ -118,7 +113,7 @@ func (m *Memo[T]) decode(dec *jsontext.Decoder, v *T) error {
 	// The key is copied before decoding: the unread buffer is valid only
 	// until the decoder reads on.
 	var key string
-	if strict, _ := json.GetOption(dec.Options(), json.RejectUnknownMembers); strict && n > 0 && n <= m.limit()/4 {
+	if strict, _ := json.GetOption(dec.Options(), json.RejectUnknownMembers); strict && n > 0 {
 		key = string(rest[lead : lead+n])
 	}
 	start := dec.InputOffset()
@@ -127,7 +122,7 @@ func (m *Memo[T]) decode(dec *jsontext.Decoder, v *T) error {
 		return err
 	}
 	if key != "" && dec.InputOffset()-start == int64(lead+n) {
-		m.put(key, *v)
+		m.kept.Put(key, *v)
 	}
 	return nil
 }
@@ -162,23 +157,6 @@ func ValueLength(b []byte) int {
 		}
 	}
 	return 0
-}
-
-func (m *Memo[T]) limit() int {
-	if m.MaxBytes <= 0 {
-		return 4 << 20
-	}
-	return m.MaxBytes
-}
-
-func (m *Memo[T]) put(key string, v T) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.m == nil || m.bytes+len(key) > m.limit() {
-		m.m, m.bytes = map[string]T{}, 0
-	}
-	m.m[key] = v
-	m.bytes += len(key)
 }
 
 // Relocate makes an error found decoding a value on its own an error of

@@ -94,10 +94,8 @@ func TestMemosRouteEachTypeThroughItsMemo(t *testing.T) {
 	if n := decodes.Load(); n != 1 {
 		t.Fatalf("the tool was decoded %d times over two requests, want 1", n)
 	}
-	items.mu.RLock()
-	defer items.mu.RUnlock()
-	if len(items.m) != 3 {
-		t.Fatalf("the item memo holds %d items, want a, b and c", len(items.m))
+	if n := items.kept.Len(); n != 3 {
+		t.Fatalf("the item memo holds %d items, want a, b and c", n)
 	}
 	var b conversationBody
 	_, err := Decode([]byte(`{"items":[{"name":"a"},{"nom":"b"}]}`), &b, Options{Memo: memos})
@@ -144,7 +142,8 @@ func TestMemoKeepsOnlyStrictSuccesses(t *testing.T) {
 }
 
 func TestMemoIsBounded(t *testing.T) {
-	memo := Memo[[]counted]{MaxBytes: 256}
+	var memo Memo[[]counted]
+	memo.kept.MaxBytes = 256
 	for i := range 100 {
 		body := []byte(`{"tools":[{"name":"tool` + string(rune('a'+i%26)) + string(rune('a'+i/26)) + `"}]}`)
 		var b memoBody
@@ -152,8 +151,9 @@ func TestMemoIsBounded(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if memo.bytes > 256 {
-		t.Fatalf("memo holds %d bytes, bound 256", memo.bytes)
+	// Each tools value is 19 bytes: 256 bytes of them is 13.
+	if n := memo.kept.Len(); n > 256/19 {
+		t.Fatalf("memo holds %d values, bound 256 bytes (13 of these)", n)
 	}
 }
 
