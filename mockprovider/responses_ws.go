@@ -53,12 +53,8 @@ func (s *Server) serveResponsesSocket(w http.ResponseWriter, r *http.Request, d 
 		return
 	}
 	// The key is checked before upgrading, with the answer POST gives.
-	key, aerr := d.Key(r)
-	if aerr == nil && len(key) > session.MaxKeyLength {
-		aerr = d.InvalidKey(key)
-	}
-	if aerr != nil {
-		writeError(d, w, aerr)
+	key, ok := sessionKey(d, w, r)
+	if !ok {
 		return
 	}
 	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{CompressionMode: websocket.CompressionDisabled})

@@ -207,20 +207,30 @@ const (
 	StreamHeader   = "X-Toolwire-Stream"
 )
 
+// sessionKey reads the API key that names the session, answering the
+// dialect's error when there is none or it is invalid. A key longer than
+// a session may be named by is no real provider's key, and the mock will
+// not keep it.
+func sessionKey(d dialect.Dialect, w http.ResponseWriter, r *http.Request) (string, bool) {
+	key, aerr := d.Key(r)
+	if aerr == nil && len(key) > session.MaxKeyLength {
+		aerr = d.InvalidKey(key)
+	}
+	if aerr != nil {
+		writeError(d, w, aerr)
+		return "", false
+	}
+	return key, true
+}
+
 // pipeline is the shared path of every model request, in the numbered
 // stages ARCHITECTURE.md describes: key, body, faults, decode, rules, model,
 // encode, with the journal written last (deferred) whatever happened.
 func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		// 1. The API key names the session.
-		// A key longer than a session may be named by is no real
-		// provider's key, and the mock will not keep it.
-		key, aerr := d.Key(r)
-		if aerr == nil && len(key) > session.MaxKeyLength {
-			aerr = d.InvalidKey(key)
-		}
-		if aerr != nil {
-			writeError(d, w, aerr)
+		key, ok := sessionKey(d, w, r)
+		if !ok {
 			return
 		}
 		sess := s.store.Get(key)
