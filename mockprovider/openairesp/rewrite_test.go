@@ -150,22 +150,6 @@ func TestItemTypeFromVariant(t *testing.T) {
 	}
 }
 
-// TestCountElements: the capacity hint is the element count of whole
-// arrays, and stays bounded on anything else.
-func TestCountElements(t *testing.T) {
-	for in, want := range map[string]int{
-		`[]`: 0, ` [ ] `: 0, `[1]`: 1, `[{"a":[1,2,3]},"x,y",{"b":"]"}] trailing`: 3,
-		`[ {"s":"a\"],["} , [1,[2]] , null ]`: 3, `[[],[]]`: 2, `["\\",1]`: 2, `[1,2`: 1, `["abc`: 1, `["a\\\"b",{"c":"\\\\"}]`: 2, `"`: 1,
-	} {
-		if got := countElements([]byte(in)); got != want {
-			t.Errorf("countElements(%s) = %d, want %d", in, got, want)
-		}
-	}
-	if got := countElements([]byte("[" + string(bytes.Repeat([]byte("0,"), 1000)) + "0]")); got > maxPresize {
-		t.Errorf("count %d beyond the bound %d", got, maxPresize)
-	}
-}
-
 // TestCompactInPlace: copying a fragment in the compact form gives what
 // compacting a copy of it gave.
 func TestCompactInPlace(t *testing.T) {

@@ -260,71 +260,12 @@ func presize(f reflect.Value, rest []byte) {
 	if f.Kind() != reflect.Slice || f.Cap() > 0 {
 		return
 	}
-	if n := min(countElements(rest), maxPresize); n > 1 {
+	if n := wirejson.CountElements(rest, maxPresize); n > 1 {
 		f.Set(reflect.MakeSlice(f.Type(), 0, n))
 	}
 }
 
 const maxPresize = 128
-
-// countElements counts the elements of the JSON array that rest starts
-// with (after whitespace): the commas at its top level, plus one unless
-// it is empty. It stops at the array's end or the end of rest.
-func countElements(rest []byte) int {
-	depth, n, empty := 0, 0, true
-	for i := 0; i < len(rest); i++ {
-		switch c := rest[i]; c {
-		case ' ', '\t', '\n', '\r':
-			continue
-		case '"':
-			if i = stringEnd(rest, i+1); i == len(rest) {
-				return n + 1 // cut short: the decoder will say so
-			}
-		case '[', '{':
-			depth++
-		case ']', '}':
-			depth--
-			if depth == 0 {
-				if empty {
-					return 0
-				}
-				return n + 1
-			}
-		case ',':
-			if depth == 1 {
-				n++
-				if n >= maxPresize {
-					return n
-				}
-			}
-		}
-		if depth > 1 || (depth == 1 && rest[i] != '[' && rest[i] != ',') {
-			empty = false
-		}
-	}
-	return n
-}
-
-// stringEnd is the index of the quote that closes the string whose
-// content starts at i (len(b) when it does not close): strings are most
-// of an array's bytes, so they are skipped a quote at a time.
-func stringEnd(b []byte, i int) int {
-	for {
-		q := bytes.IndexByte(b[i:], '"')
-		if q < 0 {
-			return len(b)
-		}
-		j := i + q
-		escapes := 0
-		for k := j - 1; k >= i && b[k] == '\\'; k-- {
-			escapes++
-		}
-		if escapes%2 == 0 {
-			return j
-		}
-		i = j + 1
-	}
-}
 
 // rawKeeper is a union that keeps its object's bytes.
 type rawKeeper interface{ keepRaw(jsontext.Value) }

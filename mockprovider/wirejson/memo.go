@@ -127,38 +127,6 @@ func (m *Memo[T]) decode(dec *jsontext.Decoder, v *T) error {
 	return nil
 }
 
-// ValueLength is the length of the JSON object or array b starts with,
-// found by matching brackets outside strings, or 0 when b does not hold
-// all of it. It validates nothing: the length only serves to look bytes
-// up, and bytes found in the memo were a whole valid value when put there.
-func ValueLength(b []byte) int {
-	depth, in := 0, false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if in {
-			switch c {
-			case '\\':
-				i++
-			case '"':
-				in = false
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			in = true
-		case '{', '[':
-			depth++
-		case '}', ']':
-			depth--
-			if depth == 0 {
-				return i + 1
-			}
-		}
-	}
-	return 0
-}
-
 // Relocate makes an error found decoding a value on its own an error of
 // the whole body: its pointer is prefixed with where the value sits (at)
 // and its offset moved by the value's start.

@@ -212,21 +212,3 @@ func TestMemoAnswersTheFaultDecodingWouldAnswer(t *testing.T) {
 		}
 	}
 }
-
-func TestValueLength(t *testing.T) {
-	for in, want := range map[string]int{
-		`{}`:                   2,
-		`[1,{"a":[]}] tail`:    12,
-		`{"a":"}"} tail`:       9,
-		`{"a":"\"}"},{}`:       11,
-		`{"a":[{"b":"\\"}]}]`:  18,
-		`{"a":"b\\\"}"}`:       14,
-		`{"a":1`:               0,
-		`{"a":"}`:              0,
-		`{"a":{"b":{}}, "c":1`: 0,
-	} {
-		if got := ValueLength([]byte(in)); got != want {
-			t.Errorf("ValueLength(%s) = %d, want %d", in, got, want)
-		}
-	}
-}
