@@ -96,11 +96,11 @@ type wJSONOutputFormat struct {
 }
 
 type wThinkingConfigUnion struct {
-	Tag          string                       `default:""`
-	Enabled      *wThinkingConfigEnabled      `kind:"{" tag:"enabled"`
-	Disabled     *wThinkingConfigDisabled     `kind:"{" tag:"disabled"`
-	BetweenTools *wThinkingConfigBetweenTools `kind:"{" tag:"between_tools"`
-	Adaptive     *wThinkingConfigAdaptive     `kind:"{" tag:"adaptive"`
+	Tag          string                   `default:""`
+	Enabled      *wThinkingConfigEnabled  `kind:"{" tag:"enabled"`
+	Disabled     *wThinkingConfigDisabled `kind:"{" tag:"disabled"`
+	BetweenTools *wThinkingConfigDisabled `kind:"{" tag:"between_tools"`
+	Adaptive     *wThinkingConfigAdaptive `kind:"{" tag:"adaptive"`
 }
 
 func (u *wThinkingConfigUnion) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
@@ -115,7 +115,7 @@ func (u *wThinkingConfigUnion) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 				u.Disabled = new(wThinkingConfigDisabled)
 				return u.Disabled
 			case "between_tools":
-				u.BetweenTools = new(wThinkingConfigBetweenTools)
+				u.BetweenTools = new(wThinkingConfigDisabled)
 				return u.BetweenTools
 			case "adaptive":
 				u.Adaptive = new(wThinkingConfigAdaptive)
@@ -142,10 +142,6 @@ type wThinkingConfigDisabled struct {
 	Type *string `json:"type"`
 }
 
-type wThinkingConfigBetweenTools struct {
-	Type *string `json:"type"`
-}
-
 type wThinkingConfigAdaptive struct {
 	Display      *string                `json:"display"`
 	Type         *string                `json:"type"`
@@ -153,11 +149,11 @@ type wThinkingConfigAdaptive struct {
 }
 
 type wToolChoiceUnion struct {
-	Tag  string           `default:""`
-	Auto *wToolChoiceAuto `kind:"{" tag:"auto"`
-	Any  *wToolChoiceAny  `kind:"{" tag:"any"`
-	Tool *wToolChoiceTool `kind:"{" tag:"tool"`
-	None *wToolChoiceNone `kind:"{" tag:"none"`
+	Tag  string                   `default:""`
+	Auto *wToolChoiceAuto         `kind:"{" tag:"auto"`
+	Any  *wToolChoiceAuto         `kind:"{" tag:"any"`
+	Tool *wToolChoiceTool         `kind:"{" tag:"tool"`
+	None *wThinkingConfigDisabled `kind:"{" tag:"none"`
 }
 
 func (u *wToolChoiceUnion) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
@@ -169,13 +165,13 @@ func (u *wToolChoiceUnion) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 				u.Auto = new(wToolChoiceAuto)
 				return u.Auto
 			case "any":
-				u.Any = new(wToolChoiceAny)
+				u.Any = new(wToolChoiceAuto)
 				return u.Any
 			case "tool":
 				u.Tool = new(wToolChoiceTool)
 				return u.Tool
 			case "none":
-				u.None = new(wToolChoiceNone)
+				u.None = new(wThinkingConfigDisabled)
 				return u.None
 			}
 			return nil
@@ -193,19 +189,10 @@ type wToolChoiceAuto struct {
 	Type                   *string `json:"type"`
 }
 
-type wToolChoiceAny struct {
-	DisableParallelToolUse *bool   `json:"disable_parallel_tool_use"`
-	Type                   *string `json:"type"`
-}
-
 type wToolChoiceTool struct {
 	Name                   *string `json:"name"`
 	DisableParallelToolUse *bool   `json:"disable_parallel_tool_use"`
 	Type                   *string `json:"type"`
-}
-
-type wToolChoiceNone struct {
-	Type *string `json:"type"`
 }
 
 type wToolUnion struct {
@@ -213,28 +200,28 @@ type wToolUnion struct {
 	Tool                        *wTool                        `kind:"{" tag:"custom"`
 	BashTool20250124            *wToolBash20250124            `kind:"{" tag:"bash_20250124"`
 	CodeExecutionTool20250522   *wCodeExecutionTool20250522   `kind:"{" tag:"code_execution_20250522"`
-	CodeExecutionTool20250825   *wCodeExecutionTool20250825   `kind:"{" tag:"code_execution_20250825"`
-	CodeExecutionTool20260120   *wCodeExecutionTool20260120   `kind:"{" tag:"code_execution_20260120"`
-	CodeExecutionTool20260521   *wCodeExecutionTool20260521   `kind:"{" tag:"code_execution_20260521"`
+	CodeExecutionTool20250825   *wCodeExecutionTool20250522   `kind:"{" tag:"code_execution_20250825"`
+	CodeExecutionTool20260120   *wCodeExecutionTool20250522   `kind:"{" tag:"code_execution_20260120"`
+	CodeExecutionTool20260521   *wCodeExecutionTool20250522   `kind:"{" tag:"code_execution_20260521"`
 	BrowserToolset20260801      *wBrowserToolset20260801      `kind:"{" tag:"browser_toolset_20260801"`
-	MemoryTool20250818          *wMemoryTool20250818          `kind:"{" tag:"memory_20250818"`
+	MemoryTool20250818          *wToolBash20250124            `kind:"{" tag:"memory_20250818"`
 	ComputerToolset20260801     *wComputerToolset20260801     `kind:"{" tag:"computer_toolset_20260801"`
-	TextEditor20250124          *wToolTextEditor20250124      `kind:"{" tag:"text_editor_20250124"`
-	TextEditor20250429          *wToolTextEditor20250429      `kind:"{" tag:"text_editor_20250429"`
+	TextEditor20250124          *wToolBash20250124            `kind:"{" tag:"text_editor_20250124"`
+	TextEditor20250429          *wToolBash20250124            `kind:"{" tag:"text_editor_20250429"`
 	TextEditor20250728          *wToolTextEditor20250728      `kind:"{" tag:"text_editor_20250728"`
 	WebSearchTool20250305       *wWebSearchTool20250305       `kind:"{" tag:"web_search_20250305"`
 	WebFetchTool20250910        *wWebFetchTool20250910        `kind:"{" tag:"web_fetch_20250910"`
-	WebSearchTool20260209       *wWebSearchTool20260209       `kind:"{" tag:"web_search_20260209"`
-	WebFetchTool20260209        *wWebFetchTool20260209        `kind:"{" tag:"web_fetch_20260209"`
+	WebSearchTool20260209       *wWebSearchTool20250305       `kind:"{" tag:"web_search_20260209"`
+	WebFetchTool20260209        *wWebFetchTool20250910        `kind:"{" tag:"web_fetch_20260209"`
 	WebFetchTool20260309        *wWebFetchTool20260309        `kind:"{" tag:"web_fetch_20260309"`
 	WebSearchTool20260318       *wWebSearchTool20260318       `kind:"{" tag:"web_search_20260318"`
 	WebFetchTool20260318        *wWebFetchTool20260318        `kind:"{" tag:"web_fetch_20260318"`
 	ToolSearchToolBm25_20251119 *wToolSearchToolBm25_20251119 `kind:"{" tag:"tool_search_tool_bm25_20251119|tool_search_tool_bm25"`
 	ToolSearchToolRegex20251119 *wToolSearchToolRegex20251119 `kind:"{" tag:"tool_search_tool_regex_20251119|tool_search_tool_regex"`
-	BashTool20241022            *wToolBash20241022            `kind:"{" tag:"bash_20241022"`
+	BashTool20241022            *wToolBash20250124            `kind:"{" tag:"bash_20241022"`
 	ComputerUseTool20241022     *wToolComputerUse20241022     `kind:"{" tag:"computer_20241022"`
-	ComputerUseTool20250124     *wToolComputerUse20250124     `kind:"{" tag:"computer_20250124"`
-	TextEditor20241022          *wToolTextEditor20241022      `kind:"{" tag:"text_editor_20241022"`
+	ComputerUseTool20250124     *wToolComputerUse20241022     `kind:"{" tag:"computer_20250124"`
+	TextEditor20241022          *wToolBash20250124            `kind:"{" tag:"text_editor_20241022"`
 	ComputerUseTool20251124     *wToolComputerUse20251124     `kind:"{" tag:"computer_20251124"`
 	AdvisorTool20260301         *wAdvisorTool20260301         `kind:"{" tag:"advisor_20260301"`
 	MCPToolset                  *wMCPToolset                  `kind:"{" tag:"mcp_toolset"`
@@ -255,28 +242,28 @@ func (u *wToolUnion) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 				u.CodeExecutionTool20250522 = new(wCodeExecutionTool20250522)
 				return u.CodeExecutionTool20250522
 			case "code_execution_20250825":
-				u.CodeExecutionTool20250825 = new(wCodeExecutionTool20250825)
+				u.CodeExecutionTool20250825 = new(wCodeExecutionTool20250522)
 				return u.CodeExecutionTool20250825
 			case "code_execution_20260120":
-				u.CodeExecutionTool20260120 = new(wCodeExecutionTool20260120)
+				u.CodeExecutionTool20260120 = new(wCodeExecutionTool20250522)
 				return u.CodeExecutionTool20260120
 			case "code_execution_20260521":
-				u.CodeExecutionTool20260521 = new(wCodeExecutionTool20260521)
+				u.CodeExecutionTool20260521 = new(wCodeExecutionTool20250522)
 				return u.CodeExecutionTool20260521
 			case "browser_toolset_20260801":
 				u.BrowserToolset20260801 = new(wBrowserToolset20260801)
 				return u.BrowserToolset20260801
 			case "memory_20250818":
-				u.MemoryTool20250818 = new(wMemoryTool20250818)
+				u.MemoryTool20250818 = new(wToolBash20250124)
 				return u.MemoryTool20250818
 			case "computer_toolset_20260801":
 				u.ComputerToolset20260801 = new(wComputerToolset20260801)
 				return u.ComputerToolset20260801
 			case "text_editor_20250124":
-				u.TextEditor20250124 = new(wToolTextEditor20250124)
+				u.TextEditor20250124 = new(wToolBash20250124)
 				return u.TextEditor20250124
 			case "text_editor_20250429":
-				u.TextEditor20250429 = new(wToolTextEditor20250429)
+				u.TextEditor20250429 = new(wToolBash20250124)
 				return u.TextEditor20250429
 			case "text_editor_20250728":
 				u.TextEditor20250728 = new(wToolTextEditor20250728)
@@ -288,10 +275,10 @@ func (u *wToolUnion) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 				u.WebFetchTool20250910 = new(wWebFetchTool20250910)
 				return u.WebFetchTool20250910
 			case "web_search_20260209":
-				u.WebSearchTool20260209 = new(wWebSearchTool20260209)
+				u.WebSearchTool20260209 = new(wWebSearchTool20250305)
 				return u.WebSearchTool20260209
 			case "web_fetch_20260209":
-				u.WebFetchTool20260209 = new(wWebFetchTool20260209)
+				u.WebFetchTool20260209 = new(wWebFetchTool20250910)
 				return u.WebFetchTool20260209
 			case "web_fetch_20260309":
 				u.WebFetchTool20260309 = new(wWebFetchTool20260309)
@@ -309,16 +296,16 @@ func (u *wToolUnion) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 				u.ToolSearchToolRegex20251119 = new(wToolSearchToolRegex20251119)
 				return u.ToolSearchToolRegex20251119
 			case "bash_20241022":
-				u.BashTool20241022 = new(wToolBash20241022)
+				u.BashTool20241022 = new(wToolBash20250124)
 				return u.BashTool20241022
 			case "computer_20241022":
 				u.ComputerUseTool20241022 = new(wToolComputerUse20241022)
 				return u.ComputerUseTool20241022
 			case "computer_20250124":
-				u.ComputerUseTool20250124 = new(wToolComputerUse20250124)
+				u.ComputerUseTool20250124 = new(wToolComputerUse20241022)
 				return u.ComputerUseTool20250124
 			case "text_editor_20241022":
-				u.TextEditor20241022 = new(wToolTextEditor20241022)
+				u.TextEditor20241022 = new(wToolBash20250124)
 				return u.TextEditor20241022
 			case "computer_20251124":
 				u.ComputerUseTool20251124 = new(wToolComputerUse20251124)
@@ -372,33 +359,6 @@ type wCodeExecutionTool20250522 struct {
 	Type           *string                 `json:"type"`
 }
 
-type wCodeExecutionTool20250825 struct {
-	DeferLoading   *bool                   `json:"defer_loading"`
-	Strict         *bool                   `json:"strict"`
-	AllowedCallers []string                `json:"allowed_callers"`
-	CacheControl   *wCacheControlEphemeral `json:"cache_control"`
-	Name           *string                 `json:"name"`
-	Type           *string                 `json:"type"`
-}
-
-type wCodeExecutionTool20260120 struct {
-	DeferLoading   *bool                   `json:"defer_loading"`
-	Strict         *bool                   `json:"strict"`
-	AllowedCallers []string                `json:"allowed_callers"`
-	CacheControl   *wCacheControlEphemeral `json:"cache_control"`
-	Name           *string                 `json:"name"`
-	Type           *string                 `json:"type"`
-}
-
-type wCodeExecutionTool20260521 struct {
-	DeferLoading   *bool                   `json:"defer_loading"`
-	Strict         *bool                   `json:"strict"`
-	AllowedCallers []string                `json:"allowed_callers"`
-	CacheControl   *wCacheControlEphemeral `json:"cache_control"`
-	Name           *string                 `json:"name"`
-	Type           *string                 `json:"type"`
-}
-
 type wBrowserToolset20260801 struct {
 	CacheControl *wCacheControlEphemeral `json:"cache_control"`
 	Configs      *wBrowserToolsetConfigs `json:"configs"`
@@ -406,202 +366,42 @@ type wBrowserToolset20260801 struct {
 }
 
 type wBrowserToolsetConfigs struct {
-	CloseTab       *wBrowserCloseTabConfig       `json:"close_tab"`
-	DoubleClick    *wBrowserDoubleClickConfig    `json:"double_click"`
-	FileUpload     *wBrowserFileUploadConfig     `json:"file_upload"`
-	Find           *wBrowserFindConfig           `json:"find"`
-	FormInput      *wBrowserFormInputConfig      `json:"form_input"`
-	GetPageText    *wBrowserGetPageTextConfig    `json:"get_page_text"`
-	HoldKey        *wBrowserHoldKeyConfig        `json:"hold_key"`
-	Hover          *wBrowserHoverConfig          `json:"hover"`
-	JavascriptExec *wBrowserJavascriptExecConfig `json:"javascript_exec"`
-	Key            *wBrowserKeyConfig            `json:"key"`
-	LeftClick      *wBrowserLeftClickConfig      `json:"left_click"`
-	LeftClickDrag  *wBrowserLeftClickDragConfig  `json:"left_click_drag"`
-	LeftMouseDown  *wBrowserLeftMouseDownConfig  `json:"left_mouse_down"`
-	LeftMouseUp    *wBrowserLeftMouseUpConfig    `json:"left_mouse_up"`
-	ListTabs       *wBrowserListTabsConfig       `json:"list_tabs"`
-	MiddleClick    *wBrowserMiddleClickConfig    `json:"middle_click"`
-	MouseMove      *wBrowserMouseMoveConfig      `json:"mouse_move"`
-	Navigate       *wBrowserNavigateConfig       `json:"navigate"`
-	NewTab         *wBrowserNewTabConfig         `json:"new_tab"`
-	ReadConsole    *wBrowserReadConsoleConfig    `json:"read_console"`
-	ReadNetwork    *wBrowserReadNetworkConfig    `json:"read_network"`
-	ReadPage       *wBrowserReadPageConfig       `json:"read_page"`
-	RightClick     *wBrowserRightClickConfig     `json:"right_click"`
-	Screenshot     *wBrowserScreenshotConfig     `json:"screenshot"`
-	Scroll         *wBrowserScrollConfig         `json:"scroll"`
-	ScrollTo       *wBrowserScrollToConfig       `json:"scroll_to"`
-	SwitchTab      *wBrowserSwitchTabConfig      `json:"switch_tab"`
-	TripleClick    *wBrowserTripleClickConfig    `json:"triple_click"`
-	Type           *wBrowserTypeConfig           `json:"type"`
-	Wait           *wBrowserWaitConfig           `json:"wait"`
-	Zoom           *wBrowserZoomConfig           `json:"zoom"`
+	CloseTab       *wBrowserCloseTabConfig `json:"close_tab"`
+	DoubleClick    *wBrowserCloseTabConfig `json:"double_click"`
+	FileUpload     *wBrowserCloseTabConfig `json:"file_upload"`
+	Find           *wBrowserCloseTabConfig `json:"find"`
+	FormInput      *wBrowserCloseTabConfig `json:"form_input"`
+	GetPageText    *wBrowserCloseTabConfig `json:"get_page_text"`
+	HoldKey        *wBrowserCloseTabConfig `json:"hold_key"`
+	Hover          *wBrowserCloseTabConfig `json:"hover"`
+	JavascriptExec *wBrowserCloseTabConfig `json:"javascript_exec"`
+	Key            *wBrowserCloseTabConfig `json:"key"`
+	LeftClick      *wBrowserCloseTabConfig `json:"left_click"`
+	LeftClickDrag  *wBrowserCloseTabConfig `json:"left_click_drag"`
+	LeftMouseDown  *wBrowserCloseTabConfig `json:"left_mouse_down"`
+	LeftMouseUp    *wBrowserCloseTabConfig `json:"left_mouse_up"`
+	ListTabs       *wBrowserCloseTabConfig `json:"list_tabs"`
+	MiddleClick    *wBrowserCloseTabConfig `json:"middle_click"`
+	MouseMove      *wBrowserCloseTabConfig `json:"mouse_move"`
+	Navigate       *wBrowserCloseTabConfig `json:"navigate"`
+	NewTab         *wBrowserCloseTabConfig `json:"new_tab"`
+	ReadConsole    *wBrowserCloseTabConfig `json:"read_console"`
+	ReadNetwork    *wBrowserCloseTabConfig `json:"read_network"`
+	ReadPage       *wBrowserCloseTabConfig `json:"read_page"`
+	RightClick     *wBrowserCloseTabConfig `json:"right_click"`
+	Screenshot     *wBrowserCloseTabConfig `json:"screenshot"`
+	Scroll         *wBrowserCloseTabConfig `json:"scroll"`
+	ScrollTo       *wBrowserCloseTabConfig `json:"scroll_to"`
+	SwitchTab      *wBrowserCloseTabConfig `json:"switch_tab"`
+	TripleClick    *wBrowserCloseTabConfig `json:"triple_click"`
+	Type           *wBrowserCloseTabConfig `json:"type"`
+	Wait           *wBrowserCloseTabConfig `json:"wait"`
+	Zoom           *wBrowserCloseTabConfig `json:"zoom"`
 }
 
 type wBrowserCloseTabConfig struct {
 	DeferLoading *bool `json:"defer_loading"`
 	Enabled      *bool `json:"enabled"`
-}
-
-type wBrowserDoubleClickConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wBrowserFileUploadConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wBrowserFindConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wBrowserFormInputConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wBrowserGetPageTextConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wBrowserHoldKeyConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wBrowserHoverConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wBrowserJavascriptExecConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wBrowserKeyConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wBrowserLeftClickConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wBrowserLeftClickDragConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wBrowserLeftMouseDownConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wBrowserLeftMouseUpConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wBrowserListTabsConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wBrowserMiddleClickConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wBrowserMouseMoveConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wBrowserNavigateConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wBrowserNewTabConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wBrowserReadConsoleConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wBrowserReadNetworkConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wBrowserReadPageConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wBrowserRightClickConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wBrowserScreenshotConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wBrowserScrollConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wBrowserScrollToConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wBrowserSwitchTabConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wBrowserTripleClickConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wBrowserTypeConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wBrowserWaitConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wBrowserZoomConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wMemoryTool20250818 struct {
-	DeferLoading   *bool                   `json:"defer_loading"`
-	Strict         *bool                   `json:"strict"`
-	AllowedCallers []string                `json:"allowed_callers"`
-	CacheControl   *wCacheControlEphemeral `json:"cache_control"`
-	InputExamples  []jsontext.Value        `json:"input_examples"`
-	Name           *string                 `json:"name"`
-	Type           *string                 `json:"type"`
 }
 
 type wComputerToolset20260801 struct {
@@ -611,128 +411,23 @@ type wComputerToolset20260801 struct {
 }
 
 type wComputerToolsetConfigs struct {
-	CursorPosition *wComputerCursorPositionConfig `json:"cursor_position"`
-	DoubleClick    *wComputerDoubleClickConfig    `json:"double_click"`
-	HoldKey        *wComputerHoldKeyConfig        `json:"hold_key"`
-	Key            *wComputerKeyConfig            `json:"key"`
-	LeftClick      *wComputerLeftClickConfig      `json:"left_click"`
-	LeftClickDrag  *wComputerLeftClickDragConfig  `json:"left_click_drag"`
-	LeftMouseDown  *wComputerLeftMouseDownConfig  `json:"left_mouse_down"`
-	LeftMouseUp    *wComputerLeftMouseUpConfig    `json:"left_mouse_up"`
-	MiddleClick    *wComputerMiddleClickConfig    `json:"middle_click"`
-	MouseMove      *wComputerMouseMoveConfig      `json:"mouse_move"`
-	RightClick     *wComputerRightClickConfig     `json:"right_click"`
-	Screenshot     *wComputerScreenshotConfig     `json:"screenshot"`
-	Scroll         *wComputerScrollConfig         `json:"scroll"`
-	TripleClick    *wComputerTripleClickConfig    `json:"triple_click"`
-	Type           *wComputerTypeConfig           `json:"type"`
-	Wait           *wComputerWaitConfig           `json:"wait"`
-	Zoom           *wComputerZoomConfig           `json:"zoom"`
-}
-
-type wComputerCursorPositionConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wComputerDoubleClickConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wComputerHoldKeyConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wComputerKeyConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wComputerLeftClickConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wComputerLeftClickDragConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wComputerLeftMouseDownConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wComputerLeftMouseUpConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wComputerMiddleClickConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wComputerMouseMoveConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wComputerRightClickConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wComputerScreenshotConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wComputerScrollConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wComputerTripleClickConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wComputerTypeConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wComputerWaitConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wComputerZoomConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
-}
-
-type wToolTextEditor20250124 struct {
-	DeferLoading   *bool                   `json:"defer_loading"`
-	Strict         *bool                   `json:"strict"`
-	AllowedCallers []string                `json:"allowed_callers"`
-	CacheControl   *wCacheControlEphemeral `json:"cache_control"`
-	InputExamples  []jsontext.Value        `json:"input_examples"`
-	Name           *string                 `json:"name"`
-	Type           *string                 `json:"type"`
-}
-
-type wToolTextEditor20250429 struct {
-	DeferLoading   *bool                   `json:"defer_loading"`
-	Strict         *bool                   `json:"strict"`
-	AllowedCallers []string                `json:"allowed_callers"`
-	CacheControl   *wCacheControlEphemeral `json:"cache_control"`
-	InputExamples  []jsontext.Value        `json:"input_examples"`
-	Name           *string                 `json:"name"`
-	Type           *string                 `json:"type"`
+	CursorPosition *wBrowserCloseTabConfig `json:"cursor_position"`
+	DoubleClick    *wBrowserCloseTabConfig `json:"double_click"`
+	HoldKey        *wBrowserCloseTabConfig `json:"hold_key"`
+	Key            *wBrowserCloseTabConfig `json:"key"`
+	LeftClick      *wBrowserCloseTabConfig `json:"left_click"`
+	LeftClickDrag  *wBrowserCloseTabConfig `json:"left_click_drag"`
+	LeftMouseDown  *wBrowserCloseTabConfig `json:"left_mouse_down"`
+	LeftMouseUp    *wBrowserCloseTabConfig `json:"left_mouse_up"`
+	MiddleClick    *wBrowserCloseTabConfig `json:"middle_click"`
+	MouseMove      *wBrowserCloseTabConfig `json:"mouse_move"`
+	RightClick     *wBrowserCloseTabConfig `json:"right_click"`
+	Screenshot     *wBrowserCloseTabConfig `json:"screenshot"`
+	Scroll         *wBrowserCloseTabConfig `json:"scroll"`
+	TripleClick    *wBrowserCloseTabConfig `json:"triple_click"`
+	Type           *wBrowserCloseTabConfig `json:"type"`
+	Wait           *wBrowserCloseTabConfig `json:"wait"`
+	Zoom           *wBrowserCloseTabConfig `json:"zoom"`
 }
 
 type wToolTextEditor20250728 struct {
@@ -788,16 +483,16 @@ type wCitationsConfig struct {
 
 type wWebFetchURLSources struct {
 	ClientToolResults wWebFetchURLSourcesClientToolResultsUnion `json:"client_tool_results"`
-	ServerToolResults wWebFetchURLSourcesServerToolResultsUnion `json:"server_tool_results"`
+	ServerToolResults wWebFetchURLSourcesClientToolResultsUnion `json:"server_tool_results"`
 	UserInput         wWebFetchURLSourcesUserInputUnion         `json:"user_input"`
 }
 
 type wWebFetchURLSourcesClientToolResultsUnion struct {
-	Tag    string                    `default:""`
-	All    *wWebFetchURLSourceAll    `kind:"{" tag:"all"`
-	None   *wWebFetchURLSourceNone   `kind:"{" tag:"none"`
-	Only   *wWebFetchURLSourceOnly   `kind:"{" tag:"only"`
-	Except *wWebFetchURLSourceExcept `kind:"{" tag:"except"`
+	Tag    string                   `default:""`
+	All    *wThinkingConfigDisabled `kind:"{" tag:"all"`
+	None   *wThinkingConfigDisabled `kind:"{" tag:"none"`
+	Only   *wWebFetchURLSourceOnly  `kind:"{" tag:"only"`
+	Except *wWebFetchURLSourceOnly  `kind:"{" tag:"except"`
 }
 
 func (u *wWebFetchURLSourcesClientToolResultsUnion) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
@@ -806,16 +501,16 @@ func (u *wWebFetchURLSourcesClientToolResultsUnion) UnmarshalJSONFrom(dec *jsont
 		return decodeTagged(dec, &u.Tag, "", wWebFetchURLSourcesClientToolResultsUnionTags, func(tag string) any {
 			switch tag {
 			case "all":
-				u.All = new(wWebFetchURLSourceAll)
+				u.All = new(wThinkingConfigDisabled)
 				return u.All
 			case "none":
-				u.None = new(wWebFetchURLSourceNone)
+				u.None = new(wThinkingConfigDisabled)
 				return u.None
 			case "only":
 				u.Only = new(wWebFetchURLSourceOnly)
 				return u.Only
 			case "except":
-				u.Except = new(wWebFetchURLSourceExcept)
+				u.Except = new(wWebFetchURLSourceOnly)
 				return u.Except
 			}
 			return nil
@@ -828,14 +523,6 @@ func (u *wWebFetchURLSourcesClientToolResultsUnion) UnmarshalJSONFrom(dec *jsont
 
 var wWebFetchURLSourcesClientToolResultsUnionTags = []string{"all", "none", "only", "except"}
 
-type wWebFetchURLSourceAll struct {
-	Type *string `json:"type"`
-}
-
-type wWebFetchURLSourceNone struct {
-	Type *string `json:"type"`
-}
-
 type wWebFetchURLSourceOnly struct {
 	Tools []wWebFetchURLSourceToolReference `json:"tools"`
 	Type  *string                           `json:"type"`
@@ -846,51 +533,10 @@ type wWebFetchURLSourceToolReference struct {
 	Type *string `json:"type"`
 }
 
-type wWebFetchURLSourceExcept struct {
-	Tools []wWebFetchURLSourceToolReference `json:"tools"`
-	Type  *string                           `json:"type"`
-}
-
-type wWebFetchURLSourcesServerToolResultsUnion struct {
-	Tag    string                    `default:""`
-	All    *wWebFetchURLSourceAll    `kind:"{" tag:"all"`
-	None   *wWebFetchURLSourceNone   `kind:"{" tag:"none"`
-	Only   *wWebFetchURLSourceOnly   `kind:"{" tag:"only"`
-	Except *wWebFetchURLSourceExcept `kind:"{" tag:"except"`
-}
-
-func (u *wWebFetchURLSourcesServerToolResultsUnion) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	switch dec.PeekKind() {
-	case '{':
-		return decodeTagged(dec, &u.Tag, "", wWebFetchURLSourcesServerToolResultsUnionTags, func(tag string) any {
-			switch tag {
-			case "all":
-				u.All = new(wWebFetchURLSourceAll)
-				return u.All
-			case "none":
-				u.None = new(wWebFetchURLSourceNone)
-				return u.None
-			case "only":
-				u.Only = new(wWebFetchURLSourceOnly)
-				return u.Only
-			case "except":
-				u.Except = new(wWebFetchURLSourceExcept)
-				return u.Except
-			}
-			return nil
-		})
-	case 'n':
-		return skipNull(dec)
-	}
-	return wrongKind(dec, "{")
-}
-
-var wWebFetchURLSourcesServerToolResultsUnionTags = []string{"all", "none", "only", "except"}
-
 type wWebFetchURLSourcesUserInputUnion struct {
-	Tag  string                  `default:""`
-	All  *wWebFetchURLSourceAll  `kind:"{" tag:"all"`
-	None *wWebFetchURLSourceNone `kind:"{" tag:"none"`
+	Tag  string                   `default:""`
+	All  *wThinkingConfigDisabled `kind:"{" tag:"all"`
+	None *wThinkingConfigDisabled `kind:"{" tag:"none"`
 }
 
 func (u *wWebFetchURLSourcesUserInputUnion) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
@@ -899,10 +545,10 @@ func (u *wWebFetchURLSourcesUserInputUnion) UnmarshalJSONFrom(dec *jsontext.Deco
 		return decodeTagged(dec, &u.Tag, "", wWebFetchURLSourcesUserInputUnionTags, func(tag string) any {
 			switch tag {
 			case "all":
-				u.All = new(wWebFetchURLSourceAll)
+				u.All = new(wThinkingConfigDisabled)
 				return u.All
 			case "none":
-				u.None = new(wWebFetchURLSourceNone)
+				u.None = new(wThinkingConfigDisabled)
 				return u.None
 			}
 			return nil
@@ -914,34 +560,6 @@ func (u *wWebFetchURLSourcesUserInputUnion) UnmarshalJSONFrom(dec *jsontext.Deco
 }
 
 var wWebFetchURLSourcesUserInputUnionTags = []string{"all", "none"}
-
-type wWebSearchTool20260209 struct {
-	MaxUses        *int64                  `json:"max_uses"`
-	DeferLoading   *bool                   `json:"defer_loading"`
-	Strict         *bool                   `json:"strict"`
-	AllowedDomains []string                `json:"allowed_domains"`
-	BlockedDomains []string                `json:"blocked_domains"`
-	AllowedCallers []string                `json:"allowed_callers"`
-	CacheControl   *wCacheControlEphemeral `json:"cache_control"`
-	UserLocation   *wUserLocation          `json:"user_location"`
-	Name           *string                 `json:"name"`
-	Type           *string                 `json:"type"`
-}
-
-type wWebFetchTool20260209 struct {
-	MaxContentTokens *int64                  `json:"max_content_tokens"`
-	MaxUses          *int64                  `json:"max_uses"`
-	DeferLoading     *bool                   `json:"defer_loading"`
-	Strict           *bool                   `json:"strict"`
-	AllowedDomains   []string                `json:"allowed_domains"`
-	BlockedDomains   []string                `json:"blocked_domains"`
-	AllowedCallers   []string                `json:"allowed_callers"`
-	CacheControl     *wCacheControlEphemeral `json:"cache_control"`
-	Citations        *wCitationsConfig       `json:"citations"`
-	UrlSources       *wWebFetchURLSources    `json:"url_sources"`
-	Name             *string                 `json:"name"`
-	Type             *string                 `json:"type"`
-}
 
 type wWebFetchTool20260309 struct {
 	MaxContentTokens *int64                  `json:"max_content_tokens"`
@@ -1123,7 +741,7 @@ type wClearToolUses20250919Edit struct {
 	ClearToolInputs wClearToolUses20250919EditClearToolInputsUnion `json:"clear_tool_inputs"`
 	ExcludeTools    []string                                       `json:"exclude_tools"`
 	ClearAtLeast    *wInputTokensClearAtLeast                      `json:"clear_at_least"`
-	Keep            *wToolUsesKeep                                 `json:"keep"`
+	Keep            *wInputTokensClearAtLeast                      `json:"keep"`
 	Trigger         wClearToolUses20250919EditTriggerUnion         `json:"trigger"`
 	Type            *string                                        `json:"type"`
 }
@@ -1151,15 +769,10 @@ type wInputTokensClearAtLeast struct {
 	Type  *string `json:"type"`
 }
 
-type wToolUsesKeep struct {
-	Value *int64  `json:"value"`
-	Type  *string `json:"type"`
-}
-
 type wClearToolUses20250919EditTriggerUnion struct {
-	Tag         string               `default:""`
-	InputTokens *wInputTokensTrigger `kind:"{" tag:"input_tokens"`
-	ToolUses    *wToolUsesTrigger    `kind:"{" tag:"tool_uses"`
+	Tag         string                    `default:""`
+	InputTokens *wInputTokensClearAtLeast `kind:"{" tag:"input_tokens"`
+	ToolUses    *wInputTokensClearAtLeast `kind:"{" tag:"tool_uses"`
 }
 
 func (u *wClearToolUses20250919EditTriggerUnion) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
@@ -1168,10 +781,10 @@ func (u *wClearToolUses20250919EditTriggerUnion) UnmarshalJSONFrom(dec *jsontext
 		return decodeTagged(dec, &u.Tag, "", wClearToolUses20250919EditTriggerUnionTags, func(tag string) any {
 			switch tag {
 			case "input_tokens":
-				u.InputTokens = new(wInputTokensTrigger)
+				u.InputTokens = new(wInputTokensClearAtLeast)
 				return u.InputTokens
 			case "tool_uses":
-				u.ToolUses = new(wToolUsesTrigger)
+				u.ToolUses = new(wInputTokensClearAtLeast)
 				return u.ToolUses
 			}
 			return nil
@@ -1184,26 +797,16 @@ func (u *wClearToolUses20250919EditTriggerUnion) UnmarshalJSONFrom(dec *jsontext
 
 var wClearToolUses20250919EditTriggerUnionTags = []string{"input_tokens", "tool_uses"}
 
-type wInputTokensTrigger struct {
-	Value *int64  `json:"value"`
-	Type  *string `json:"type"`
-}
-
-type wToolUsesTrigger struct {
-	Value *int64  `json:"value"`
-	Type  *string `json:"type"`
-}
-
 type wClearThinking20251015Edit struct {
 	Keep wClearThinking20251015EditKeepUnion `json:"keep"`
 	Type *string                             `json:"type"`
 }
 
 type wClearThinking20251015EditKeepUnion struct {
-	Tag              string             `default:""`
-	All              *string            `kind:"\"" tag:""`
-	ThinkingTurns    *wThinkingTurns    `kind:"{" tag:"thinking_turns"`
-	AllThinkingTurns *wAllThinkingTurns `kind:"{" tag:"all"`
+	Tag              string                    `default:""`
+	All              *string                   `kind:"\"" tag:""`
+	ThinkingTurns    *wInputTokensClearAtLeast `kind:"{" tag:"thinking_turns"`
+	AllThinkingTurns *wThinkingConfigDisabled  `kind:"{" tag:"all"`
 }
 
 func (u *wClearThinking20251015EditKeepUnion) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
@@ -1214,10 +817,10 @@ func (u *wClearThinking20251015EditKeepUnion) UnmarshalJSONFrom(dec *jsontext.De
 		return decodeTagged(dec, &u.Tag, "", wClearThinking20251015EditKeepUnionTags, func(tag string) any {
 			switch tag {
 			case "thinking_turns":
-				u.ThinkingTurns = new(wThinkingTurns)
+				u.ThinkingTurns = new(wInputTokensClearAtLeast)
 				return u.ThinkingTurns
 			case "all":
-				u.AllThinkingTurns = new(wAllThinkingTurns)
+				u.AllThinkingTurns = new(wThinkingConfigDisabled)
 				return u.AllThinkingTurns
 			}
 			return nil
@@ -1230,20 +833,11 @@ func (u *wClearThinking20251015EditKeepUnion) UnmarshalJSONFrom(dec *jsontext.De
 
 var wClearThinking20251015EditKeepUnionTags = []string{"thinking_turns", "all"}
 
-type wThinkingTurns struct {
-	Value *int64  `json:"value"`
-	Type  *string `json:"type"`
-}
-
-type wAllThinkingTurns struct {
-	Type *string `json:"type"`
-}
-
 type wCompact20260112Edit struct {
-	Instructions         *string              `json:"instructions"`
-	PauseAfterCompaction *bool                `json:"pause_after_compaction"`
-	Trigger              *wInputTokensTrigger `json:"trigger"`
-	Type                 *string              `json:"type"`
+	Instructions         *string                   `json:"instructions"`
+	PauseAfterCompaction *bool                     `json:"pause_after_compaction"`
+	Trigger              *wInputTokensClearAtLeast `json:"trigger"`
+	Type                 *string                   `json:"type"`
 }
 
 type wRequestMCPServerURLDefinition struct {
@@ -1269,16 +863,6 @@ type wThinkingBlockBinding struct {
 	PrefixMismatchBehavior *string `json:"prefix_mismatch_behavior"`
 }
 
-type wToolBash20241022 struct {
-	DeferLoading   *bool                   `json:"defer_loading"`
-	Strict         *bool                   `json:"strict"`
-	AllowedCallers []string                `json:"allowed_callers"`
-	CacheControl   *wCacheControlEphemeral `json:"cache_control"`
-	InputExamples  []jsontext.Value        `json:"input_examples"`
-	Name           *string                 `json:"name"`
-	Type           *string                 `json:"type"`
-}
-
 type wToolComputerUse20241022 struct {
 	DisplayHeightPx *int64                  `json:"display_height_px"`
 	DisplayWidthPx  *int64                  `json:"display_width_px"`
@@ -1290,29 +874,6 @@ type wToolComputerUse20241022 struct {
 	InputExamples   []jsontext.Value        `json:"input_examples"`
 	Name            *string                 `json:"name"`
 	Type            *string                 `json:"type"`
-}
-
-type wToolComputerUse20250124 struct {
-	DisplayHeightPx *int64                  `json:"display_height_px"`
-	DisplayWidthPx  *int64                  `json:"display_width_px"`
-	DisplayNumber   *int64                  `json:"display_number"`
-	DeferLoading    *bool                   `json:"defer_loading"`
-	Strict          *bool                   `json:"strict"`
-	AllowedCallers  []string                `json:"allowed_callers"`
-	CacheControl    *wCacheControlEphemeral `json:"cache_control"`
-	InputExamples   []jsontext.Value        `json:"input_examples"`
-	Name            *string                 `json:"name"`
-	Type            *string                 `json:"type"`
-}
-
-type wToolTextEditor20241022 struct {
-	DeferLoading   *bool                   `json:"defer_loading"`
-	Strict         *bool                   `json:"strict"`
-	AllowedCallers []string                `json:"allowed_callers"`
-	CacheControl   *wCacheControlEphemeral `json:"cache_control"`
-	InputExamples  []jsontext.Value        `json:"input_examples"`
-	Name           *string                 `json:"name"`
-	Type           *string                 `json:"type"`
 }
 
 type wToolComputerUse20251124 struct {
@@ -1343,28 +904,18 @@ type wAdvisorTool20260301 struct {
 }
 
 type wMCPToolset struct {
-	McpServerName *string                   `json:"mcp_server_name"`
-	Configs       map[string]wMCPToolConfig `json:"configs"`
-	Tools         []wMCPTool                `json:"tools"`
-	CacheControl  *wCacheControlEphemeral   `json:"cache_control"`
-	DefaultConfig *wMCPToolDefaultConfig    `json:"default_config"`
-	Type          *string                   `json:"type"`
-}
-
-type wMCPToolConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
+	McpServerName *string                           `json:"mcp_server_name"`
+	Configs       map[string]wBrowserCloseTabConfig `json:"configs"`
+	Tools         []wMCPTool                        `json:"tools"`
+	CacheControl  *wCacheControlEphemeral           `json:"cache_control"`
+	DefaultConfig *wBrowserCloseTabConfig           `json:"default_config"`
+	Type          *string                           `json:"type"`
 }
 
 type wMCPTool struct {
 	InputSchema jsontext.Value `json:"input_schema"`
 	Name        *string        `json:"name"`
 	Description *string        `json:"description"`
-}
-
-type wMCPToolDefaultConfig struct {
-	DeferLoading *bool `json:"defer_loading"`
-	Enabled      *bool `json:"enabled"`
 }
 
 type wireCountTokens struct {
@@ -1663,11 +1214,11 @@ type wDocumentBlock struct {
 
 type wDocumentBlockSourceUnion struct {
 	Tag     string               `default:""`
-	Base64  *wBase64PDFSource    `kind:"{" tag:"base64"`
-	Text    *wPlainTextSource    `kind:"{" tag:"text"`
+	Base64  *wBase64ImageSource  `kind:"{" tag:"base64"`
+	Text    *wBase64ImageSource  `kind:"{" tag:"text"`
 	Content *wContentBlockSource `kind:"{" tag:"content"`
-	URL     *wURLPDFSource       `kind:"{" tag:"url"`
-	File    *wFileDocumentSource `kind:"{" tag:"file"`
+	URL     *wURLImageSource     `kind:"{" tag:"url"`
+	File    *wFileImageSource    `kind:"{" tag:"file"`
 }
 
 func (u *wDocumentBlockSourceUnion) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
@@ -1676,19 +1227,19 @@ func (u *wDocumentBlockSourceUnion) UnmarshalJSONFrom(dec *jsontext.Decoder) err
 		return decodeTagged(dec, &u.Tag, "", wDocumentBlockSourceUnionTags, func(tag string) any {
 			switch tag {
 			case "base64":
-				u.Base64 = new(wBase64PDFSource)
+				u.Base64 = new(wBase64ImageSource)
 				return u.Base64
 			case "text":
-				u.Text = new(wPlainTextSource)
+				u.Text = new(wBase64ImageSource)
 				return u.Text
 			case "content":
 				u.Content = new(wContentBlockSource)
 				return u.Content
 			case "url":
-				u.URL = new(wURLPDFSource)
+				u.URL = new(wURLImageSource)
 				return u.URL
 			case "file":
-				u.File = new(wFileDocumentSource)
+				u.File = new(wFileImageSource)
 				return u.File
 			}
 			return nil
@@ -1700,18 +1251,6 @@ func (u *wDocumentBlockSourceUnion) UnmarshalJSONFrom(dec *jsontext.Decoder) err
 }
 
 var wDocumentBlockSourceUnionTags = []string{"base64", "text", "content", "url", "file"}
-
-type wBase64PDFSource struct {
-	Data      *string `json:"data"`
-	MediaType *string `json:"media_type"`
-	Type      *string `json:"type"`
-}
-
-type wPlainTextSource struct {
-	Data      *string `json:"data"`
-	MediaType *string `json:"media_type"`
-	Type      *string `json:"type"`
-}
 
 type wContentBlockSource struct {
 	Content wContentBlockSourceContentUnion `json:"content"`
@@ -1764,16 +1303,6 @@ func (u *wContentBlockSourceContentItemUnion) UnmarshalJSONFrom(dec *jsontext.De
 
 var wContentBlockSourceContentItemUnionTags = []string{"text", "image"}
 
-type wURLPDFSource struct {
-	Url  *string `json:"url"`
-	Type *string `json:"type"`
-}
-
-type wFileDocumentSource struct {
-	FileId *string `json:"file_id"`
-	Type   *string `json:"type"`
-}
-
 type wSearchResultBlock struct {
 	Content      []wTextBlock            `json:"content"`
 	Source       *string                 `json:"source"`
@@ -1805,10 +1334,10 @@ type wToolUseBlock struct {
 }
 
 type wToolUseBlockCallerUnion struct {
-	Tag                   string                     `default:""`
-	Direct                *wDirectCaller             `kind:"{" tag:"direct"`
-	CodeExecution20250825 *wServerToolCaller         `kind:"{" tag:"code_execution_20250825"`
-	CodeExecution20260120 *wServerToolCaller20260120 `kind:"{" tag:"code_execution_20260120"`
+	Tag                   string                   `default:""`
+	Direct                *wThinkingConfigDisabled `kind:"{" tag:"direct"`
+	CodeExecution20250825 *wServerToolCaller       `kind:"{" tag:"code_execution_20250825"`
+	CodeExecution20260120 *wServerToolCaller       `kind:"{" tag:"code_execution_20260120"`
 }
 
 func (u *wToolUseBlockCallerUnion) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
@@ -1817,13 +1346,13 @@ func (u *wToolUseBlockCallerUnion) UnmarshalJSONFrom(dec *jsontext.Decoder) erro
 		return decodeTagged(dec, &u.Tag, "", wToolUseBlockCallerUnionTags, func(tag string) any {
 			switch tag {
 			case "direct":
-				u.Direct = new(wDirectCaller)
+				u.Direct = new(wThinkingConfigDisabled)
 				return u.Direct
 			case "code_execution_20250825":
 				u.CodeExecution20250825 = new(wServerToolCaller)
 				return u.CodeExecution20250825
 			case "code_execution_20260120":
-				u.CodeExecution20260120 = new(wServerToolCaller20260120)
+				u.CodeExecution20260120 = new(wServerToolCaller)
 				return u.CodeExecution20260120
 			}
 			return nil
@@ -1836,16 +1365,7 @@ func (u *wToolUseBlockCallerUnion) UnmarshalJSONFrom(dec *jsontext.Decoder) erro
 
 var wToolUseBlockCallerUnionTags = []string{"direct", "code_execution_20250825", "code_execution_20260120"}
 
-type wDirectCaller struct {
-	Type *string `json:"type"`
-}
-
 type wServerToolCaller struct {
-	ToolId *string `json:"tool_id"`
-	Type   *string `json:"type"`
-}
-
-type wServerToolCaller20260120 struct {
 	ToolId *string `json:"tool_id"`
 	Type   *string `json:"type"`
 }
@@ -1860,51 +1380,19 @@ type wToolResultBlock struct {
 }
 
 type wServerToolUseBlock struct {
-	Id           *string                        `json:"id"`
-	Input        jsontext.Value                 `json:"input"`
-	Name         *string                        `json:"name"`
-	CacheControl *wCacheControlEphemeral        `json:"cache_control"`
-	Caller       wServerToolUseBlockCallerUnion `json:"caller"`
-	Type         *string                        `json:"type"`
+	Id           *string                  `json:"id"`
+	Input        jsontext.Value           `json:"input"`
+	Name         *string                  `json:"name"`
+	CacheControl *wCacheControlEphemeral  `json:"cache_control"`
+	Caller       wToolUseBlockCallerUnion `json:"caller"`
+	Type         *string                  `json:"type"`
 }
-
-type wServerToolUseBlockCallerUnion struct {
-	Tag                   string                     `default:""`
-	Direct                *wDirectCaller             `kind:"{" tag:"direct"`
-	CodeExecution20250825 *wServerToolCaller         `kind:"{" tag:"code_execution_20250825"`
-	CodeExecution20260120 *wServerToolCaller20260120 `kind:"{" tag:"code_execution_20260120"`
-}
-
-func (u *wServerToolUseBlockCallerUnion) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	switch dec.PeekKind() {
-	case '{':
-		return decodeTagged(dec, &u.Tag, "", wServerToolUseBlockCallerUnionTags, func(tag string) any {
-			switch tag {
-			case "direct":
-				u.Direct = new(wDirectCaller)
-				return u.Direct
-			case "code_execution_20250825":
-				u.CodeExecution20250825 = new(wServerToolCaller)
-				return u.CodeExecution20250825
-			case "code_execution_20260120":
-				u.CodeExecution20260120 = new(wServerToolCaller20260120)
-				return u.CodeExecution20260120
-			}
-			return nil
-		})
-	case 'n':
-		return skipNull(dec)
-	}
-	return wrongKind(dec, "{")
-}
-
-var wServerToolUseBlockCallerUnionTags = []string{"direct", "code_execution_20250825", "code_execution_20260120"}
 
 type wWebSearchToolResultBlock struct {
 	Content      wWebSearchToolResultBlockContentUnion `json:"content"`
 	ToolUseId    *string                               `json:"tool_use_id"`
 	CacheControl *wCacheControlEphemeral               `json:"cache_control"`
-	Caller       wWebSearchToolResultBlockCallerUnion  `json:"caller"`
+	Caller       wToolUseBlockCallerUnion              `json:"caller"`
 	Type         *string                               `json:"type"`
 }
 
@@ -1948,50 +1436,18 @@ type wWebSearchToolRequestError struct {
 	Type      *string `json:"type"`
 }
 
-type wWebSearchToolResultBlockCallerUnion struct {
-	Tag                   string                     `default:""`
-	Direct                *wDirectCaller             `kind:"{" tag:"direct"`
-	CodeExecution20250825 *wServerToolCaller         `kind:"{" tag:"code_execution_20250825"`
-	CodeExecution20260120 *wServerToolCaller20260120 `kind:"{" tag:"code_execution_20260120"`
-}
-
-func (u *wWebSearchToolResultBlockCallerUnion) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	switch dec.PeekKind() {
-	case '{':
-		return decodeTagged(dec, &u.Tag, "", wWebSearchToolResultBlockCallerUnionTags, func(tag string) any {
-			switch tag {
-			case "direct":
-				u.Direct = new(wDirectCaller)
-				return u.Direct
-			case "code_execution_20250825":
-				u.CodeExecution20250825 = new(wServerToolCaller)
-				return u.CodeExecution20250825
-			case "code_execution_20260120":
-				u.CodeExecution20260120 = new(wServerToolCaller20260120)
-				return u.CodeExecution20260120
-			}
-			return nil
-		})
-	case 'n':
-		return skipNull(dec)
-	}
-	return wrongKind(dec, "{")
-}
-
-var wWebSearchToolResultBlockCallerUnionTags = []string{"direct", "code_execution_20250825", "code_execution_20260120"}
-
 type wWebFetchToolResultBlock struct {
 	Content      wWebFetchToolResultBlockContentUnion `json:"content"`
 	ToolUseId    *string                              `json:"tool_use_id"`
 	CacheControl *wCacheControlEphemeral              `json:"cache_control"`
-	Caller       wWebFetchToolResultBlockCallerUnion  `json:"caller"`
+	Caller       wToolUseBlockCallerUnion             `json:"caller"`
 	Type         *string                              `json:"type"`
 }
 
 type wWebFetchToolResultBlockContentUnion struct {
-	Tag                            string                         `default:""`
-	RequestWebFetchToolResultError *wWebFetchToolResultErrorBlock `kind:"{" tag:"web_fetch_tool_result_error"`
-	RequestWebFetchResultBlock     *wWebFetchBlock                `kind:"{" tag:"web_fetch_result"`
+	Tag                            string                      `default:""`
+	RequestWebFetchToolResultError *wWebSearchToolRequestError `kind:"{" tag:"web_fetch_tool_result_error"`
+	RequestWebFetchResultBlock     *wWebFetchBlock             `kind:"{" tag:"web_fetch_result"`
 }
 
 func (u *wWebFetchToolResultBlockContentUnion) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
@@ -2000,7 +1456,7 @@ func (u *wWebFetchToolResultBlockContentUnion) UnmarshalJSONFrom(dec *jsontext.D
 		return decodeTagged(dec, &u.Tag, "", wWebFetchToolResultBlockContentUnionTags, func(tag string) any {
 			switch tag {
 			case "web_fetch_tool_result_error":
-				u.RequestWebFetchToolResultError = new(wWebFetchToolResultErrorBlock)
+				u.RequestWebFetchToolResultError = new(wWebSearchToolRequestError)
 				return u.RequestWebFetchToolResultError
 			case "web_fetch_result":
 				u.RequestWebFetchResultBlock = new(wWebFetchBlock)
@@ -2016,49 +1472,12 @@ func (u *wWebFetchToolResultBlockContentUnion) UnmarshalJSONFrom(dec *jsontext.D
 
 var wWebFetchToolResultBlockContentUnionTags = []string{"web_fetch_tool_result_error", "web_fetch_result"}
 
-type wWebFetchToolResultErrorBlock struct {
-	ErrorCode *string `json:"error_code"`
-	Type      *string `json:"type"`
-}
-
 type wWebFetchBlock struct {
 	Content     *wDocumentBlock `json:"content"`
 	Url         *string         `json:"url"`
 	RetrievedAt *string         `json:"retrieved_at"`
 	Type        *string         `json:"type"`
 }
-
-type wWebFetchToolResultBlockCallerUnion struct {
-	Tag                   string                     `default:""`
-	Direct                *wDirectCaller             `kind:"{" tag:"direct"`
-	CodeExecution20250825 *wServerToolCaller         `kind:"{" tag:"code_execution_20250825"`
-	CodeExecution20260120 *wServerToolCaller20260120 `kind:"{" tag:"code_execution_20260120"`
-}
-
-func (u *wWebFetchToolResultBlockCallerUnion) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	switch dec.PeekKind() {
-	case '{':
-		return decodeTagged(dec, &u.Tag, "", wWebFetchToolResultBlockCallerUnionTags, func(tag string) any {
-			switch tag {
-			case "direct":
-				u.Direct = new(wDirectCaller)
-				return u.Direct
-			case "code_execution_20250825":
-				u.CodeExecution20250825 = new(wServerToolCaller)
-				return u.CodeExecution20250825
-			case "code_execution_20260120":
-				u.CodeExecution20260120 = new(wServerToolCaller20260120)
-				return u.CodeExecution20260120
-			}
-			return nil
-		})
-	case 'n':
-		return skipNull(dec)
-	}
-	return wrongKind(dec, "{")
-}
-
-var wWebFetchToolResultBlockCallerUnionTags = []string{"direct", "code_execution_20250825", "code_execution_20260120"}
 
 type wCodeExecutionToolResultBlock struct {
 	Content      wCodeExecutionToolResultBlockContentUnion `json:"content"`
@@ -2069,7 +1488,7 @@ type wCodeExecutionToolResultBlock struct {
 
 type wCodeExecutionToolResultBlockContentUnion struct {
 	Tag                                      string                              `default:""`
-	RequestCodeExecutionToolResultError      *wCodeExecutionToolResultError      `kind:"{" tag:"code_execution_tool_result_error"`
+	RequestCodeExecutionToolResultError      *wWebSearchToolRequestError         `kind:"{" tag:"code_execution_tool_result_error"`
 	RequestCodeExecutionResultBlock          *wCodeExecutionResultBlock          `kind:"{" tag:"code_execution_result"`
 	RequestEncryptedCodeExecutionResultBlock *wEncryptedCodeExecutionResultBlock `kind:"{" tag:"encrypted_code_execution_result"`
 }
@@ -2080,7 +1499,7 @@ func (u *wCodeExecutionToolResultBlockContentUnion) UnmarshalJSONFrom(dec *jsont
 		return decodeTagged(dec, &u.Tag, "", wCodeExecutionToolResultBlockContentUnionTags, func(tag string) any {
 			switch tag {
 			case "code_execution_tool_result_error":
-				u.RequestCodeExecutionToolResultError = new(wCodeExecutionToolResultError)
+				u.RequestCodeExecutionToolResultError = new(wWebSearchToolRequestError)
 				return u.RequestCodeExecutionToolResultError
 			case "code_execution_result":
 				u.RequestCodeExecutionResultBlock = new(wCodeExecutionResultBlock)
@@ -2099,30 +1518,20 @@ func (u *wCodeExecutionToolResultBlockContentUnion) UnmarshalJSONFrom(dec *jsont
 
 var wCodeExecutionToolResultBlockContentUnionTags = []string{"code_execution_tool_result_error", "code_execution_result", "encrypted_code_execution_result"}
 
-type wCodeExecutionToolResultError struct {
-	ErrorCode *string `json:"error_code"`
-	Type      *string `json:"type"`
-}
-
 type wCodeExecutionResultBlock struct {
-	Content    []wCodeExecutionOutputBlock `json:"content"`
-	ReturnCode *int64                      `json:"return_code"`
-	Stderr     *string                     `json:"stderr"`
-	Stdout     *string                     `json:"stdout"`
-	Type       *string                     `json:"type"`
-}
-
-type wCodeExecutionOutputBlock struct {
-	FileId *string `json:"file_id"`
-	Type   *string `json:"type"`
+	Content    []wFileImageSource `json:"content"`
+	ReturnCode *int64             `json:"return_code"`
+	Stderr     *string            `json:"stderr"`
+	Stdout     *string            `json:"stdout"`
+	Type       *string            `json:"type"`
 }
 
 type wEncryptedCodeExecutionResultBlock struct {
-	Content         []wCodeExecutionOutputBlock `json:"content"`
-	EncryptedStdout *string                     `json:"encrypted_stdout"`
-	ReturnCode      *int64                      `json:"return_code"`
-	Stderr          *string                     `json:"stderr"`
-	Type            *string                     `json:"type"`
+	Content         []wFileImageSource `json:"content"`
+	EncryptedStdout *string            `json:"encrypted_stdout"`
+	ReturnCode      *int64             `json:"return_code"`
+	Stderr          *string            `json:"stderr"`
+	Type            *string            `json:"type"`
 }
 
 type wBashCodeExecutionToolResultBlock struct {
@@ -2133,9 +1542,9 @@ type wBashCodeExecutionToolResultBlock struct {
 }
 
 type wBashCodeExecutionToolResultBlockContentUnion struct {
-	Tag                                     string                             `default:""`
-	RequestBashCodeExecutionToolResultError *wBashCodeExecutionToolResultError `kind:"{" tag:"bash_code_execution_tool_result_error"`
-	RequestBashCodeExecutionResultBlock     *wBashCodeExecutionResultBlock     `kind:"{" tag:"bash_code_execution_result"`
+	Tag                                     string                      `default:""`
+	RequestBashCodeExecutionToolResultError *wWebSearchToolRequestError `kind:"{" tag:"bash_code_execution_tool_result_error"`
+	RequestBashCodeExecutionResultBlock     *wCodeExecutionResultBlock  `kind:"{" tag:"bash_code_execution_result"`
 }
 
 func (u *wBashCodeExecutionToolResultBlockContentUnion) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
@@ -2144,10 +1553,10 @@ func (u *wBashCodeExecutionToolResultBlockContentUnion) UnmarshalJSONFrom(dec *j
 		return decodeTagged(dec, &u.Tag, "", wBashCodeExecutionToolResultBlockContentUnionTags, func(tag string) any {
 			switch tag {
 			case "bash_code_execution_tool_result_error":
-				u.RequestBashCodeExecutionToolResultError = new(wBashCodeExecutionToolResultError)
+				u.RequestBashCodeExecutionToolResultError = new(wWebSearchToolRequestError)
 				return u.RequestBashCodeExecutionToolResultError
 			case "bash_code_execution_result":
-				u.RequestBashCodeExecutionResultBlock = new(wBashCodeExecutionResultBlock)
+				u.RequestBashCodeExecutionResultBlock = new(wCodeExecutionResultBlock)
 				return u.RequestBashCodeExecutionResultBlock
 			}
 			return nil
@@ -2159,24 +1568,6 @@ func (u *wBashCodeExecutionToolResultBlockContentUnion) UnmarshalJSONFrom(dec *j
 }
 
 var wBashCodeExecutionToolResultBlockContentUnionTags = []string{"bash_code_execution_tool_result_error", "bash_code_execution_result"}
-
-type wBashCodeExecutionToolResultError struct {
-	ErrorCode *string `json:"error_code"`
-	Type      *string `json:"type"`
-}
-
-type wBashCodeExecutionResultBlock struct {
-	Content    []wBashCodeExecutionOutputBlock `json:"content"`
-	ReturnCode *int64                          `json:"return_code"`
-	Stderr     *string                         `json:"stderr"`
-	Stdout     *string                         `json:"stdout"`
-	Type       *string                         `json:"type"`
-}
-
-type wBashCodeExecutionOutputBlock struct {
-	FileId *string `json:"file_id"`
-	Type   *string `json:"type"`
-}
 
 type wTextEditorCodeExecutionToolResultBlock struct {
 	Content      wTextEditorCodeExecutionToolResultBlockContentUnion `json:"content"`
@@ -2258,9 +1649,9 @@ type wToolSearchToolResultBlock struct {
 }
 
 type wToolSearchToolResultBlockContentUnion struct {
-	Tag                                    string                            `default:""`
-	RequestToolSearchToolResultError       *wToolSearchToolResultError       `kind:"{" tag:"tool_search_tool_result_error"`
-	RequestToolSearchToolSearchResultBlock *wToolSearchToolSearchResultBlock `kind:"{" tag:"tool_search_tool_search_result"`
+	Tag                                    string                                   `default:""`
+	RequestToolSearchToolResultError       *wTextEditorCodeExecutionToolResultError `kind:"{" tag:"tool_search_tool_result_error"`
+	RequestToolSearchToolSearchResultBlock *wToolSearchToolSearchResultBlock        `kind:"{" tag:"tool_search_tool_search_result"`
 }
 
 func (u *wToolSearchToolResultBlockContentUnion) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
@@ -2269,7 +1660,7 @@ func (u *wToolSearchToolResultBlockContentUnion) UnmarshalJSONFrom(dec *jsontext
 		return decodeTagged(dec, &u.Tag, "", wToolSearchToolResultBlockContentUnionTags, func(tag string) any {
 			switch tag {
 			case "tool_search_tool_result_error":
-				u.RequestToolSearchToolResultError = new(wToolSearchToolResultError)
+				u.RequestToolSearchToolResultError = new(wTextEditorCodeExecutionToolResultError)
 				return u.RequestToolSearchToolResultError
 			case "tool_search_tool_search_result":
 				u.RequestToolSearchToolSearchResultBlock = new(wToolSearchToolSearchResultBlock)
@@ -2284,12 +1675,6 @@ func (u *wToolSearchToolResultBlockContentUnion) UnmarshalJSONFrom(dec *jsontext
 }
 
 var wToolSearchToolResultBlockContentUnionTags = []string{"tool_search_tool_result_error", "tool_search_tool_search_result"}
-
-type wToolSearchToolResultError struct {
-	ErrorCode    *string `json:"error_code"`
-	ErrorMessage *string `json:"error_message"`
-	Type         *string `json:"type"`
-}
 
 type wToolSearchToolSearchResultBlock struct {
 	ToolReferences []wToolReferenceBlock `json:"tool_references"`
@@ -2308,14 +1693,6 @@ type wContainerUploadBlock struct {
 	Type         *string                 `json:"type"`
 }
 
-type wWebSearchResultBlock_ struct {
-	EncryptedContent *string `json:"encrypted_content"`
-	Title            *string `json:"title"`
-	Url              *string `json:"url"`
-	PageAge          *string `json:"page_age"`
-	Type             *string `json:"type"`
-}
-
 type wAdvisorToolResultBlock struct {
 	Content      wAdvisorToolResultBlockContentUnion `json:"content"`
 	ToolUseId    *string                             `json:"tool_use_id"`
@@ -2325,7 +1702,7 @@ type wAdvisorToolResultBlock struct {
 
 type wAdvisorToolResultBlockContentUnion struct {
 	Tag                               string                       `default:""`
-	RequestAdvisorToolResultError     *wAdvisorToolResultError     `kind:"{" tag:"advisor_tool_result_error"`
+	RequestAdvisorToolResultError     *wWebSearchToolRequestError  `kind:"{" tag:"advisor_tool_result_error"`
 	RequestAdvisorResultBlock         *wAdvisorResultBlock         `kind:"{" tag:"advisor_result"`
 	RequestAdvisorRedactedResultBlock *wAdvisorRedactedResultBlock `kind:"{" tag:"advisor_redacted_result"`
 }
@@ -2336,7 +1713,7 @@ func (u *wAdvisorToolResultBlockContentUnion) UnmarshalJSONFrom(dec *jsontext.De
 		return decodeTagged(dec, &u.Tag, "", wAdvisorToolResultBlockContentUnionTags, func(tag string) any {
 			switch tag {
 			case "advisor_tool_result_error":
-				u.RequestAdvisorToolResultError = new(wAdvisorToolResultError)
+				u.RequestAdvisorToolResultError = new(wWebSearchToolRequestError)
 				return u.RequestAdvisorToolResultError
 			case "advisor_result":
 				u.RequestAdvisorResultBlock = new(wAdvisorResultBlock)
@@ -2354,11 +1731,6 @@ func (u *wAdvisorToolResultBlockContentUnion) UnmarshalJSONFrom(dec *jsontext.De
 }
 
 var wAdvisorToolResultBlockContentUnionTags = []string{"advisor_tool_result_error", "advisor_result", "advisor_redacted_result"}
-
-type wAdvisorToolResultError struct {
-	ErrorCode *string `json:"error_code"`
-	Type      *string `json:"type"`
-}
 
 type wAdvisorResultBlock struct {
 	Text       *string `json:"text"`
@@ -2451,11 +1823,11 @@ type wRequestToolAdditionBlock struct {
 }
 
 type wRequestToolAdditionBlockToolUnion struct {
-	Tag                 string                          `default:""`
-	ToolReference       *wToolChangeToolReference       `kind:"{" tag:"tool_reference"`
-	MCPToolReference    *wToolChangeMCPToolReference    `kind:"{" tag:"mcp_tool_reference"`
-	MCPToolsetReference *wToolChangeMCPToolsetReference `kind:"{" tag:"mcp_toolset_reference"`
-	ToolDefinition      *wToolChangeToolDefinition      `kind:"{" tag:"tool_definition"`
+	Tag                 string                           `default:""`
+	ToolReference       *wWebFetchURLSourceToolReference `kind:"{" tag:"tool_reference"`
+	MCPToolReference    *wToolChangeMCPToolReference     `kind:"{" tag:"mcp_tool_reference"`
+	MCPToolsetReference *wToolChangeMCPToolsetReference  `kind:"{" tag:"mcp_toolset_reference"`
+	ToolDefinition      *wToolChangeToolDefinition       `kind:"{" tag:"tool_definition"`
 }
 
 func (u *wRequestToolAdditionBlockToolUnion) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
@@ -2464,7 +1836,7 @@ func (u *wRequestToolAdditionBlockToolUnion) UnmarshalJSONFrom(dec *jsontext.Dec
 		return decodeTagged(dec, &u.Tag, "", wRequestToolAdditionBlockToolUnionTags, func(tag string) any {
 			switch tag {
 			case "tool_reference":
-				u.ToolReference = new(wToolChangeToolReference)
+				u.ToolReference = new(wWebFetchURLSourceToolReference)
 				return u.ToolReference
 			case "mcp_tool_reference":
 				u.MCPToolReference = new(wToolChangeMCPToolReference)
@@ -2485,11 +1857,6 @@ func (u *wRequestToolAdditionBlockToolUnion) UnmarshalJSONFrom(dec *jsontext.Dec
 }
 
 var wRequestToolAdditionBlockToolUnionTags = []string{"tool_reference", "mcp_tool_reference", "mcp_toolset_reference", "tool_definition"}
-
-type wToolChangeToolReference struct {
-	Name *string `json:"name"`
-	Type *string `json:"type"`
-}
 
 type wToolChangeMCPToolReference struct {
 	Name       *string `json:"name"`
@@ -2514,10 +1881,10 @@ type wRequestToolRemovalBlock struct {
 }
 
 type wRequestToolRemovalBlockToolUnion struct {
-	Tag                 string                          `default:""`
-	ToolReference       *wToolChangeToolReference       `kind:"{" tag:"tool_reference"`
-	MCPToolReference    *wToolChangeMCPToolReference    `kind:"{" tag:"mcp_tool_reference"`
-	MCPToolsetReference *wToolChangeMCPToolsetReference `kind:"{" tag:"mcp_toolset_reference"`
+	Tag                 string                           `default:""`
+	ToolReference       *wWebFetchURLSourceToolReference `kind:"{" tag:"tool_reference"`
+	MCPToolReference    *wToolChangeMCPToolReference     `kind:"{" tag:"mcp_tool_reference"`
+	MCPToolsetReference *wToolChangeMCPToolsetReference  `kind:"{" tag:"mcp_toolset_reference"`
 }
 
 func (u *wRequestToolRemovalBlockToolUnion) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
@@ -2526,7 +1893,7 @@ func (u *wRequestToolRemovalBlockToolUnion) UnmarshalJSONFrom(dec *jsontext.Deco
 		return decodeTagged(dec, &u.Tag, "", wRequestToolRemovalBlockToolUnionTags, func(tag string) any {
 			switch tag {
 			case "tool_reference":
-				u.ToolReference = new(wToolChangeToolReference)
+				u.ToolReference = new(wWebFetchURLSourceToolReference)
 				return u.ToolReference
 			case "mcp_tool_reference":
 				u.MCPToolReference = new(wToolChangeMCPToolReference)
