@@ -47,10 +47,6 @@ type ComputerActionMoveParam struct {
 	Type string   `json:"type,omitzero"`
 }
 
-type ComputerActionScreenshotParam struct {
-	Type string `json:"type,omitzero"`
-}
-
 type ComputerActionScrollParam struct {
 	ScrollX int64    `json:"scroll_x,omitzero"`
 	ScrollY int64    `json:"scroll_y,omitzero"`
@@ -71,10 +67,10 @@ type ComputerActionUnionParam struct {
 	OfDrag        *ComputerActionDragParam
 	OfKeypress    *ComputerActionKeypressParam
 	OfMove        *ComputerActionMoveParam
-	OfScreenshot  *ComputerActionScreenshotParam
+	OfScreenshot  *ComputerToolParam
 	OfScroll      *ComputerActionScrollParam
 	OfType        *ComputerActionTypeParam
-	OfWait        *ComputerActionWaitParam
+	OfWait        *ComputerToolParam
 }
 
 var computerActionUnionParamVariants = &union{Name: "ComputerActionUnionParam", Expected: "", KeepRaw: false, Variants: []variant{
@@ -95,10 +91,6 @@ func (u *ComputerActionUnionParam) UnmarshalJSONFrom(dec *jsontext.Decoder) erro
 
 func (*ComputerActionUnionParam) union() *union { return computerActionUnionParamVariants }
 
-type ComputerActionWaitParam struct {
-	Type string `json:"type,omitzero"`
-}
-
 type ComputerToolParam struct {
 	Type string `json:"type,omitzero"`
 }
@@ -111,7 +103,7 @@ type ComputerUsePreviewToolParam struct {
 }
 
 type ContainerAutoNetworkPolicyUnionParam struct {
-	OfDisabled  *ContainerNetworkPolicyDisabledParam
+	OfDisabled  *ComputerToolParam
 	OfAllowlist *ContainerNetworkPolicyAllowlistParam
 }
 
@@ -156,10 +148,6 @@ type ContainerNetworkPolicyAllowlistParam struct {
 	AllowedDomains []string                                  `json:"allowed_domains,omitzero"`
 	DomainSecrets  []ContainerNetworkPolicyDomainSecretParam `json:"domain_secrets,omitzero"`
 	Type           string                                    `json:"type,omitzero"`
-}
-
-type ContainerNetworkPolicyDisabledParam struct {
-	Type string `json:"type,omitzero"`
 }
 
 type ContainerNetworkPolicyDomainSecretParam struct {
@@ -278,7 +266,7 @@ type InputTokenCountParams struct {
 	PreviousResponseID *string                                `json:"previous_response_id,omitzero"`
 	Conversation       InputTokenCountParamsConversationUnion `json:"conversation,omitzero"`
 	Input              InputTokenCountParamsInputUnion        `json:"input,omitzero"`
-	Text               *InputTokenCountParamsText             `json:"text,omitzero"`
+	Text               *ResponseTextConfigParam               `json:"text,omitzero"`
 	ToolChoice         InputTokenCountParamsToolChoiceUnion   `json:"tool_choice,omitzero"`
 	Tools              []ToolUnionParam                       `json:"tools,omitzero"`
 	Personality        string                                 `json:"personality,omitzero"`
@@ -322,25 +310,16 @@ func (*InputTokenCountParamsInputUnion) union() *union {
 	return inputTokenCountParamsInputUnionVariants
 }
 
-type InputTokenCountParamsText struct {
-	Verbosity string                             `json:"verbosity,omitzero"`
-	Format    ResponseFormatTextConfigUnionParam `json:"format,omitzero"`
-}
-
-type InputTokenCountParamsToolChoiceSpecificProgrammaticToolCallingParam struct {
-	Type string `json:"type,omitzero"`
-}
-
 type InputTokenCountParamsToolChoiceUnion struct {
 	OfToolChoiceMode                                                 *string
 	OfAllowedTools                                                   *ToolChoiceAllowedParam
-	OfHostedTool                                                     *ToolChoiceTypesParam
-	OfFunctionTool                                                   *ToolChoiceFunctionParam
+	OfHostedTool                                                     *ComputerToolParam
+	OfFunctionTool                                                   *ToolChoiceCustomParam
 	OfMcpTool                                                        *ToolChoiceMcpParam
 	OfCustomTool                                                     *ToolChoiceCustomParam
-	OfInputTokenCountsToolChoiceSpecificProgrammaticToolCallingParam *InputTokenCountParamsToolChoiceSpecificProgrammaticToolCallingParam
-	OfSpecificApplyPatchToolChoice                                   *ToolChoiceApplyPatchParam
-	OfSpecificShellToolChoice                                        *ToolChoiceShellParam
+	OfInputTokenCountsToolChoiceSpecificProgrammaticToolCallingParam *ComputerToolParam
+	OfSpecificApplyPatchToolChoice                                   *ComputerToolParam
+	OfSpecificShellToolChoice                                        *ComputerToolParam
 }
 
 var inputTokenCountParamsToolChoiceUnionVariants = &union{Name: "InputTokenCountParamsToolChoiceUnion", Expected: "one of a string or object", KeepRaw: false, Variants: []variant{
@@ -380,19 +359,13 @@ type McpToolCallErrorHTTPErrorParam struct {
 	Type    string  `json:"type,omitzero"`
 }
 
-type McpToolCallErrorMcpProtocolErrorParam struct {
-	Code    int64   `json:"code,omitzero"`
-	Message *string `json:"message,omitzero"`
-	Type    string  `json:"type,omitzero"`
-}
-
 type McpToolCallErrorMcpToolExecutionErrorParam struct {
 	Content jsontext.Value `json:"content,omitzero"`
 	Type    string         `json:"type,omitzero"`
 }
 
 type McpToolCallErrorUnionParam struct {
-	OfMcpProtocolError      *McpToolCallErrorMcpProtocolErrorParam
+	OfMcpProtocolError      *McpToolCallErrorHTTPErrorParam
 	OfMcpToolExecutionError *McpToolCallErrorMcpToolExecutionErrorParam
 	OfHTTPError             *McpToolCallErrorHTTPErrorParam
 }
@@ -444,11 +417,6 @@ func (u *NamespaceToolToolUnionParam) UnmarshalJSONFrom(dec *jsontext.Decoder) e
 
 func (*NamespaceToolToolUnionParam) union() *union { return namespaceToolToolUnionParamVariants }
 
-type ResponseCodeInterpreterToolCallOutputImageParam struct {
-	URL  *string `json:"url,omitzero"`
-	Type string  `json:"type,omitzero"`
-}
-
 type ResponseCodeInterpreterToolCallOutputLogsParam struct {
 	Logs *string `json:"logs,omitzero"`
 	Type string  `json:"type,omitzero"`
@@ -456,7 +424,7 @@ type ResponseCodeInterpreterToolCallOutputLogsParam struct {
 
 type ResponseCodeInterpreterToolCallOutputUnionParam struct {
 	OfLogs  *ResponseCodeInterpreterToolCallOutputLogsParam
-	OfImage *ResponseCodeInterpreterToolCallOutputImageParam
+	OfImage *ResponseFunctionWebSearchActionOpenPageParam
 }
 
 var responseCodeInterpreterToolCallOutputUnionParamVariants = &union{Name: "ResponseCodeInterpreterToolCallOutputUnionParam", Expected: "", KeepRaw: false, Variants: []variant{
@@ -486,28 +454,10 @@ type ResponseCompactParams struct {
 	Instructions         *string                                  `json:"instructions,omitzero"`
 	PreviousResponseID   *string                                  `json:"previous_response_id,omitzero"`
 	PromptCacheKey       *string                                  `json:"prompt_cache_key,omitzero"`
-	Input                ResponseCompactParamsInputUnion          `json:"input,omitzero"`
+	Input                InputTokenCountParamsInputUnion          `json:"input,omitzero"`
 	PromptCacheOptions   *ResponseCompactParamsPromptCacheOptions `json:"prompt_cache_options,omitzero"`
 	PromptCacheRetention string                                   `json:"prompt_cache_retention,omitzero"`
 	ServiceTier          string                                   `json:"service_tier,omitzero"`
-}
-
-type ResponseCompactParamsInputUnion struct {
-	OfString                 *string
-	OfResponseInputItemArray []ResponseInputItemUnionParam
-}
-
-var responseCompactParamsInputUnionVariants = &union{Name: "ResponseCompactParamsInputUnion", Expected: "one of a string or array of input items", KeepRaw: false, Variants: []variant{
-	{Field: 0, Kind: '"', Tags: nil, Default: false},
-	{Field: 1, Kind: '[', Tags: nil, Default: false},
-}}
-
-func (u *ResponseCompactParamsInputUnion) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return responseCompactParamsInputUnionVariants.decode(dec, u)
-}
-
-func (*ResponseCompactParamsInputUnion) union() *union {
-	return responseCompactParamsInputUnionVariants
 }
 
 type ResponseCompactParamsPromptCacheOptions struct {
@@ -519,98 +469,6 @@ type ResponseCompactionItemParam struct {
 	EncryptedContent *string `json:"encrypted_content,omitzero"`
 	ID               *string `json:"id,omitzero"`
 	Type             string  `json:"type,omitzero"`
-}
-
-type ResponseComputerToolCallActionClickParam struct {
-	Button string   `json:"button,omitzero"`
-	X      int64    `json:"x,omitzero"`
-	Y      int64    `json:"y,omitzero"`
-	Keys   []string `json:"keys,omitzero"`
-	Type   string   `json:"type,omitzero"`
-}
-
-type ResponseComputerToolCallActionDoubleClickParam struct {
-	Keys []string `json:"keys,omitzero"`
-	X    int64    `json:"x,omitzero"`
-	Y    int64    `json:"y,omitzero"`
-	Type string   `json:"type,omitzero"`
-}
-
-type ResponseComputerToolCallActionDragParam struct {
-	Path []ResponseComputerToolCallActionDragPathParam `json:"path,omitzero"`
-	Keys []string                                      `json:"keys,omitzero"`
-	Type string                                        `json:"type,omitzero"`
-}
-
-type ResponseComputerToolCallActionDragPathParam struct {
-	X int64 `json:"x,omitzero"`
-	Y int64 `json:"y,omitzero"`
-}
-
-type ResponseComputerToolCallActionKeypressParam struct {
-	Keys []string `json:"keys,omitzero"`
-	Type string   `json:"type,omitzero"`
-}
-
-type ResponseComputerToolCallActionMoveParam struct {
-	X    int64    `json:"x,omitzero"`
-	Y    int64    `json:"y,omitzero"`
-	Keys []string `json:"keys,omitzero"`
-	Type string   `json:"type,omitzero"`
-}
-
-type ResponseComputerToolCallActionScreenshotParam struct {
-	Type string `json:"type,omitzero"`
-}
-
-type ResponseComputerToolCallActionScrollParam struct {
-	ScrollX int64    `json:"scroll_x,omitzero"`
-	ScrollY int64    `json:"scroll_y,omitzero"`
-	X       int64    `json:"x,omitzero"`
-	Y       int64    `json:"y,omitzero"`
-	Keys    []string `json:"keys,omitzero"`
-	Type    string   `json:"type,omitzero"`
-}
-
-type ResponseComputerToolCallActionTypeParam struct {
-	Text *string `json:"text,omitzero"`
-	Type string  `json:"type,omitzero"`
-}
-
-type ResponseComputerToolCallActionUnionParam struct {
-	OfClick       *ResponseComputerToolCallActionClickParam
-	OfDoubleClick *ResponseComputerToolCallActionDoubleClickParam
-	OfDrag        *ResponseComputerToolCallActionDragParam
-	OfKeypress    *ResponseComputerToolCallActionKeypressParam
-	OfMove        *ResponseComputerToolCallActionMoveParam
-	OfScreenshot  *ResponseComputerToolCallActionScreenshotParam
-	OfScroll      *ResponseComputerToolCallActionScrollParam
-	OfType        *ResponseComputerToolCallActionTypeParam
-	OfWait        *ResponseComputerToolCallActionWaitParam
-}
-
-var responseComputerToolCallActionUnionParamVariants = &union{Name: "ResponseComputerToolCallActionUnionParam", Expected: "", KeepRaw: false, Variants: []variant{
-	{Field: 0, Kind: '{', Tags: []string{"click"}, Default: false},
-	{Field: 1, Kind: '{', Tags: []string{"double_click"}, Default: false},
-	{Field: 2, Kind: '{', Tags: []string{"drag"}, Default: false},
-	{Field: 3, Kind: '{', Tags: []string{"keypress"}, Default: false},
-	{Field: 4, Kind: '{', Tags: []string{"move"}, Default: false},
-	{Field: 5, Kind: '{', Tags: []string{"screenshot"}, Default: false},
-	{Field: 6, Kind: '{', Tags: []string{"scroll"}, Default: false},
-	{Field: 7, Kind: '{', Tags: []string{"type"}, Default: false},
-	{Field: 8, Kind: '{', Tags: []string{"wait"}, Default: false},
-}}
-
-func (u *ResponseComputerToolCallActionUnionParam) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return responseComputerToolCallActionUnionParamVariants.decode(dec, u)
-}
-
-func (*ResponseComputerToolCallActionUnionParam) union() *union {
-	return responseComputerToolCallActionUnionParamVariants
-}
-
-type ResponseComputerToolCallActionWaitParam struct {
-	Type string `json:"type,omitzero"`
 }
 
 type ResponseComputerToolCallOutputScreenshotParam struct {
@@ -625,7 +483,7 @@ type ResponseComputerToolCallParam struct {
 	PendingSafetyChecks []ResponseComputerToolCallPendingSafetyCheckParam `json:"pending_safety_checks,omitzero"`
 	Status              string                                            `json:"status,omitzero"`
 	Type                string                                            `json:"type,omitzero"`
-	Action              ResponseComputerToolCallActionUnionParam          `json:"action,omitzero"`
+	Action              ComputerActionUnionParam                          `json:"action,omitzero"`
 	Actions             []ComputerActionUnionParam                        `json:"actions,omitzero"`
 }
 
@@ -636,14 +494,10 @@ type ResponseComputerToolCallPendingSafetyCheckParam struct {
 }
 
 type ResponseConfigurationUpdateItemParam struct {
-	ID        *string                                        `json:"id,omitzero"`
-	Reasoning *ResponseConfigurationUpdateItemParamReasoning `json:"reasoning,omitzero"`
-	Text      *ResponseConfigurationUpdateItemParamText      `json:"text,omitzero"`
-	Type      string                                         `json:"type,omitzero"`
-}
-
-type ResponseConfigurationUpdateItemParamReasoning struct {
-	Effort string `json:"effort,omitzero"`
+	ID        *string                                   `json:"id,omitzero"`
+	Reasoning *ToolImageGenerationSvgReasoningParam     `json:"reasoning,omitzero"`
+	Text      *ResponseConfigurationUpdateItemParamText `json:"text,omitzero"`
+	Type      string                                    `json:"type,omitzero"`
 }
 
 type ResponseConfigurationUpdateItemParamText struct {
@@ -651,7 +505,7 @@ type ResponseConfigurationUpdateItemParamText struct {
 }
 
 type ResponseConfigurationUpdateItemParamTextFormatUnion struct {
-	OfText       *SharedResponseFormatTextParam
+	OfText       *ComputerToolParam
 	OfJSONSchema *ResponseFormatTextJSONSchemaConfigParam
 }
 
@@ -672,17 +526,13 @@ type ResponseConversationParam struct {
 	ID *string `json:"id,omitzero"`
 }
 
-type ResponseCustomToolCallCallerDirectParam struct {
-	Type string `json:"type,omitzero"`
-}
-
 type ResponseCustomToolCallCallerProgramParam struct {
 	CallerID *string `json:"caller_id,omitzero"`
 	Type     string  `json:"type,omitzero"`
 }
 
 type ResponseCustomToolCallCallerUnionParam struct {
-	OfDirect  *ResponseCustomToolCallCallerDirectParam
+	OfDirect  *ComputerToolParam
 	OfProgram *ResponseCustomToolCallCallerProgramParam
 }
 
@@ -699,56 +549,9 @@ func (*ResponseCustomToolCallCallerUnionParam) union() *union {
 	return responseCustomToolCallCallerUnionParamVariants
 }
 
-type ResponseCustomToolCallOutputCallerDirectParam struct {
-	Type string `json:"type,omitzero"`
-}
-
-type ResponseCustomToolCallOutputCallerProgramParam struct {
-	CallerID *string `json:"caller_id,omitzero"`
-	Type     string  `json:"type,omitzero"`
-}
-
-type ResponseCustomToolCallOutputCallerUnionParam struct {
-	OfDirect  *ResponseCustomToolCallOutputCallerDirectParam
-	OfProgram *ResponseCustomToolCallOutputCallerProgramParam
-}
-
-var responseCustomToolCallOutputCallerUnionParamVariants = &union{Name: "ResponseCustomToolCallOutputCallerUnionParam", Expected: "", KeepRaw: false, Variants: []variant{
-	{Field: 0, Kind: '{', Tags: []string{"direct"}, Default: false},
-	{Field: 1, Kind: '{', Tags: []string{"program"}, Default: false},
-}}
-
-func (u *ResponseCustomToolCallOutputCallerUnionParam) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return responseCustomToolCallOutputCallerUnionParamVariants.decode(dec, u)
-}
-
-func (*ResponseCustomToolCallOutputCallerUnionParam) union() *union {
-	return responseCustomToolCallOutputCallerUnionParamVariants
-}
-
-type ResponseCustomToolCallOutputOutputOutputContentListItemUnionParam struct {
-	OfInputText  *ResponseInputTextParam
-	OfInputImage *ResponseInputImageParam
-	OfInputFile  *ResponseInputFileParam
-}
-
-var responseCustomToolCallOutputOutputOutputContentListItemUnionParamVariants = &union{Name: "ResponseCustomToolCallOutputOutputOutputContentListItemUnionParam", Expected: "", KeepRaw: false, Variants: []variant{
-	{Field: 0, Kind: '{', Tags: []string{"input_text"}, Default: false},
-	{Field: 1, Kind: '{', Tags: []string{"input_image"}, Default: false},
-	{Field: 2, Kind: '{', Tags: []string{"input_file"}, Default: false},
-}}
-
-func (u *ResponseCustomToolCallOutputOutputOutputContentListItemUnionParam) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return responseCustomToolCallOutputOutputOutputContentListItemUnionParamVariants.decode(dec, u)
-}
-
-func (*ResponseCustomToolCallOutputOutputOutputContentListItemUnionParam) union() *union {
-	return responseCustomToolCallOutputOutputOutputContentListItemUnionParamVariants
-}
-
 type ResponseCustomToolCallOutputOutputUnionParam struct {
 	OfString            *string
-	OfOutputContentList []ResponseCustomToolCallOutputOutputOutputContentListItemUnionParam
+	OfOutputContentList []ResponseInputContentUnionParam
 }
 
 var responseCustomToolCallOutputOutputUnionParamVariants = &union{Name: "ResponseCustomToolCallOutputOutputUnionParam", Expected: "", KeepRaw: false, Variants: []variant{
@@ -768,7 +571,7 @@ type ResponseCustomToolCallOutputParam struct {
 	CallID *string                                      `json:"call_id,omitzero"`
 	Output ResponseCustomToolCallOutputOutputUnionParam `json:"output,omitzero"`
 	ID     *string                                      `json:"id,omitzero"`
-	Caller ResponseCustomToolCallOutputCallerUnionParam `json:"caller,omitzero"`
+	Caller ResponseCustomToolCallCallerUnionParam       `json:"caller,omitzero"`
 	Type   string                                       `json:"type,omitzero"`
 }
 
@@ -820,9 +623,9 @@ type ResponseFileSearchToolCallResultParam struct {
 }
 
 type ResponseFormatTextConfigUnionParam struct {
-	OfText       *SharedResponseFormatTextParam
+	OfText       *ComputerToolParam
 	OfJSONSchema *ResponseFormatTextJSONSchemaConfigParam
-	OfJSONObject *SharedResponseFormatJSONObjectParam
+	OfJSONObject *ComputerToolParam
 }
 
 var responseFormatTextConfigUnionParamVariants = &union{Name: "ResponseFormatTextConfigUnionParam", Expected: "", KeepRaw: false, Variants: []variant{
@@ -848,7 +651,7 @@ type ResponseFormatTextJSONSchemaConfigParam struct {
 }
 
 type ResponseFunctionCallOutputItemUnionParam struct {
-	OfInputText  *ResponseInputTextContentParam
+	OfInputText  *ResponseInputTextParam
 	OfInputImage *ResponseInputImageContentParam
 	OfInputFile  *ResponseInputFileContentParam
 }
@@ -872,12 +675,8 @@ type ResponseFunctionShellCallOutputContentOutcomeExitParam struct {
 	Type     string `json:"type,omitzero"`
 }
 
-type ResponseFunctionShellCallOutputContentOutcomeTimeoutParam struct {
-	Type string `json:"type,omitzero"`
-}
-
 type ResponseFunctionShellCallOutputContentOutcomeUnionParam struct {
-	OfTimeout *ResponseFunctionShellCallOutputContentOutcomeTimeoutParam
+	OfTimeout *ComputerToolParam
 	OfExit    *ResponseFunctionShellCallOutputContentOutcomeExitParam
 }
 
@@ -900,43 +699,16 @@ type ResponseFunctionShellCallOutputContentParam struct {
 	Stdout  *string                                                 `json:"stdout,omitzero"`
 }
 
-type ResponseFunctionToolCallCallerDirectParam struct {
-	Type string `json:"type,omitzero"`
-}
-
-type ResponseFunctionToolCallCallerProgramParam struct {
-	CallerID *string `json:"caller_id,omitzero"`
-	Type     string  `json:"type,omitzero"`
-}
-
-type ResponseFunctionToolCallCallerUnionParam struct {
-	OfDirect  *ResponseFunctionToolCallCallerDirectParam
-	OfProgram *ResponseFunctionToolCallCallerProgramParam
-}
-
-var responseFunctionToolCallCallerUnionParamVariants = &union{Name: "ResponseFunctionToolCallCallerUnionParam", Expected: "", KeepRaw: false, Variants: []variant{
-	{Field: 0, Kind: '{', Tags: []string{"direct"}, Default: false},
-	{Field: 1, Kind: '{', Tags: []string{"program"}, Default: false},
-}}
-
-func (u *ResponseFunctionToolCallCallerUnionParam) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return responseFunctionToolCallCallerUnionParamVariants.decode(dec, u)
-}
-
-func (*ResponseFunctionToolCallCallerUnionParam) union() *union {
-	return responseFunctionToolCallCallerUnionParamVariants
-}
-
 type ResponseFunctionToolCallParam struct {
-	Arguments jsontext.Value                           `json:"arguments,omitzero"`
-	CallID    *string                                  `json:"call_id,omitzero"`
-	Name      *string                                  `json:"name,omitzero"`
-	ID        *string                                  `json:"id,omitzero"`
-	Async     *bool                                    `json:"async,omitzero"`
-	Namespace *string                                  `json:"namespace,omitzero"`
-	Caller    ResponseFunctionToolCallCallerUnionParam `json:"caller,omitzero"`
-	Status    string                                   `json:"status,omitzero"`
-	Type      string                                   `json:"type,omitzero"`
+	Arguments jsontext.Value                         `json:"arguments,omitzero"`
+	CallID    *string                                `json:"call_id,omitzero"`
+	Name      *string                                `json:"name,omitzero"`
+	ID        *string                                `json:"id,omitzero"`
+	Async     *bool                                  `json:"async,omitzero"`
+	Namespace *string                                `json:"namespace,omitzero"`
+	Caller    ResponseCustomToolCallCallerUnionParam `json:"caller,omitzero"`
+	Status    string                                 `json:"status,omitzero"`
+	Type      string                                 `json:"type,omitzero"`
 }
 
 type ResponseFunctionWebSearchActionFindParam struct {
@@ -951,15 +723,10 @@ type ResponseFunctionWebSearchActionOpenPageParam struct {
 }
 
 type ResponseFunctionWebSearchActionSearchParam struct {
-	Query   *string                                            `json:"query,omitzero"`
-	Queries []string                                           `json:"queries,omitzero"`
-	Sources []ResponseFunctionWebSearchActionSearchSourceParam `json:"sources,omitzero"`
-	Type    string                                             `json:"type,omitzero"`
-}
-
-type ResponseFunctionWebSearchActionSearchSourceParam struct {
-	URL  *string `json:"url,omitzero"`
-	Type string  `json:"type,omitzero"`
+	Query   *string                                        `json:"query,omitzero"`
+	Queries []string                                       `json:"queries,omitzero"`
+	Sources []ResponseFunctionWebSearchActionOpenPageParam `json:"sources,omitzero"`
+	Type    string                                         `json:"type,omitzero"`
 }
 
 type ResponseFunctionWebSearchActionUnionParam struct {
@@ -1008,18 +775,13 @@ func (u *ResponseInputContentUnionParam) UnmarshalJSONFrom(dec *jsontext.Decoder
 func (*ResponseInputContentUnionParam) union() *union { return responseInputContentUnionParamVariants }
 
 type ResponseInputFileContentParam struct {
-	FileData              *string                                             `json:"file_data,omitzero"`
-	FileID                *string                                             `json:"file_id,omitzero"`
-	FileURL               *string                                             `json:"file_url,omitzero"`
-	Filename              *string                                             `json:"filename,omitzero"`
-	PromptCacheBreakpoint *ResponseInputFileContentPromptCacheBreakpointParam `json:"prompt_cache_breakpoint,omitzero"`
-	Detail                string                                              `json:"detail,omitzero"`
-	Type                  string                                              `json:"type,omitzero"`
-}
-
-type ResponseInputFileContentPromptCacheBreakpointParam struct {
-	Ttl  string `json:"ttl,omitzero"`
-	Mode string `json:"mode,omitzero"`
+	FileData              *string                                      `json:"file_data,omitzero"`
+	FileID                *string                                      `json:"file_id,omitzero"`
+	FileURL               *string                                      `json:"file_url,omitzero"`
+	Filename              *string                                      `json:"filename,omitzero"`
+	PromptCacheBreakpoint *ResponseInputFilePromptCacheBreakpointParam `json:"prompt_cache_breakpoint,omitzero"`
+	Detail                string                                       `json:"detail,omitzero"`
+	Type                  string                                       `json:"type,omitzero"`
 }
 
 type ResponseInputFileParam struct {
@@ -1038,29 +800,19 @@ type ResponseInputFilePromptCacheBreakpointParam struct {
 }
 
 type ResponseInputImageContentParam struct {
-	FileID                *string                                              `json:"file_id,omitzero"`
-	ImageURL              *string                                              `json:"image_url,omitzero"`
-	Detail                string                                               `json:"detail,omitzero"`
-	PromptCacheBreakpoint *ResponseInputImageContentPromptCacheBreakpointParam `json:"prompt_cache_breakpoint,omitzero"`
-	Type                  string                                               `json:"type,omitzero"`
-}
-
-type ResponseInputImageContentPromptCacheBreakpointParam struct {
-	Ttl  string `json:"ttl,omitzero"`
-	Mode string `json:"mode,omitzero"`
+	FileID                *string                                      `json:"file_id,omitzero"`
+	ImageURL              *string                                      `json:"image_url,omitzero"`
+	Detail                string                                       `json:"detail,omitzero"`
+	PromptCacheBreakpoint *ResponseInputFilePromptCacheBreakpointParam `json:"prompt_cache_breakpoint,omitzero"`
+	Type                  string                                       `json:"type,omitzero"`
 }
 
 type ResponseInputImageParam struct {
-	Detail                string                                        `json:"detail,omitzero"`
-	FileID                *string                                       `json:"file_id,omitzero"`
-	ImageURL              *string                                       `json:"image_url,omitzero"`
-	PromptCacheBreakpoint *ResponseInputImagePromptCacheBreakpointParam `json:"prompt_cache_breakpoint,omitzero"`
-	Type                  string                                        `json:"type,omitzero"`
-}
-
-type ResponseInputImagePromptCacheBreakpointParam struct {
-	Ttl  string `json:"ttl,omitzero"`
-	Mode string `json:"mode,omitzero"`
+	Detail                string                                       `json:"detail,omitzero"`
+	FileID                *string                                      `json:"file_id,omitzero"`
+	ImageURL              *string                                      `json:"image_url,omitzero"`
+	PromptCacheBreakpoint *ResponseInputFilePromptCacheBreakpointParam `json:"prompt_cache_breakpoint,omitzero"`
+	Type                  string                                       `json:"type,omitzero"`
 }
 
 type ResponseInputItemAdditionalToolsParam struct {
@@ -1068,33 +820,6 @@ type ResponseInputItemAdditionalToolsParam struct {
 	ID    *string          `json:"id,omitzero"`
 	Role  string           `json:"role,omitzero"`
 	Type  string           `json:"type,omitzero"`
-}
-
-type ResponseInputItemApplyPatchCallCallerDirectParam struct {
-	Type string `json:"type,omitzero"`
-}
-
-type ResponseInputItemApplyPatchCallCallerProgramParam struct {
-	CallerID *string `json:"caller_id,omitzero"`
-	Type     string  `json:"type,omitzero"`
-}
-
-type ResponseInputItemApplyPatchCallCallerUnionParam struct {
-	OfDirect  *ResponseInputItemApplyPatchCallCallerDirectParam
-	OfProgram *ResponseInputItemApplyPatchCallCallerProgramParam
-}
-
-var responseInputItemApplyPatchCallCallerUnionParamVariants = &union{Name: "ResponseInputItemApplyPatchCallCallerUnionParam", Expected: "", KeepRaw: false, Variants: []variant{
-	{Field: 0, Kind: '{', Tags: []string{"direct"}, Default: false},
-	{Field: 1, Kind: '{', Tags: []string{"program"}, Default: false},
-}}
-
-func (u *ResponseInputItemApplyPatchCallCallerUnionParam) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return responseInputItemApplyPatchCallCallerUnionParamVariants.decode(dec, u)
-}
-
-func (*ResponseInputItemApplyPatchCallCallerUnionParam) union() *union {
-	return responseInputItemApplyPatchCallCallerUnionParamVariants
 }
 
 type ResponseInputItemApplyPatchCallOperationCreateFileParam struct {
@@ -1111,7 +836,7 @@ type ResponseInputItemApplyPatchCallOperationDeleteFileParam struct {
 type ResponseInputItemApplyPatchCallOperationUnionParam struct {
 	OfCreateFile *ResponseInputItemApplyPatchCallOperationCreateFileParam
 	OfDeleteFile *ResponseInputItemApplyPatchCallOperationDeleteFileParam
-	OfUpdateFile *ResponseInputItemApplyPatchCallOperationUpdateFileParam
+	OfUpdateFile *ResponseInputItemApplyPatchCallOperationCreateFileParam
 }
 
 var responseInputItemApplyPatchCallOperationUnionParamVariants = &union{Name: "ResponseInputItemApplyPatchCallOperationUnionParam", Expected: "", KeepRaw: false, Variants: []variant{
@@ -1128,46 +853,13 @@ func (*ResponseInputItemApplyPatchCallOperationUnionParam) union() *union {
 	return responseInputItemApplyPatchCallOperationUnionParamVariants
 }
 
-type ResponseInputItemApplyPatchCallOperationUpdateFileParam struct {
-	Diff *string `json:"diff,omitzero"`
-	Path *string `json:"path,omitzero"`
-	Type string  `json:"type,omitzero"`
-}
-
-type ResponseInputItemApplyPatchCallOutputCallerDirectParam struct {
-	Type string `json:"type,omitzero"`
-}
-
-type ResponseInputItemApplyPatchCallOutputCallerProgramParam struct {
-	CallerID *string `json:"caller_id,omitzero"`
-	Type     string  `json:"type,omitzero"`
-}
-
-type ResponseInputItemApplyPatchCallOutputCallerUnionParam struct {
-	OfDirect  *ResponseInputItemApplyPatchCallOutputCallerDirectParam
-	OfProgram *ResponseInputItemApplyPatchCallOutputCallerProgramParam
-}
-
-var responseInputItemApplyPatchCallOutputCallerUnionParamVariants = &union{Name: "ResponseInputItemApplyPatchCallOutputCallerUnionParam", Expected: "", KeepRaw: false, Variants: []variant{
-	{Field: 0, Kind: '{', Tags: []string{"direct"}, Default: false},
-	{Field: 1, Kind: '{', Tags: []string{"program"}, Default: false},
-}}
-
-func (u *ResponseInputItemApplyPatchCallOutputCallerUnionParam) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return responseInputItemApplyPatchCallOutputCallerUnionParamVariants.decode(dec, u)
-}
-
-func (*ResponseInputItemApplyPatchCallOutputCallerUnionParam) union() *union {
-	return responseInputItemApplyPatchCallOutputCallerUnionParamVariants
-}
-
 type ResponseInputItemApplyPatchCallOutputParam struct {
-	CallID *string                                               `json:"call_id,omitzero"`
-	Status string                                                `json:"status,omitzero"`
-	ID     *string                                               `json:"id,omitzero"`
-	Output *string                                               `json:"output,omitzero"`
-	Caller ResponseInputItemApplyPatchCallOutputCallerUnionParam `json:"caller,omitzero"`
-	Type   string                                                `json:"type,omitzero"`
+	CallID *string                                `json:"call_id,omitzero"`
+	Status string                                 `json:"status,omitzero"`
+	ID     *string                                `json:"id,omitzero"`
+	Output *string                                `json:"output,omitzero"`
+	Caller ResponseCustomToolCallCallerUnionParam `json:"caller,omitzero"`
+	Type   string                                 `json:"type,omitzero"`
 }
 
 type ResponseInputItemApplyPatchCallParam struct {
@@ -1175,55 +867,17 @@ type ResponseInputItemApplyPatchCallParam struct {
 	Operation ResponseInputItemApplyPatchCallOperationUnionParam `json:"operation,omitzero"`
 	Status    string                                             `json:"status,omitzero"`
 	ID        *string                                            `json:"id,omitzero"`
-	Caller    ResponseInputItemApplyPatchCallCallerUnionParam    `json:"caller,omitzero"`
+	Caller    ResponseCustomToolCallCallerUnionParam             `json:"caller,omitzero"`
 	Type      string                                             `json:"type,omitzero"`
 }
 
-type ResponseInputItemCompactionTriggerParam struct {
-	ID   *string `json:"id,omitzero"`
-	Type string  `json:"type,omitzero"`
-}
-
-type ResponseInputItemComputerCallOutputAcknowledgedSafetyCheckParam struct {
-	ID      *string `json:"id,omitzero"`
-	Code    *string `json:"code,omitzero"`
-	Message *string `json:"message,omitzero"`
-}
-
 type ResponseInputItemComputerCallOutputParam struct {
-	CallID                   *string                                                           `json:"call_id,omitzero"`
-	Output                   *ResponseComputerToolCallOutputScreenshotParam                    `json:"output,omitzero"`
-	ID                       *string                                                           `json:"id,omitzero"`
-	AcknowledgedSafetyChecks []ResponseInputItemComputerCallOutputAcknowledgedSafetyCheckParam `json:"acknowledged_safety_checks,omitzero"`
-	Status                   string                                                            `json:"status,omitzero"`
-	Type                     string                                                            `json:"type,omitzero"`
-}
-
-type ResponseInputItemFunctionCallOutputCallerDirectParam struct {
-	Type string `json:"type,omitzero"`
-}
-
-type ResponseInputItemFunctionCallOutputCallerProgramParam struct {
-	CallerID *string `json:"caller_id,omitzero"`
-	Type     string  `json:"type,omitzero"`
-}
-
-type ResponseInputItemFunctionCallOutputCallerUnionParam struct {
-	OfDirect  *ResponseInputItemFunctionCallOutputCallerDirectParam
-	OfProgram *ResponseInputItemFunctionCallOutputCallerProgramParam
-}
-
-var responseInputItemFunctionCallOutputCallerUnionParamVariants = &union{Name: "ResponseInputItemFunctionCallOutputCallerUnionParam", Expected: "", KeepRaw: false, Variants: []variant{
-	{Field: 0, Kind: '{', Tags: []string{"direct"}, Default: false},
-	{Field: 1, Kind: '{', Tags: []string{"program"}, Default: false},
-}}
-
-func (u *ResponseInputItemFunctionCallOutputCallerUnionParam) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return responseInputItemFunctionCallOutputCallerUnionParamVariants.decode(dec, u)
-}
-
-func (*ResponseInputItemFunctionCallOutputCallerUnionParam) union() *union {
-	return responseInputItemFunctionCallOutputCallerUnionParamVariants
+	CallID                   *string                                           `json:"call_id,omitzero"`
+	Output                   *ResponseComputerToolCallOutputScreenshotParam    `json:"output,omitzero"`
+	ID                       *string                                           `json:"id,omitzero"`
+	AcknowledgedSafetyChecks []ResponseComputerToolCallPendingSafetyCheckParam `json:"acknowledged_safety_checks,omitzero"`
+	Status                   string                                            `json:"status,omitzero"`
+	Type                     string                                            `json:"type,omitzero"`
 }
 
 type ResponseInputItemFunctionCallOutputOutputUnionParam struct {
@@ -1250,7 +904,7 @@ type ResponseInputItemFunctionCallOutputParam struct {
 	CallID    *string                                             `json:"call_id,omitzero"`
 	Name      *string                                             `json:"name,omitzero"`
 	Namespace *string                                             `json:"namespace,omitzero"`
-	Caller    ResponseInputItemFunctionCallOutputCallerUnionParam `json:"caller,omitzero"`
+	Caller    ResponseCustomToolCallCallerUnionParam              `json:"caller,omitzero"`
 	Status    string                                              `json:"status,omitzero"`
 	Type      string                                              `json:"type,omitzero"`
 }
@@ -1385,33 +1039,6 @@ type ResponseInputItemShellCallActionParam struct {
 	TimeoutMs       *int64   `json:"timeout_ms,omitzero"`
 }
 
-type ResponseInputItemShellCallCallerDirectParam struct {
-	Type string `json:"type,omitzero"`
-}
-
-type ResponseInputItemShellCallCallerProgramParam struct {
-	CallerID *string `json:"caller_id,omitzero"`
-	Type     string  `json:"type,omitzero"`
-}
-
-type ResponseInputItemShellCallCallerUnionParam struct {
-	OfDirect  *ResponseInputItemShellCallCallerDirectParam
-	OfProgram *ResponseInputItemShellCallCallerProgramParam
-}
-
-var responseInputItemShellCallCallerUnionParamVariants = &union{Name: "ResponseInputItemShellCallCallerUnionParam", Expected: "", KeepRaw: false, Variants: []variant{
-	{Field: 0, Kind: '{', Tags: []string{"direct"}, Default: false},
-	{Field: 1, Kind: '{', Tags: []string{"program"}, Default: false},
-}}
-
-func (u *ResponseInputItemShellCallCallerUnionParam) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return responseInputItemShellCallCallerUnionParamVariants.decode(dec, u)
-}
-
-func (*ResponseInputItemShellCallCallerUnionParam) union() *union {
-	return responseInputItemShellCallCallerUnionParamVariants
-}
-
 type ResponseInputItemShellCallEnvironmentUnionParam struct {
 	OfLocal              *LocalEnvironmentParam
 	OfContainerReference *ContainerReferenceParam
@@ -1430,48 +1057,21 @@ func (*ResponseInputItemShellCallEnvironmentUnionParam) union() *union {
 	return responseInputItemShellCallEnvironmentUnionParamVariants
 }
 
-type ResponseInputItemShellCallOutputCallerDirectParam struct {
-	Type string `json:"type,omitzero"`
-}
-
-type ResponseInputItemShellCallOutputCallerProgramParam struct {
-	CallerID *string `json:"caller_id,omitzero"`
-	Type     string  `json:"type,omitzero"`
-}
-
-type ResponseInputItemShellCallOutputCallerUnionParam struct {
-	OfDirect  *ResponseInputItemShellCallOutputCallerDirectParam
-	OfProgram *ResponseInputItemShellCallOutputCallerProgramParam
-}
-
-var responseInputItemShellCallOutputCallerUnionParamVariants = &union{Name: "ResponseInputItemShellCallOutputCallerUnionParam", Expected: "", KeepRaw: false, Variants: []variant{
-	{Field: 0, Kind: '{', Tags: []string{"direct"}, Default: false},
-	{Field: 1, Kind: '{', Tags: []string{"program"}, Default: false},
-}}
-
-func (u *ResponseInputItemShellCallOutputCallerUnionParam) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return responseInputItemShellCallOutputCallerUnionParamVariants.decode(dec, u)
-}
-
-func (*ResponseInputItemShellCallOutputCallerUnionParam) union() *union {
-	return responseInputItemShellCallOutputCallerUnionParamVariants
-}
-
 type ResponseInputItemShellCallOutputParam struct {
-	CallID          *string                                          `json:"call_id,omitzero"`
-	Output          []ResponseFunctionShellCallOutputContentParam    `json:"output,omitzero"`
-	ID              *string                                          `json:"id,omitzero"`
-	MaxOutputLength *int64                                           `json:"max_output_length,omitzero"`
-	Caller          ResponseInputItemShellCallOutputCallerUnionParam `json:"caller,omitzero"`
-	Status          string                                           `json:"status,omitzero"`
-	Type            string                                           `json:"type,omitzero"`
+	CallID          *string                                       `json:"call_id,omitzero"`
+	Output          []ResponseFunctionShellCallOutputContentParam `json:"output,omitzero"`
+	ID              *string                                       `json:"id,omitzero"`
+	MaxOutputLength *int64                                        `json:"max_output_length,omitzero"`
+	Caller          ResponseCustomToolCallCallerUnionParam        `json:"caller,omitzero"`
+	Status          string                                        `json:"status,omitzero"`
+	Type            string                                        `json:"type,omitzero"`
 }
 
 type ResponseInputItemShellCallParam struct {
 	Action      *ResponseInputItemShellCallActionParam          `json:"action,omitzero"`
 	CallID      *string                                         `json:"call_id,omitzero"`
 	ID          *string                                         `json:"id,omitzero"`
-	Caller      ResponseInputItemShellCallCallerUnionParam      `json:"caller,omitzero"`
+	Caller      ResponseCustomToolCallCallerUnionParam          `json:"caller,omitzero"`
 	Environment ResponseInputItemShellCallEnvironmentUnionParam `json:"environment,omitzero"`
 	Status      string                                          `json:"status,omitzero"`
 	Type        string                                          `json:"type,omitzero"`
@@ -1514,7 +1114,7 @@ type ResponseInputItemUnionParam struct {
 	OfMcpCall              *ResponseInputItemMcpCallParam
 	OfCustomToolCallOutput *ResponseCustomToolCallOutputParam
 	OfCustomToolCall       *ResponseCustomToolCallParam
-	OfCompactionTrigger    *ResponseInputItemCompactionTriggerParam
+	OfCompactionTrigger    *ResponseInputItemItemReferenceParam
 	OfItemReference        *ResponseInputItemItemReferenceParam
 	OfProgram              *ResponseInputItemProgramParam
 	OfProgramOutput        *ResponseInputItemProgramOutputParam
@@ -1562,26 +1162,10 @@ func (u *ResponseInputItemUnionParam) UnmarshalJSONFrom(dec *jsontext.Decoder) e
 
 func (*ResponseInputItemUnionParam) union() *union { return responseInputItemUnionParamVariants }
 
-type ResponseInputTextContentParam struct {
-	Text                  *string                                             `json:"text,omitzero"`
-	PromptCacheBreakpoint *ResponseInputTextContentPromptCacheBreakpointParam `json:"prompt_cache_breakpoint,omitzero"`
-	Type                  string                                              `json:"type,omitzero"`
-}
-
-type ResponseInputTextContentPromptCacheBreakpointParam struct {
-	Ttl  string `json:"ttl,omitzero"`
-	Mode string `json:"mode,omitzero"`
-}
-
 type ResponseInputTextParam struct {
 	Text                  *string                                      `json:"text,omitzero"`
-	PromptCacheBreakpoint *ResponseInputTextPromptCacheBreakpointParam `json:"prompt_cache_breakpoint,omitzero"`
+	PromptCacheBreakpoint *ResponseInputFilePromptCacheBreakpointParam `json:"prompt_cache_breakpoint,omitzero"`
 	Type                  string                                       `json:"type,omitzero"`
-}
-
-type ResponseInputTextPromptCacheBreakpointParam struct {
-	Ttl  string `json:"ttl,omitzero"`
-	Mode string `json:"mode,omitzero"`
 }
 
 type ResponseNewParams struct {
@@ -1669,15 +1253,11 @@ type ResponseNewParamsModeration struct {
 }
 
 type ResponseNewParamsModerationPolicy struct {
-	Input  *ResponseNewParamsModerationPolicyInput  `json:"input,omitzero"`
-	Output *ResponseNewParamsModerationPolicyOutput `json:"output,omitzero"`
+	Input  *ResponseNewParamsModerationPolicyInput `json:"input,omitzero"`
+	Output *ResponseNewParamsModerationPolicyInput `json:"output,omitzero"`
 }
 
 type ResponseNewParamsModerationPolicyInput struct {
-	Mode string `json:"mode,omitzero"`
-}
-
-type ResponseNewParamsModerationPolicyOutput struct {
 	Mode string `json:"mode,omitzero"`
 }
 
@@ -1692,20 +1272,16 @@ type ResponseNewParamsStreamOptions struct {
 	IncludeObfuscation *bool `json:"include_obfuscation,omitzero"`
 }
 
-type ResponseNewParamsToolChoiceSpecificProgrammaticToolCallingParam struct {
-	Type string `json:"type,omitzero"`
-}
-
 type ResponseNewParamsToolChoiceUnion struct {
 	OfToolChoiceMode                                             *string
 	OfAllowedTools                                               *ToolChoiceAllowedParam
-	OfHostedTool                                                 *ToolChoiceTypesParam
-	OfFunctionTool                                               *ToolChoiceFunctionParam
+	OfHostedTool                                                 *ComputerToolParam
+	OfFunctionTool                                               *ToolChoiceCustomParam
 	OfMcpTool                                                    *ToolChoiceMcpParam
 	OfCustomTool                                                 *ToolChoiceCustomParam
-	OfResponseNewsToolChoiceSpecificProgrammaticToolCallingParam *ResponseNewParamsToolChoiceSpecificProgrammaticToolCallingParam
-	OfSpecificApplyPatchToolChoice                               *ToolChoiceApplyPatchParam
-	OfSpecificShellToolChoice                                    *ToolChoiceShellParam
+	OfResponseNewsToolChoiceSpecificProgrammaticToolCallingParam *ComputerToolParam
+	OfSpecificApplyPatchToolChoice                               *ComputerToolParam
+	OfSpecificShellToolChoice                                    *ComputerToolParam
 }
 
 var responseNewParamsToolChoiceUnionVariants = &union{Name: "ResponseNewParamsToolChoiceUnion", Expected: "one of a string or object", KeepRaw: false, Variants: []variant{
@@ -1851,24 +1427,16 @@ func (*ResponsePromptVariableUnionParam) union() *union {
 	return responsePromptVariableUnionParamVariants
 }
 
-type ResponseReasoningItemContentParam struct {
-	Text *string `json:"text,omitzero"`
-	Type string  `json:"type,omitzero"`
-}
-
 type ResponseReasoningItemParam struct {
-	ID               *string                             `json:"id,omitzero"`
-	Summary          []ResponseReasoningItemSummaryParam `json:"summary,omitzero"`
-	EncryptedContent *string                             `json:"encrypted_content,omitzero"`
-	Content          []ResponseReasoningItemContentParam `json:"content,omitzero"`
-	Status           string                              `json:"status,omitzero"`
-	Type             string                              `json:"type,omitzero"`
+	ID               *string                   `json:"id,omitzero"`
+	Summary          []ComputerActionTypeParam `json:"summary,omitzero"`
+	EncryptedContent *string                   `json:"encrypted_content,omitzero"`
+	Content          []ComputerActionTypeParam `json:"content,omitzero"`
+	Status           string                    `json:"status,omitzero"`
+	Type             string                    `json:"type,omitzero"`
 }
 
-type ResponseReasoningItemSummaryParam struct {
-	Text *string `json:"text,omitzero"`
-	Type string  `json:"type,omitzero"`
-}
+type ResponseReasoningItemSummaryParam = ComputerActionTypeParam
 
 type ResponseTextConfigParam struct {
 	Verbosity string                             `json:"verbosity,omitzero"`
@@ -1884,174 +1452,20 @@ type ResponseToolSearchOutputItemParam struct {
 	Type      string                                       `json:"type,omitzero"`
 }
 
-type ResponseToolSearchOutputItemParamToolCodeInterpreterContainerCodeInterpreterToolAutoNetworkPolicyUnion struct {
-	OfDisabled  *ContainerNetworkPolicyDisabledParam
-	OfAllowlist *ContainerNetworkPolicyAllowlistParam
-}
-
-var responseToolSearchOutputItemParamToolCodeInterpreterContainerCodeInterpreterToolAutoNetworkPolicyUnionVariants = &union{Name: "ResponseToolSearchOutputItemParamToolCodeInterpreterContainerCodeInterpreterToolAutoNetworkPolicyUnion", Expected: "", KeepRaw: false, Variants: []variant{
-	{Field: 0, Kind: '{', Tags: []string{"disabled"}, Default: false},
-	{Field: 1, Kind: '{', Tags: []string{"allowlist"}, Default: false},
-}}
-
-func (u *ResponseToolSearchOutputItemParamToolCodeInterpreterContainerCodeInterpreterToolAutoNetworkPolicyUnion) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return responseToolSearchOutputItemParamToolCodeInterpreterContainerCodeInterpreterToolAutoNetworkPolicyUnionVariants.decode(dec, u)
-}
-
-func (*ResponseToolSearchOutputItemParamToolCodeInterpreterContainerCodeInterpreterToolAutoNetworkPolicyUnion) union() *union {
-	return responseToolSearchOutputItemParamToolCodeInterpreterContainerCodeInterpreterToolAutoNetworkPolicyUnionVariants
-}
-
-type ResponseToolSearchOutputItemParamToolCodeInterpreterContainerUnion struct {
-	OfString                  *string
-	OfCodeInterpreterToolAuto *ToolCodeInterpreterContainerCodeInterpreterContainerAutoParam
-}
-
-var responseToolSearchOutputItemParamToolCodeInterpreterContainerUnionVariants = &union{Name: "ResponseToolSearchOutputItemParamToolCodeInterpreterContainerUnion", Expected: "", KeepRaw: false, Variants: []variant{
-	{Field: 0, Kind: '"', Tags: nil, Default: false},
-	{Field: 1, Kind: '{', Tags: []string{"auto"}, Default: false},
-}}
-
-func (u *ResponseToolSearchOutputItemParamToolCodeInterpreterContainerUnion) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return responseToolSearchOutputItemParamToolCodeInterpreterContainerUnionVariants.decode(dec, u)
-}
-
-func (*ResponseToolSearchOutputItemParamToolCodeInterpreterContainerUnion) union() *union {
-	return responseToolSearchOutputItemParamToolCodeInterpreterContainerUnionVariants
-}
-
-type ResponseToolSearchOutputItemParamToolCodeInterpreterParam struct {
-	Container      ResponseToolSearchOutputItemParamToolCodeInterpreterContainerUnion `json:"container,omitzero"`
-	AllowedCallers []string                                                           `json:"allowed_callers,omitzero"`
-	Type           string                                                             `json:"type,omitzero"`
-}
-
-type ResponseToolSearchOutputItemParamToolImageGenerationInputImageMask struct {
-	FileID   *string `json:"file_id,omitzero"`
-	ImageURL *string `json:"image_url,omitzero"`
-}
-
-type ResponseToolSearchOutputItemParamToolImageGenerationParam struct {
-	FrameCount        *int64                                                              `json:"frame_count,omitzero"`
-	FrameDurationMs   *int64                                                              `json:"frame_duration_ms,omitzero"`
-	OutputCompression *int64                                                              `json:"output_compression,omitzero"`
-	PartialImages     *int64                                                              `json:"partial_images,omitzero"`
-	InputFidelity     string                                                              `json:"input_fidelity,omitzero"`
-	Action            string                                                              `json:"action,omitzero"`
-	Background        string                                                              `json:"background,omitzero"`
-	Complexity        string                                                              `json:"complexity,omitzero"`
-	InputImageMask    *ResponseToolSearchOutputItemParamToolImageGenerationInputImageMask `json:"input_image_mask,omitzero"`
-	Model             string                                                              `json:"model,omitzero"`
-	Moderation        string                                                              `json:"moderation,omitzero"`
-	OutputFormat      string                                                              `json:"output_format,omitzero"`
-	Quality           string                                                              `json:"quality,omitzero"`
-	Size              string                                                              `json:"size,omitzero"`
-	Svg               *ResponseToolSearchOutputItemParamToolImageGenerationSvg            `json:"svg,omitzero"`
-	Type              string                                                              `json:"type,omitzero"`
-}
-
-type ResponseToolSearchOutputItemParamToolImageGenerationSvg struct {
-	Model     *string                                                           `json:"model,omitzero"`
-	Reasoning *ResponseToolSearchOutputItemParamToolImageGenerationSvgReasoning `json:"reasoning,omitzero"`
-}
-
-type ResponseToolSearchOutputItemParamToolImageGenerationSvgReasoning struct {
-	Effort string `json:"effort,omitzero"`
-}
-
-type ResponseToolSearchOutputItemParamToolLocalShellParam struct {
-	Type string `json:"type,omitzero"`
-}
-
-type ResponseToolSearchOutputItemParamToolMcpAllowedToolsMcpToolFilterParam struct {
-	ReadOnly  *bool    `json:"read_only,omitzero"`
-	ToolNames []string `json:"tool_names,omitzero"`
-}
-
-type ResponseToolSearchOutputItemParamToolMcpAllowedToolsUnion struct {
-	OfMcpAllowedTools []string
-	OfMcpToolFilter   *ResponseToolSearchOutputItemParamToolMcpAllowedToolsMcpToolFilterParam
-}
-
-var responseToolSearchOutputItemParamToolMcpAllowedToolsUnionVariants = &union{Name: "ResponseToolSearchOutputItemParamToolMcpAllowedToolsUnion", Expected: "", KeepRaw: false, Variants: []variant{
-	{Field: 0, Kind: '[', Tags: nil, Default: false},
-	{Field: 1, Kind: '{', Tags: nil, Default: true},
-}}
-
-func (u *ResponseToolSearchOutputItemParamToolMcpAllowedToolsUnion) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return responseToolSearchOutputItemParamToolMcpAllowedToolsUnionVariants.decode(dec, u)
-}
-
-func (*ResponseToolSearchOutputItemParamToolMcpAllowedToolsUnion) union() *union {
-	return responseToolSearchOutputItemParamToolMcpAllowedToolsUnionVariants
-}
-
-type ResponseToolSearchOutputItemParamToolMcpParam struct {
-	ServerLabel       *string                                                      `json:"server_label,omitzero"`
-	Authorization     *string                                                      `json:"authorization,omitzero"`
-	DeferLoading      *bool                                                        `json:"defer_loading,omitzero"`
-	ServerDescription *string                                                      `json:"server_description,omitzero"`
-	ServerURL         *string                                                      `json:"server_url,omitzero"`
-	TunnelID          *string                                                      `json:"tunnel_id,omitzero"`
-	AllowedCallers    []string                                                     `json:"allowed_callers,omitzero"`
-	AllowedTools      ResponseToolSearchOutputItemParamToolMcpAllowedToolsUnion    `json:"allowed_tools,omitzero"`
-	Headers           map[string]string                                            `json:"headers,omitzero"`
-	RequireApproval   ResponseToolSearchOutputItemParamToolMcpRequireApprovalUnion `json:"require_approval,omitzero"`
-	ConnectorID       string                                                       `json:"connector_id,omitzero"`
-	Type              string                                                       `json:"type,omitzero"`
-}
-
-type ResponseToolSearchOutputItemParamToolMcpRequireApprovalMcpToolApprovalFilterAlways struct {
-	ReadOnly  *bool    `json:"read_only,omitzero"`
-	ToolNames []string `json:"tool_names,omitzero"`
-}
-
-type ResponseToolSearchOutputItemParamToolMcpRequireApprovalMcpToolApprovalFilterNever struct {
-	ReadOnly  *bool    `json:"read_only,omitzero"`
-	ToolNames []string `json:"tool_names,omitzero"`
-}
-
-type ResponseToolSearchOutputItemParamToolMcpRequireApprovalMcpToolApprovalFilterParam struct {
-	Always *ResponseToolSearchOutputItemParamToolMcpRequireApprovalMcpToolApprovalFilterAlways `json:"always,omitzero"`
-	Never  *ResponseToolSearchOutputItemParamToolMcpRequireApprovalMcpToolApprovalFilterNever  `json:"never,omitzero"`
-}
-
-type ResponseToolSearchOutputItemParamToolMcpRequireApprovalUnion struct {
-	OfMcpToolApprovalFilter  *ResponseToolSearchOutputItemParamToolMcpRequireApprovalMcpToolApprovalFilterParam
-	OfMcpToolApprovalSetting *string
-}
-
-var responseToolSearchOutputItemParamToolMcpRequireApprovalUnionVariants = &union{Name: "ResponseToolSearchOutputItemParamToolMcpRequireApprovalUnion", Expected: "", KeepRaw: false, Variants: []variant{
-	{Field: 0, Kind: '{', Tags: nil, Default: true},
-	{Field: 1, Kind: '"', Tags: nil, Default: false},
-}}
-
-func (u *ResponseToolSearchOutputItemParamToolMcpRequireApprovalUnion) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return responseToolSearchOutputItemParamToolMcpRequireApprovalUnionVariants.decode(dec, u)
-}
-
-func (*ResponseToolSearchOutputItemParamToolMcpRequireApprovalUnion) union() *union {
-	return responseToolSearchOutputItemParamToolMcpRequireApprovalUnionVariants
-}
-
-type ResponseToolSearchOutputItemParamToolProgrammaticToolCallingParam struct {
-	Type string `json:"type,omitzero"`
-}
-
 type ResponseToolSearchOutputItemParamToolUnion struct {
 	OfFunction                *FunctionToolParam
 	OfFileSearch              *FileSearchToolParam
 	OfComputer                *ComputerToolParam
 	OfComputerUsePreview      *ComputerUsePreviewToolParam
 	OfWebSearch               *WebSearchToolParam
-	OfMcp                     *ResponseToolSearchOutputItemParamToolMcpParam
-	OfCodeInterpreter         *ResponseToolSearchOutputItemParamToolCodeInterpreterParam
-	OfProgrammaticToolCalling *ResponseToolSearchOutputItemParamToolProgrammaticToolCallingParam
-	OfImageGeneration         *ResponseToolSearchOutputItemParamToolImageGenerationParam
-	OfLocalShell              *ResponseToolSearchOutputItemParamToolLocalShellParam
+	OfMcp                     *ToolMcpParam
+	OfCodeInterpreter         *ToolCodeInterpreterParam
+	OfProgrammaticToolCalling *ComputerToolParam
+	OfImageGeneration         *ToolImageGenerationParam
+	OfLocalShell              *ComputerToolParam
 	OfShell                   *FunctionShellToolParam
 	OfCustom                  *CustomToolParam
-	OfNamespace               *ToolSearchOutputNamespaceToolParam
+	OfNamespace               *NamespaceToolParam
 	OfToolSearch              *ToolSearchToolParam
 	OfWebSearchPreview        *WebSearchPreviewToolParam
 	OfApplyPatch              *ApplyPatchToolParam
@@ -2159,12 +1573,8 @@ type SharedCustomToolInputFormatGrammarParam struct {
 	Type       string  `json:"type,omitzero"`
 }
 
-type SharedCustomToolInputFormatTextParam struct {
-	Type string `json:"type,omitzero"`
-}
-
 type SharedCustomToolInputFormatUnionParam struct {
-	OfText    *SharedCustomToolInputFormatTextParam
+	OfText    *ComputerToolParam
 	OfGrammar *SharedCustomToolInputFormatGrammarParam
 }
 
@@ -2189,14 +1599,6 @@ type SharedReasoningParam struct {
 	Mode            string `json:"mode,omitzero"`
 }
 
-type SharedResponseFormatJSONObjectParam struct {
-	Type string `json:"type,omitzero"`
-}
-
-type SharedResponseFormatTextParam struct {
-	Type string `json:"type,omitzero"`
-}
-
 type SkillReferenceParam struct {
 	SkillID *string `json:"skill_id,omitzero"`
 	Version *string `json:"version,omitzero"`
@@ -2209,16 +1611,7 @@ type ToolChoiceAllowedParam struct {
 	Type  string           `json:"type,omitzero"`
 }
 
-type ToolChoiceApplyPatchParam struct {
-	Type string `json:"type,omitzero"`
-}
-
 type ToolChoiceCustomParam struct {
-	Name *string `json:"name,omitzero"`
-	Type string  `json:"type,omitzero"`
-}
-
-type ToolChoiceFunctionParam struct {
 	Name *string `json:"name,omitzero"`
 	Type string  `json:"type,omitzero"`
 }
@@ -2229,19 +1622,11 @@ type ToolChoiceMcpParam struct {
 	Type        string  `json:"type,omitzero"`
 }
 
-type ToolChoiceShellParam struct {
-	Type string `json:"type,omitzero"`
-}
-
-type ToolChoiceTypesParam struct {
-	Type string `json:"type,omitzero"`
-}
-
 type ToolCodeInterpreterContainerCodeInterpreterContainerAutoParam struct {
-	MemoryLimit   string                                                                                                 `json:"memory_limit,omitzero"`
-	FileIDs       []string                                                                                               `json:"file_ids,omitzero"`
-	NetworkPolicy ResponseToolSearchOutputItemParamToolCodeInterpreterContainerCodeInterpreterToolAutoNetworkPolicyUnion `json:"network_policy,omitzero"`
-	Type          string                                                                                                 `json:"type,omitzero"`
+	MemoryLimit   string                               `json:"memory_limit,omitzero"`
+	FileIDs       []string                             `json:"file_ids,omitzero"`
+	NetworkPolicy ContainerAutoNetworkPolicyUnionParam `json:"network_policy,omitzero"`
+	Type          string                               `json:"type,omitzero"`
 }
 
 type ToolCodeInterpreterContainerUnionParam struct {
@@ -2301,10 +1686,6 @@ type ToolImageGenerationSvgReasoningParam struct {
 	Effort string `json:"effort,omitzero"`
 }
 
-type ToolLocalShellParam struct {
-	Type string `json:"type,omitzero"`
-}
-
 type ToolMcpAllowedToolsMcpToolFilterParam struct {
 	ReadOnly  *bool    `json:"read_only,omitzero"`
 	ToolNames []string `json:"tool_names,omitzero"`
@@ -2341,19 +1722,9 @@ type ToolMcpParam struct {
 	Type              string                           `json:"type,omitzero"`
 }
 
-type ToolMcpRequireApprovalMcpToolApprovalFilterAlwaysParam struct {
-	ReadOnly  *bool    `json:"read_only,omitzero"`
-	ToolNames []string `json:"tool_names,omitzero"`
-}
-
-type ToolMcpRequireApprovalMcpToolApprovalFilterNeverParam struct {
-	ReadOnly  *bool    `json:"read_only,omitzero"`
-	ToolNames []string `json:"tool_names,omitzero"`
-}
-
 type ToolMcpRequireApprovalMcpToolApprovalFilterParam struct {
-	Always *ToolMcpRequireApprovalMcpToolApprovalFilterAlwaysParam `json:"always,omitzero"`
-	Never  *ToolMcpRequireApprovalMcpToolApprovalFilterNeverParam  `json:"never,omitzero"`
+	Always *ToolMcpAllowedToolsMcpToolFilterParam `json:"always,omitzero"`
+	Never  *ToolMcpAllowedToolsMcpToolFilterParam `json:"never,omitzero"`
 }
 
 type ToolMcpRequireApprovalUnionParam struct {
@@ -2374,47 +1745,6 @@ func (*ToolMcpRequireApprovalUnionParam) union() *union {
 	return toolMcpRequireApprovalUnionParamVariants
 }
 
-type ToolProgrammaticToolCallingParam struct {
-	Type string `json:"type,omitzero"`
-}
-
-type ToolSearchOutputNamespaceToolParam struct {
-	Description *string                                       `json:"description,omitzero"`
-	Name        *string                                       `json:"name,omitzero"`
-	Tools       []ToolSearchOutputNamespaceToolToolUnionParam `json:"tools,omitzero"`
-	Type        string                                        `json:"type,omitzero"`
-}
-
-type ToolSearchOutputNamespaceToolToolFunctionParam struct {
-	Name           *string        `json:"name,omitzero"`
-	Description    *string        `json:"description,omitzero"`
-	Strict         *bool          `json:"strict,omitzero"`
-	Async          *bool          `json:"async,omitzero"`
-	DeferLoading   *bool          `json:"defer_loading,omitzero"`
-	AllowedCallers []string       `json:"allowed_callers,omitzero"`
-	OutputSchema   jsontext.Value `json:"output_schema,omitzero"`
-	Parameters     jsontext.Value `json:"parameters,omitzero"`
-	Type           string         `json:"type,omitzero"`
-}
-
-type ToolSearchOutputNamespaceToolToolUnionParam struct {
-	OfFunction *ToolSearchOutputNamespaceToolToolFunctionParam
-	OfCustom   *CustomToolParam
-}
-
-var toolSearchOutputNamespaceToolToolUnionParamVariants = &union{Name: "ToolSearchOutputNamespaceToolToolUnionParam", Expected: "", KeepRaw: false, Variants: []variant{
-	{Field: 0, Kind: '{', Tags: []string{"function"}, Default: false},
-	{Field: 1, Kind: '{', Tags: []string{"custom"}, Default: false},
-}}
-
-func (u *ToolSearchOutputNamespaceToolToolUnionParam) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	return toolSearchOutputNamespaceToolToolUnionParamVariants.decode(dec, u)
-}
-
-func (*ToolSearchOutputNamespaceToolToolUnionParam) union() *union {
-	return toolSearchOutputNamespaceToolToolUnionParamVariants
-}
-
 type ToolSearchToolParam struct {
 	Description *string        `json:"description,omitzero"`
 	Parameters  jsontext.Value `json:"parameters,omitzero"`
@@ -2430,9 +1760,9 @@ type ToolUnionParam struct {
 	OfWebSearch               *WebSearchToolParam
 	OfMcp                     *ToolMcpParam
 	OfCodeInterpreter         *ToolCodeInterpreterParam
-	OfProgrammaticToolCalling *ToolProgrammaticToolCallingParam
+	OfProgrammaticToolCalling *ComputerToolParam
 	OfImageGeneration         *ToolImageGenerationParam
-	OfLocalShell              *ToolLocalShellParam
+	OfLocalShell              *ComputerToolParam
 	OfShell                   *FunctionShellToolParam
 	OfCustom                  *CustomToolParam
 	OfNamespace               *NamespaceToolParam
@@ -2469,18 +1799,10 @@ func (u *ToolUnionParam) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 func (*ToolUnionParam) union() *union { return toolUnionParamVariants }
 
 type WebSearchPreviewToolParam struct {
-	Type               string                                 `json:"type,omitzero"`
-	UserLocation       *WebSearchPreviewToolUserLocationParam `json:"user_location,omitzero"`
-	SearchContentTypes []string                               `json:"search_content_types,omitzero"`
-	SearchContextSize  string                                 `json:"search_context_size,omitzero"`
-}
-
-type WebSearchPreviewToolUserLocationParam struct {
-	City     *string `json:"city,omitzero"`
-	Country  *string `json:"country,omitzero"`
-	Region   *string `json:"region,omitzero"`
-	Timezone *string `json:"timezone,omitzero"`
-	Type     string  `json:"type,omitzero"`
+	Type               string                          `json:"type,omitzero"`
+	UserLocation       *WebSearchToolUserLocationParam `json:"user_location,omitzero"`
+	SearchContentTypes []string                        `json:"search_content_types,omitzero"`
+	SearchContextSize  string                          `json:"search_context_size,omitzero"`
 }
 
 type WebSearchToolFiltersParam struct {

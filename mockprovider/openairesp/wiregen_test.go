@@ -68,10 +68,18 @@ var unionDescriptions = map[string]string{
 // sent, hosted tools echoed as sent).
 var keepRaw = map[string]bool{"ResponseInputItemUnionParam": true, "ToolUnionParam": true}
 
+// aliases are merged-away names that hand-written code keeps using because
+// the name says what the value is (a reasoning item's summary parts): each
+// is emitted as an alias of the type kept for it.
+var aliases = map[string]bool{"ResponseReasoningItemSummaryParam": true}
+
 type gen struct {
 	seen  map[reflect.Type]bool
 	queue []reflect.Type
 	out   bytes.Buffer
+	// ref names a referenced type by its wire name: the type itself while
+	// the types are collected, its class or canonical type once merged.
+	ref func(string) string
 }
 
 func wireName(t reflect.Type) string {
@@ -143,9 +151,9 @@ func (g *gen) goType(t reflect.Type, required bool) string {
 		}
 		g.need(t)
 		if isUnion(t) {
-			return wireName(t)
+			return g.ref(wireName(t))
 		}
-		return "*" + wireName(t)
+		return "*" + g.ref(wireName(t))
 	}
 	panic("wiregen: unhandled type " + t.String())
 }
@@ -156,8 +164,9 @@ func jsonName(f reflect.StructField) (string, bool) {
 	return name, !strings.Contains(opts, "omitzero")
 }
 
-func (g *gen) emitStruct(t reflect.Type, extra string) {
-	fmt.Fprintf(&g.out, "type %s struct {\n", wireName(t))
+// emitStruct writes t's struct under the name self.
+func (g *gen) emitStruct(t reflect.Type, self, extra string) {
+	fmt.Fprintf(&g.out, "type %s struct {\n", self)
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		name, required := jsonName(f)
@@ -207,7 +216,8 @@ func kindOf(t reflect.Type) byte {
 	return '{'
 }
 
-func (g *gen) emitUnion(t reflect.Type) {
+// emitUnion writes t's union under the name self.
+func (g *gen) emitUnion(t reflect.Type, self string) {
 	name := wireName(t)
 	var fields, table bytes.Buffer
 	idx := 0
@@ -227,7 +237,7 @@ func (g *gen) emitUnion(t reflect.Type) {
 			if messageVariants[st.Name()] {
 				fieldName, typ, def = "OfMessage", "*Message", true
 			} else {
-				typ = "*" + wireName(st)
+				typ = "*" + g.ref(wireName(st))
 			}
 			tg = tags(st)
 		}
@@ -250,12 +260,12 @@ func (g *gen) emitUnion(t reflect.Type) {
 	if keepRaw[name] {
 		fields.WriteString("\t// raw is the object as sent.\n\traw jsontext.Value\n")
 	}
-	fmt.Fprintf(&g.out, "type %s struct {\n%s}\n\n", name, fields.String())
+	fmt.Fprintf(&g.out, "type %s struct {\n%s}\n\n", self, fields.String())
 	desc := unionDescriptions[name]
 	fmt.Fprintf(&g.out, "var %sVariants = &union{Name: %q, Expected: %q, KeepRaw: %v, Variants: []variant{\n%s}}\n\n",
-		lowerFirst(name), name, desc, keepRaw[name], table.String())
-	fmt.Fprintf(&g.out, "func (u *%s) UnmarshalJSONFrom(dec *jsontext.Decoder) error {\n\treturn %sVariants.decode(dec, u)\n}\n\n", name, lowerFirst(name))
-	fmt.Fprintf(&g.out, "func (*%s) union() *union { return %sVariants }\n\n", name, lowerFirst(name))
+		lowerFirst(self), self, desc, keepRaw[name], table.String())
+	fmt.Fprintf(&g.out, "func (u *%s) UnmarshalJSONFrom(dec *jsontext.Decoder) error {\n\treturn %sVariants.decode(dec, u)\n}\n\n", self, lowerFirst(self))
+	fmt.Fprintf(&g.out, "func (*%s) union() *union { return %sVariants }\n\n", self, lowerFirst(self))
 }
 
 func lowerFirst(s string) string { return strings.ToLower(s[:1]) + s[1:] }
@@ -275,32 +285,89 @@ var rootExtras = map[string]string{
 	"ResponseNewParams": "\t// Stream is set by the SDK's NewStreaming.\n\tStream *bool `json:\"stream,omitzero\"`\n",
 }
 
+// emit is t's declaration under the name self.
+func (g *gen) emit(t reflect.Type, self string) string {
+	g.out.Reset()
+	if isUnion(t) {
+		g.emitUnion(t, self)
+	} else {
+		g.emitStruct(t, self, rootExtras[t.Name()])
+	}
+	return g.out.String()
+}
+
+// dedupe merges the types whose declarations differ only in their own name,
+// so that one wire type (one edit per field) stands for identical SDK
+// shapes. It refines a partition until it is stable: all types start in one
+// class and are split by their declaration with every type they refer to
+// named by its class, so two types stay together only when everything they
+// reach is identical too (recursive types included). Each class keeps its
+// shortest name (the first in sorted order among equals): the copies an SDK
+// nests under a longer path (ResponseToolSearchOutputItemParamToolMcpParam)
+// give way to the type itself (ToolMcpParam). The map sends every name to
+// the one kept.
+func (g *gen) dedupe(types map[string]reflect.Type, names []string) map[string]string {
+	class := map[string]int{}
+	classes := 1
+	g.ref = func(n string) string { return "#" + strconv.Itoa(class[n]) }
+	for {
+		keys := map[string]int{}
+		next := map[string]int{}
+		for _, n := range names {
+			k := strconv.Itoa(class[n]) + "\n" + g.emit(types[n], "SELF")
+			if _, ok := keys[k]; !ok {
+				keys[k] = len(keys)
+			}
+			next[n] = keys[k]
+		}
+		class = next
+		if len(keys) == classes {
+			break
+		}
+		classes = len(keys)
+	}
+	kept := map[int]string{}
+	for _, n := range names {
+		if k, ok := kept[class[n]]; !ok || len(n) < len(k) {
+			kept[class[n]] = n
+		}
+	}
+	canon := map[string]string{}
+	for _, n := range names {
+		canon[n] = kept[class[n]]
+	}
+	return canon
+}
+
 func generateWire() []byte {
-	g := &gen{seen: map[reflect.Type]bool{}}
+	g := &gen{seen: map[reflect.Type]bool{}, ref: func(n string) string { return n }}
 	for _, r := range wireRoots {
 		g.need(r)
 	}
-	var bodies = map[string]string{}
+	// Emitting each type queues the types it refers to.
+	types := map[string]reflect.Type{}
 	for i := 0; i < len(g.queue); i++ {
 		t := g.queue[i]
-		g.out.Reset()
-		if isUnion(t) {
-			g.emitUnion(t)
-		} else {
-			g.emitStruct(t, rootExtras[t.Name()])
-		}
-		bodies[wireName(t)] = g.out.String()
+		g.emit(t, wireName(t))
+		types[wireName(t)] = t
 	}
-	names := make([]string, 0, len(bodies))
-	for n := range bodies {
+	names := make([]string, 0, len(types))
+	for n := range types {
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	canon := g.dedupe(types, names)
+	g.ref = func(n string) string { return canon[n] }
 	var b bytes.Buffer
 	b.WriteString("// Code generated by TestWireGenerated from github.com/openai/openai-go/v3 request params; DO NOT EDIT.\n\n")
 	b.WriteString("package openairesp\n\nimport \"github.com/go-json-experiment/json/jsontext\"\n\n")
 	for _, n := range names {
-		b.WriteString(bodies[n])
+		switch {
+		case canon[n] == n:
+			b.WriteString(g.emit(types[n], n))
+		case aliases[n]:
+			fmt.Fprintf(&b, "type %s = %s\n\n", n, canon[n])
+		}
 	}
 	src, err := format.Source(b.Bytes())
 	if err != nil {
