@@ -2,6 +2,7 @@ package benchmarks
 
 import (
 	"fmt"
+	"math"
 	"net/http"
 	"runtime"
 	"testing"
@@ -60,7 +61,7 @@ func BenchmarkSessions10000(b *testing.B) { benchSessions(b, 10000) }
 // the number of sessions (a scan, a copy of the key set) would show up as
 // extra allocations here.
 func TestAllocsDoNotGrowWithSessions(t *testing.T) {
-	const runs = 300
+	const runs, trials = 300, 3
 	measure := func(n int, spread bool) float64 {
 		srv := withSessions(t, n)
 		loops := make([]*handlerLoop, min(n, runs+1))
@@ -72,15 +73,22 @@ func TestAllocsDoNotGrowWithSessions(t *testing.T) {
 		for _, l := range loops[:min(len(loops), 8)] {
 			l.warm(t)
 		}
-		i := 0
-		return testing.AllocsPerRun(runs, func() {
-			l := loops[0]
-			if spread {
-				l = loops[i%len(loops)]
-				i++
-			}
-			l.once(t)
-		})
+		// The least of a few trials: pooled values dropped (at random
+		// under the race detector, and at each collection) only ever add
+		// allocations, while growth with the session count would show in
+		// every trial.
+		i, least := 0, math.Inf(1)
+		for range trials {
+			least = min(least, testing.AllocsPerRun(runs, func() {
+				l := loops[0]
+				if spread {
+					l = loops[i%len(loops)]
+					i++
+				}
+				l.once(t)
+			}))
+		}
+		return least
 	}
 	one := measure(1, false)
 	hot := measure(10000, false)
@@ -88,12 +96,12 @@ func TestAllocsDoNotGrowWithSessions(t *testing.T) {
 	t.Logf("allocs/request: 1 session %.0f; 10,000 sessions, one warm session %.0f; spread over them %.0f", one, hot, spread)
 	margin := max(3, one/50) // 2 %: the journal trim varies by an allocation or two
 	if raceEnabled {
-		// The decoders and buffers the request path pools are dropped at
-		// random under the race detector, and every pool empties at each
-		// collection (more frequent with a 10,000-session heap): a few
-		// allocations either way. Growth with the session count would be
-		// far more than 5 %.
-		margin = max(margin, one/20)
+		// The race detector drops a quarter of the values put back in a
+		// sync.Pool, at random, and the request path pools its decoders
+		// and buffers: measured over many runs the counts still move by
+		// up to 5 % between servers. Growth with the session count (work
+		// per live session) would be thousands of allocations, not 10 %.
+		margin = max(margin, one/10)
 	}
 	for name, got := range map[string]float64{"one warm session": hot, "spread": spread} {
 		if got > one+margin {
