@@ -1,0 +1,525 @@
+package openaichat
+
+// The request as the checks see it (Request, read from the wire structs)
+// and mapped onto the neutral conversation (conv.Conversation).
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/internal/bounded"
+)
+
+// Request is a Chat Completions request as the checks see it, read from
+// the wire structs (wire.go): which required fields are absent, and
+// whether function.arguments came as a string or an object.
+type Request struct {
+	Model    string
+	HasModel bool // present, a string, and not empty
+	// Messages is nil with HasMessages false when the field is absent or
+	// null.
+	Messages    []Message
+	HasMessages bool
+	Tools       []Tool
+	ToolChoice  ToolChoice
+	// ParallelToolCalls is nil when the caller left the default (true).
+	ParallelToolCalls *bool
+	Stream            bool
+	IncludeUsage      bool // stream_options.include_usage
+	// StreamOptionsSent is true when stream_options was present (non-null).
+	StreamOptionsSent bool
+	// ToolChoiceSent is true when tool_choice was present (non-null).
+	ToolChoiceSent bool
+	// FunctionCallSent and FunctionsSent: the legacy function_call and
+	// functions members were present (non-null; functions non-empty).
+	FunctionCallSent, FunctionsSent bool
+	// MaxTokensSent is true when the legacy max_tokens was present.
+	MaxTokensSent bool
+	// MaxOutputTokens is max_completion_tokens, or else max_tokens (0: no
+	// limit); StopSequences is stop, a string or a list.
+	MaxOutputTokens int64
+	StopSequences   []string
+	// Unknown lists the members the API does not define, kept in lenient
+	// mode for the known-fields rule to journal.
+	Unknown []UnknownMember
+	// Deployment is the Azure deployment of the path ("" on
+	// api.openai.com paths).
+	Deployment string
+	// received is when decoding began: openai-processing-ms counts from it.
+	received time.Time
+}
+
+// Message is one entry of messages.
+type Message struct {
+	Index   int
+	Role    string
+	HasRole bool
+	// Content: HasContent is false when absent or null; ContentIsArray
+	// tells a parts array from a plain string (Text).
+	HasContent     bool
+	ContentIsArray bool
+	Text           string
+	Parts          []ContentPart
+	Refusal        string // assistant refusal field
+	Name           string
+	ToolCalls      []ToolCall
+	// ToolCallsSent is true when tool_calls was present, even as [].
+	ToolCallsSent bool
+	ToolCallID    string
+	HasToolCallID bool
+}
+
+// ContentPart is one element of a content array.
+type ContentPart struct {
+	Type        string
+	HasType     bool
+	Text        string
+	Refusal     string
+	ImageURL    string // image_url.url
+	AudioData   string // input_audio.data (base64)
+	AudioFormat string // input_audio.format
+	FileData    string // file.file_data (data URL or base64)
+	FileID      string // file.file_id
+	Filename    string // file.filename
+}
+
+// ToolCall is one assistant tool_calls entry.
+type ToolCall struct {
+	ID          string
+	HasID       bool
+	Type        string
+	HasType     bool
+	HasFunction bool
+	Name        string
+	HasName     bool
+	// Arguments is the value as sent: a string on a well-formed request,
+	// but an object (or anything else) is kept so the arguments-string
+	// rule can report it; nil with HasArguments false when absent.
+	Arguments    any
+	HasArguments bool
+	// parsed is parseArguments(Arguments), read once with the message:
+	// the conversation gets a copy of it (argumentsCopy).
+	parsed map[string]any
+}
+
+// Tool is one tools entry.
+type Tool struct {
+	Index       int
+	Type        string
+	HasType     bool
+	HasFunction bool
+	Name        string
+	HasName     bool
+	Description string
+	Parameters  json.RawMessage
+	Strict      bool
+}
+
+// ToolChoice is the decoded tool_choice ("" Mode = not sent: auto).
+type ToolChoice struct {
+	Mode string // "auto", "none", "required", "function", or "" when absent
+	Name string // the forced function
+}
+
+// canonicalParameters is a tool's parameters as json.Marshal renders
+// their generic decode (keys sorted, compact, HTML-escaped): what the
+// checks and the journal have always seen. An agent sends the same tools
+// on every request, so the rendering is cached by the bytes sent; it was
+// the largest single cost of a Chat request's decode.
+func canonicalParameters(raw []byte) json.RawMessage {
+	if b, ok := paramsCache.Get(raw); ok {
+		return b
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber() // numbers exactly as sent
+	var v any
+	_ = dec.Decode(&v)
+	b, _ := json.Marshal(v)
+	b = b[:len(b):len(b)] // shared: an append must copy
+	paramsCache.Put(string(raw), b)
+	return b
+}
+
+var paramsCache = bounded.Map[json.RawMessage]{MaxEntries: 4096, MaxKey: 64 << 10}
+
+func oneOf(s string, set []string) bool {
+	for _, x := range set {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// typeName names a JSON value the way OpenAI's validator does in
+// "expected X, but got Y instead".
+func typeName(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case json.Number:
+		if strings.ContainsAny(x.String(), ".eE") {
+			return "a decimal"
+		}
+		return "an integer"
+	case map[string]any:
+		return "an object"
+	case []any:
+		return "an array"
+	}
+	return "an unknown type"
+}
+
+// quotedList renders 'a', 'b', and 'c' as the API's messages do.
+func quotedList(xs []string) string {
+	q := make([]string, len(xs))
+	for i, x := range xs {
+		q[i] = "'" + x + "'"
+	}
+	switch len(q) {
+	case 0:
+		return ""
+	case 1:
+		return q[0]
+	case 2:
+		return q[0] + " and " + q[1]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + ", and " + q[len(q)-1]
+}
+
+// toConversation maps the request onto the neutral model. It never fails:
+// in lenient mode a request breaking a rule still reaches the model, so
+// every field is read defensively.
+func toConversation(r *Request) *conv.Conversation {
+	c := &conv.Conversation{Dialect: conv.OpenAIChat, Model: r.Model, Stream: r.Stream, Turns: make([]conv.Turn, 0, len(r.Messages))}
+	if n := countTools(r); n > 0 {
+		c.Tools = make([]conv.Tool, 0, n)
+		for _, t := range r.Tools {
+			if t.Type != "function" || !t.HasName {
+				continue
+			}
+			c.Tools = append(c.Tools, conv.Tool{Name: t.Name, Description: t.Description, Parameters: t.Parameters, Strict: t.Strict})
+		}
+	}
+	switch r.ToolChoice.Mode {
+	case "none":
+		c.ToolChoice.Mode = conv.ToolChoiceNone
+	case "required":
+		c.ToolChoice.Mode = conv.ToolChoiceRequired
+	case "function":
+		c.ToolChoice = conv.ToolChoice{Mode: conv.ToolChoiceFunction, Name: r.ToolChoice.Name}
+	default:
+		c.ToolChoice.Mode = conv.ToolChoiceAuto
+	}
+	c.Controls = conv.Controls{
+		MaxOutputTokens: max(r.MaxOutputTokens, 0),
+		StopSequences:   r.StopSequences,
+		SerialCalls:     r.ParallelToolCalls != nil && !*r.ParallelToolCalls,
+	}
+
+	var callNames callNameIndex // call id → function name, to name results
+	var systemBuf [2]string
+	system := systemBuf[:0]
+	resultsOpen := false // the last turn is a run of tool messages
+	for i, m := range r.Messages {
+		switch m.Role {
+		case "system", "developer":
+			if s := textOf(m); s != "" {
+				system = append(system, s)
+			}
+			resultsOpen = false
+		case "user":
+			c.Turns = append(c.Turns, conv.Turn{Role: conv.User, Parts: userParts(m)})
+			resultsOpen = false
+		case "assistant":
+			c.Turns = append(c.Turns, conv.Turn{Role: conv.Assistant, Parts: assistantParts(m, &callNames)})
+			resultsOpen = false
+		case "tool":
+			// Consecutive tool messages answer one batch: one user turn of
+			// results, as Anthropic and Gemini carry them.
+			part := conv.Part{Kind: conv.KindResult, Result: &conv.Result{CallID: m.ToolCallID, Name: callNames.get(m.ToolCallID), Content: resultContent(m)}}
+			if resultsOpen {
+				last := c.LastTurn()
+				last.Parts = append(last.Parts, part)
+			} else {
+				// Sized for the whole run of tool messages at once.
+				parts := make([]conv.Part, 0, toolRun(r.Messages[i:]))
+				c.Turns = append(c.Turns, conv.Turn{Role: conv.User, Parts: append(parts, part)})
+				resultsOpen = true
+			}
+		default:
+			// Legacy "function" messages predate tool calls; they carry
+			// nothing the neutral model can use.
+		}
+	}
+	c.System = strings.Join(system, "\n")
+	return c
+}
+
+// countTools counts the tools the conversation declares, so the slice is
+// sized once and stays nil when there are none.
+func countTools(r *Request) int {
+	n := 0
+	for _, t := range r.Tools {
+		if t.Type == "function" && t.HasName {
+			n++
+		}
+	}
+	return n
+}
+
+// toolRun counts the tool messages at the start of ms.
+func toolRun(ms []Message) int {
+	n := 0
+	for n < len(ms) && ms[n].Role == "tool" {
+		n++
+	}
+	return n
+}
+
+// callNameIndex maps call ids to function names, the last call with an id
+// winning, as a map would. A conversation replays a few calls at a time,
+// so the first ones are searched in place and a map is built only for a
+// long history, where a linear search would grow quadratic.
+type callNameIndex struct {
+	ids, names [8]string
+	n          int
+	m          map[string]string
+}
+
+func (x *callNameIndex) set(id, name string) {
+	if x.m == nil && x.n < len(x.ids) {
+		x.ids[x.n], x.names[x.n] = id, name
+		x.n++
+		return
+	}
+	if x.m == nil {
+		x.m = make(map[string]string, 2*len(x.ids))
+		for k := range x.n {
+			x.m[x.ids[k]] = x.names[k]
+		}
+	}
+	x.m[id] = name
+}
+
+func (x *callNameIndex) get(id string) string {
+	if x.m != nil {
+		return x.m[id]
+	}
+	for k := x.n - 1; k >= 0; k-- {
+		if x.ids[k] == id {
+			return x.names[k]
+		}
+	}
+	return ""
+}
+
+// textOf joins a message's text: the string content, or its text parts.
+func textOf(m Message) string {
+	if !m.ContentIsArray {
+		return m.Text
+	}
+	var out []string
+	for _, p := range m.Parts {
+		if p.Type == "text" {
+			out = append(out, p.Text)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+func userParts(m Message) []conv.Part {
+	if !m.ContentIsArray {
+		return []conv.Part{{Kind: conv.KindText, Text: m.Text}}
+	}
+	parts := []conv.Part{}
+	for _, p := range m.Parts {
+		switch p.Type {
+		case "text":
+			parts = append(parts, conv.Part{Kind: conv.KindText, Text: p.Text})
+		case "image_url", "input_audio", "file":
+			ct := mediaContent(p)
+			parts = append(parts, conv.Part{Kind: conv.KindMedia, Media: &ct})
+		}
+	}
+	return parts
+}
+
+func assistantParts(m Message, callNames *callNameIndex) []conv.Part {
+	n := len(m.ToolCalls)
+	if m.ContentIsArray {
+		n += len(m.Parts)
+	} else if m.Text != "" {
+		n++
+	}
+	if m.Refusal != "" {
+		n++
+	}
+	parts := make([]conv.Part, 0, n)
+	if m.ContentIsArray {
+		for _, p := range m.Parts {
+			switch p.Type {
+			case "text":
+				parts = append(parts, conv.Part{Kind: conv.KindText, Text: p.Text})
+			case "refusal":
+				parts = append(parts, conv.Part{Kind: conv.KindRefusal, Text: p.Refusal})
+			}
+		}
+	} else if m.Text != "" {
+		parts = append(parts, conv.Part{Kind: conv.KindText, Text: m.Text})
+	}
+	for _, tc := range m.ToolCalls {
+		if tc.Type != "" && tc.Type != "function" {
+			continue
+		}
+		callNames.set(tc.ID, tc.Name)
+		parts = append(parts, conv.Part{Kind: conv.KindCall, Call: &conv.Call{ID: tc.ID, Name: tc.Name, Arguments: callArguments(tc)}})
+	}
+	if m.Refusal != "" {
+		parts = append(parts, conv.Part{Kind: conv.KindRefusal, Text: m.Refusal})
+	}
+	return parts
+}
+
+// parseArguments turns replayed arguments into the neutral object form:
+// a JSON-object string is parsed; an object sent where a string belongs
+// (lenient mode) is taken as is; anything else is kept raw under
+// RawArgumentsKey. An empty string is an empty object, as the API treats
+// a call without parameters.
+func parseArguments(v any) map[string]any {
+	switch a := v.(type) {
+	case nil:
+		return map[string]any{}
+	case map[string]any:
+		return normalizeNumbers(a).(map[string]any)
+	case string:
+		if strings.TrimSpace(a) == "" {
+			return map[string]any{}
+		}
+		var obj map[string]any
+		if json.Unmarshal([]byte(a), &obj) == nil && obj != nil {
+			return obj
+		}
+		return map[string]any{RawArgumentsKey: a}
+	}
+	b, _ := json.Marshal(v)
+	return map[string]any{RawArgumentsKey: string(b)}
+}
+
+// callArguments are a replayed call's arguments for the conversation:
+// a copy of those parsed when the message was read (the message may be
+// shared with other requests; the conversation is this request's own).
+func callArguments(tc ToolCall) map[string]any {
+	if tc.parsed == nil { // a view built by hand
+		return parseArguments(tc.Arguments)
+	}
+	return argumentsCopy(tc.parsed).(map[string]any)
+}
+
+// argumentsCopy copies the objects and arrays of a parsed JSON value;
+// the strings, numbers and booleans in them are values already.
+func argumentsCopy(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = argumentsCopy(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = argumentsCopy(e)
+		}
+		return out
+	}
+	return v
+}
+
+// normalizeNumbers is a copy of v with the decoder's json.Number values
+// turned into float64, as json.Unmarshal into any would, so both argument
+// forms look alike. It copies: v belongs to the request's view, which is
+// shared with every request that sends the same message.
+func normalizeNumbers(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = normalizeNumbers(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = normalizeNumbers(e)
+		}
+		return out
+	case json.Number:
+		f, _ := x.Float64()
+		return f
+	}
+	return v
+}
+
+// resultContent is a tool message's content; images only get here in
+// lenient mode (the image rule rejects them otherwise).
+func resultContent(m Message) []conv.Content {
+	if !m.ContentIsArray {
+		return []conv.Content{{Type: conv.ContentText, Text: m.Text}}
+	}
+	var out []conv.Content
+	for _, p := range m.Parts {
+		switch p.Type {
+		case "text":
+			out = append(out, conv.Content{Type: conv.ContentText, Text: p.Text})
+		case "image_url", "input_audio", "file":
+			out = append(out, mediaContent(p))
+		}
+	}
+	return out
+}
+
+// mediaContent maps an image, audio or file part. Data URLs are split into
+// MIME type and base64 data; other URLs and file ids stay references.
+func mediaContent(p ContentPart) conv.Content {
+	switch p.Type {
+	case "image_url":
+		ct := conv.Content{Type: conv.ContentImage}
+		if mime, data, ok := splitDataURL(p.ImageURL); ok {
+			ct.MIMEType, ct.Data = mime, data
+		} else {
+			ct.URL = p.ImageURL
+		}
+		return ct
+	case "input_audio":
+		return conv.Content{Type: conv.ContentType("audio"), MIMEType: "audio/" + p.AudioFormat, Data: p.AudioData}
+	}
+	ct := conv.Content{Type: conv.ContentDocument, DisplayName: p.Filename, URL: p.FileID}
+	if mime, data, ok := splitDataURL(p.FileData); ok {
+		ct.MIMEType, ct.Data = mime, data
+	} else {
+		ct.Data = p.FileData
+	}
+	return ct
+}
+
+// splitDataURL reads data:<mime>;base64,<data>.
+func splitDataURL(u string) (mime, data string, ok bool) {
+	rest, ok := strings.CutPrefix(u, "data:")
+	if !ok {
+		return "", "", false
+	}
+	head, data, ok := strings.Cut(rest, ",")
+	if !ok {
+		return "", "", false
+	}
+	mime, _, _ = strings.Cut(head, ";")
+	return mime, data, true
+}
