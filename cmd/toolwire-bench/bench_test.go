@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -34,6 +35,9 @@ func TestBenchSmall(t *testing.T) {
 		if !ok || st.RPS <= 0 || st.Ratio <= 0 || st.P99 < st.P50 || len(st.RoundRatios) != 1 || st.RoundRatios[0] != st.Ratio {
 			t.Errorf("%s: incomplete stats %+v", d, st)
 		}
+		if st.MirrorRatio <= 0 || st.MirrorCPURatio <= 0 || len(st.MirrorRoundRatios) != 1 || st.MirrorRoundRatios[0] != st.MirrorRatio {
+			t.Errorf("%s: incomplete mirror stats %+v", d, st)
+		}
 	}
 	if res.Soak.RSSMBStart <= 0 || res.Soak.RSSMBEnd <= 0 {
 		t.Errorf("soak memory not measured: %+v", res.Soak)
@@ -42,6 +46,15 @@ func TestBenchSmall(t *testing.T) {
 	var back map[string]any
 	if err := json.Unmarshal(b, &back); err != nil {
 		t.Fatal(err)
+	}
+	mirrored := 0
+	for _, r := range res.Runs {
+		if strings.HasPrefix(r.Target, "mirror ") {
+			mirrored++
+		}
+	}
+	if mirrored != len(conv.Dialects) {
+		t.Errorf("%d mirror runs in one round, want one per dialect (%d)", mirrored, len(conv.Dialects))
 	}
 	for _, k := range []string{"baseline_rps", "dialects", "soak"} {
 		if _, ok := back[k]; !ok {

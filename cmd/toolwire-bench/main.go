@@ -1,8 +1,10 @@
 // Command toolwire-bench is the load benchmark: full tool-call turns per
 // dialect, streamed and not, at several concurrencies, against the mock and,
 // in the same run, against a bare net/http handler returning a fixed JSON
-// body — the ceiling on this machine. Ratios, not absolute numbers, are the
-// result: they survive a change of machine.
+// body — the ceiling on this machine — and against the same handler
+// answering the dialects' own requests with the mock's recorded answers
+// (the mirror, mirror.go). Ratios, not absolute numbers, are the result:
+// they survive a change of machine.
 package main
 
 import (
@@ -78,8 +80,9 @@ type config struct {
 }
 
 type roundResult struct {
-	run             Run
-	ratio, cpuRatio float64
+	run                         Run
+	ratio, cpuRatio             float64
+	mirrorRatio, mirrorCPURatio float64
 }
 
 // Result is bench.json.
@@ -106,6 +109,14 @@ type DialectStats struct {
 	// RoundRatios are the ratios of every headline round, sorted; Ratio
 	// is their median.
 	RoundRatios []float64 `json:"round_ratios,omitempty"`
+	// MirrorRatio is the dialect's req/s over the mirror's (mirror.go: a
+	// bare handler answering the same requests with the mock's recorded
+	// answers), median of the rounds: what the mock's own work costs.
+	// MirrorCPURatio is the mirror's server CPU per request over the
+	// dialect's.
+	MirrorRatio       float64   `json:"mirror_ratio,omitempty"`
+	MirrorCPURatio    float64   `json:"mirror_cpu_ratio,omitempty"`
+	MirrorRoundRatios []float64 `json:"mirror_round_ratios,omitempty"`
 }
 
 // Run is one load run.
@@ -165,6 +176,11 @@ func run(cfg config, w io.Writer) (*Result, error) {
 			return req
 		})
 	}
+	loadMirror := func(d conv.Dialect, c int) Run {
+		return load(client, base, cfg.each, c, "mirror "+string(d), false, func(worker, i int) *http.Request {
+			return turnRequest(baseURL, d, false, fmt.Sprintf("bench-%s-%d", d, worker), i)
+		})
+	}
 	loadDialect := func(d conv.Dialect, stream bool, c int) Run {
 		return load(client, mock, cfg.each, c, string(d), stream, func(worker, i int) *http.Request {
 			return turnRequest(mockURL, d, stream, fmt.Sprintf("bench-%s-%d", d, worker), i)
@@ -205,17 +221,23 @@ func run(cfg config, w io.Writer) (*Result, error) {
 	// before it, and the median round reported — a machine whose speed
 	// drifts during the run moves both sides of each ratio alike.
 	if cfg.rounds > 0 {
+		if err := recordMirror(client, mockURL, baseURL, dialects); err != nil {
+			return nil, err
+		}
 		perDialect := map[conv.Dialect][]roundResult{}
 		var bases []float64
 		for range cfg.rounds {
 			b := loadBaseline(top)
 			bases = append(bases, b.RPS)
 			for _, d := range dialects {
+				m := loadMirror(d, top)
 				r := loadDialect(d, false, top)
-				rr := roundResult{run: r, ratio: r.RPS / b.RPS}
+				rr := roundResult{run: r, ratio: r.RPS / b.RPS, mirrorRatio: r.RPS / m.RPS}
 				if r.CPUPerOp > 0 {
 					rr.cpuRatio = b.CPUPerOp / r.CPUPerOp
+					rr.mirrorCPURatio = m.CPUPerOp / r.CPUPerOp
 				}
+				res.Runs = append(res.Runs, m)
 				perDialect[d] = append(perDialect[d], rr)
 			}
 		}
@@ -234,6 +256,19 @@ func run(cfg config, w io.Writer) (*Result, error) {
 			}
 			slices.Sort(cpu)
 			st.CPURatio = round(cpu[len(cpu)/2])
+			mirror := make([]float64, 0, len(rs))
+			mirrorCPU := make([]float64, 0, len(rs))
+			for _, r := range rs {
+				mirror = append(mirror, r.mirrorRatio)
+				mirrorCPU = append(mirrorCPU, r.mirrorCPURatio)
+			}
+			slices.Sort(mirror)
+			slices.Sort(mirrorCPU)
+			for _, m := range mirror {
+				st.MirrorRoundRatios = append(st.MirrorRoundRatios, round(m))
+			}
+			st.MirrorRatio = round(mirror[len(mirror)/2])
+			st.MirrorCPURatio = round(mirrorCPU[len(mirrorCPU)/2])
 			res.Dialects[string(d)] = st
 		}
 	}
@@ -338,7 +373,11 @@ func printTable(w io.Writer, res *Result) {
 	_ = tw.Flush()
 	for _, d := range conv.Dialects {
 		st := res.Dialects[string(d)]
-		fmt.Fprintf(w, "ratio %-17s %.2f of baseline %.0f req/s (server CPU per request: %.2f of the baseline's)\n", d, st.Ratio, res.BaselineRPS, st.CPURatio)
+		fmt.Fprintf(w, "ratio %-17s %.2f of baseline %.0f req/s (server CPU per request: %.2f of the baseline's)", d, st.Ratio, res.BaselineRPS, st.CPURatio)
+		if st.MirrorRatio > 0 {
+			fmt.Fprintf(w, "; %.2f of the mirror (CPU %.2f)", st.MirrorRatio, st.MirrorCPURatio)
+		}
+		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "soak: %d requests over %d sessions, RSS %.1f MB after 10k → %.1f MB at the end\n", res.Soak.Requests, res.Soak.Sessions, res.Soak.RSSMBStart, res.Soak.RSSMBEnd)
 }

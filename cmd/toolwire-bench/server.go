@@ -32,7 +32,8 @@ const (
 	statsPath = "/_bench/stats"
 )
 
-// fixedBody is what the baseline answers: a small Chat Completions reply.
+// fixedBody is what the baseline answers to anything it has no recorded
+// answer for (mirror.go): a small Chat Completions reply.
 var fixedBody = []byte(`{"id":"baseline","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}]}`)
 
 // server is one target under load.
@@ -134,14 +135,13 @@ func handlerFor(role string, limits session.Limits) http.Handler {
 		// The limits a user gets from `toolwire serve`.
 		h = mockprovider.New(mockprovider.Options{Limits: limits})
 	} else {
-		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			_, _ = io.Copy(io.Discard, r.Body)
-			w.Header().Set("Content-Type", "application/json")
-			_, _ = w.Write(fixedBody)
-		})
+		h = http.HandlerFunc(serveBaseline)
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/", h)
+	if role != "mock" {
+		mux.HandleFunc(cannedPath, setCanned)
+	}
 	mux.HandleFunc(statsPath, func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Query().Get("gc") == "1" {
 			runtime.GC()
