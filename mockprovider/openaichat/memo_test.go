@@ -1,10 +1,12 @@
 package openaichat
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/rules"
 	"github.com/toolwire/toolwire/mockprovider/wire"
 	"github.com/toolwire/toolwire/mockprovider/wirejson"
@@ -142,4 +144,40 @@ func TestMemoIsHit(t *testing.T) {
 	if last.Index != 5 || last.Parts[0].Text != "Thanks" || &last.Parts[0] == &first.Messages[4].Parts[0] {
 		t.Errorf("the new message: %+v", last)
 	}
+}
+
+// FuzzMemoDecodesAsFresh: any body, JSON or not, decoded through a warm
+// group of memos (twice, so the second finds what the first kept) gives
+// exactly what decoding it without any memo gives: the request, the error
+// with its path, the conversation and the rule verdicts, strict and
+// lenient. The memos are shared by every input a fuzz process runs, so a
+// value one body put there is found by the next.
+func FuzzMemoDecodesAsFresh(f *testing.F) {
+	for _, b := range memoBodies() {
+		f.Add([]byte(b), false)
+		f.Add([]byte(b), true)
+	}
+	memos := freshMemos()
+	f.Fuzz(func(t *testing.T, body []byte, lenient bool) {
+		fresh := decodeAll(nil, string(body), lenient)
+		for i := range 2 {
+			if memo := decodeAll(memos, string(body), lenient); !reflect.DeepEqual(memo, fresh) {
+				t.Fatalf("body %q (lenient %v), decode %d through the memos:\n%s\nafresh:\n%s", body, lenient, i+1, memo.show(), fresh.show())
+			}
+		}
+	})
+}
+
+// show spells out a decode for a failure message: what the pointers
+// point at, not their addresses.
+func (d decoded) show() string {
+	var req any = d.req
+	if d.req != nil {
+		req = *d.req
+	}
+	var convo any = d.convo
+	if c, ok := d.convo.(*conv.Conversation); ok && c != nil {
+		convo = *c
+	}
+	return fmt.Sprintf("request %+v\nerror %+v\nconversation %+v\nviolations %+v", req, d.err, convo, d.found)
 }
