@@ -1,10 +1,13 @@
 package gemini
 
 import (
+	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/rules"
 	"github.com/toolwire/toolwire/mockprovider/wire"
 	"github.com/toolwire/toolwire/mockprovider/wirejson"
@@ -148,4 +151,51 @@ func TestMemoIsHit(t *testing.T) {
 	if c := second.Contents[0]; *c.Parts[0].Text != "Hello" {
 		t.Errorf("the new content: %+v", c)
 	}
+}
+
+// fuzzMemoPaths are the endpoints a fuzz input is decoded for (chosen by
+// a byte): generateContent and countTokens, for a Gemini 2.5 and a
+// Gemini 3 model (the rules read the model).
+var fuzzMemoPaths = []string{
+	path25, path3,
+	"/v1beta/models/gemini-2.5-flash:countTokens",
+	"/v1beta/models/gemini-3-flash-preview:countTokens",
+}
+
+// FuzzMemoDecodesAsFresh: any body, JSON or not, decoded through a warm
+// group of memos (twice, so the second finds what the first kept) gives
+// exactly what decoding it without any memo gives: the request, the
+// error, the conversation and the rule verdicts, for generateContent and
+// countTokens, strict and lenient. The memos are shared by every input a
+// fuzz process runs, so a value one body put there is found by the next.
+func FuzzMemoDecodesAsFresh(f *testing.F) {
+	for _, b := range memoBodies() {
+		which := uint8(max(0, slices.Index(fuzzMemoPaths, b.path)))
+		f.Add(which, []byte(b.body), false)
+		f.Add(which, []byte(b.body), true)
+	}
+	memos := freshMemos()
+	f.Fuzz(func(t *testing.T, which uint8, body []byte, lenient bool) {
+		b := memoBody{fuzzMemoPaths[int(which)%len(fuzzMemoPaths)], string(body)}
+		fresh := decodeAll(nil, b, lenient)
+		for i := range 2 {
+			if memo := decodeAll(memos, b, lenient); !reflect.DeepEqual(memo, fresh) {
+				t.Fatalf("body %q at %s (lenient %v), decode %d through the memos:\n%s\nafresh:\n%s", body, b.path, lenient, i+1, memo.show(), fresh.show())
+			}
+		}
+	})
+}
+
+// show spells out a decode for a failure message: what the pointers
+// point at, not their addresses.
+func (d decoded) show() string {
+	var req any = d.req
+	if d.req != nil {
+		req = *d.req
+	}
+	var convo any = d.convo
+	if c, ok := d.convo.(*conv.Conversation); ok && c != nil {
+		convo = *c
+	}
+	return fmt.Sprintf("request %+v\nerror %+v\nconversation %+v\nviolations %+v", req, d.err, convo, d.found)
 }
