@@ -18,12 +18,10 @@ import (
 // live server, the strict-decoding and SDK tests, the fuzz seeds and
 // inputs) is decoded again from the warm memos, from empty memos and with
 // no memo at all, and the results must agree: the request, its
-// conversation, the error, and what the rules say of it. Without any memo
-// only bodies that decode are compared: the tools' memo (wirejson.Memo)
-// reads a declaration whole before decoding it, so a body with a syntax
-// fault after a semantic one inside the tools is answered for the syntax
-// fault with a memo and for the other without (as it was before the
-// memo); the messages' memo reports the same fault either way.
+// conversation, the error, and what the rules say of it. Errors are
+// compared with the decode without any memo too: a value the memos do not
+// know is decoded in place by the body's own decoder (wirejson.Memo), so
+// a body with several faults is answered for the same one either way.
 func init() { decodedHook = checkAgainstFreshDecode }
 
 var comparedBodies atomic.Int64
@@ -80,22 +78,7 @@ func memoDiff(body []byte, lenient, count bool, req *Request, aerr *wire.APIErro
 // bodies, strict and lenient, as Messages and count_tokens bodies, each
 // twice so that the second decode is served by the memos.
 func TestMemoMatchesFreshDecode(t *testing.T) {
-	var bodies []string
-	for _, c := range RuleCases() {
-		bodies = append(bodies, string(c.Bad), string(c.Good))
-		for _, s := range c.Setup {
-			bodies = append(bodies, string(s))
-		}
-	}
-	for _, turn := range []string{"call", "result"} {
-		raw, err := os.ReadFile(filepath.Join("..", "benchmarks", "testdata", "anthropic."+turn+".json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		bodies = append(bodies, string(raw))
-	}
-	bodies = append(bodies, memoEdgeBodies...)
-	for _, b := range bodies {
+	for _, b := range memoTestBodies(t) {
 		for _, lenient := range []bool{false, true} {
 			for _, count := range []bool{false, true} {
 				for range 2 {
@@ -107,6 +90,52 @@ func TestMemoMatchesFreshDecode(t *testing.T) {
 			}
 		}
 	}
+}
+
+// memoTestBodies are the bodies the memo tests compare: the rule cases'
+// (setup requests included), the benchmark bodies and memoEdgeBodies.
+func memoTestBodies(tb testing.TB) []string {
+	tb.Helper()
+	var bodies []string
+	for _, c := range RuleCases() {
+		bodies = append(bodies, string(c.Bad), string(c.Good))
+		for _, s := range c.Setup {
+			bodies = append(bodies, string(s))
+		}
+	}
+	for _, turn := range []string{"call", "result"} {
+		raw, err := os.ReadFile(filepath.Join("..", "benchmarks", "testdata", "anthropic."+turn+".json"))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		bodies = append(bodies, string(raw))
+	}
+	return append(bodies, memoEdgeBodies...)
+}
+
+// FuzzMemoDecodesAsFresh: any body, JSON or not, as a Messages or a
+// count_tokens body, strict or lenient, decodes through the process's
+// warm memos (twice, so the second finds what the first kept) and through
+// empty ones to exactly what it decodes to without any memo: the request,
+// the error, the conversation and what the rules say of it (memoDiff).
+// The memos are shared by every input a fuzz process runs, so a value one
+// body put there is found by the next.
+func FuzzMemoDecodesAsFresh(f *testing.F) {
+	for _, b := range memoTestBodies(f) {
+		for _, lenient := range []bool{false, true} {
+			f.Add([]byte(b), lenient, false)
+			f.Add([]byte(b), lenient, true)
+		}
+	}
+	f.Fuzz(func(t *testing.T, body []byte, lenient, countTokens bool) {
+		req, aerr := decodeThrough(nil, body, lenient, countTokens)
+		for i := range 2 {
+			if diff := memoDiff(body, lenient, countTokens, req, aerr); diff != "" {
+				// memoDiff's "first decode" is the decode without a memo.
+				t.Fatalf("body %q (lenient %v, countTokens %v), comparison %d: %s", body, lenient, countTokens, i+1, diff)
+			}
+		}
+	})
 }
 
 // memoEdgeBodies are messages whose bytes are easy to misread: brackets
