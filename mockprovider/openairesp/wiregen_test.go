@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/openai/openai-go/v3/responses"
+
+	"github.com/toolwire/toolwire/mockprovider/internal/shapes"
 )
 
 // TestWireGenerated keeps wire_gen.go what the generator below derives from
@@ -297,35 +299,16 @@ func (g *gen) emit(t reflect.Type, self string) string {
 }
 
 // dedupe merges the types whose declarations differ only in their own name,
-// so that one wire type (one edit per field) stands for identical SDK
-// shapes. It refines a partition until it is stable: all types start in one
-// class and are split by their declaration with every type they refer to
-// named by its class, so two types stay together only when everything they
-// reach is identical too (recursive types included). Each class keeps its
-// shortest name (the first in sorted order among equals): the copies an SDK
+// (shapes.Classes), so that one wire type (one edit per field) stands for
+// identical SDK shapes. Each class keeps its shortest name (the first in sorted order among equals): the copies an SDK
 // nests under a longer path (ResponseToolSearchOutputItemParamToolMcpParam)
 // give way to the type itself (ToolMcpParam). The map sends every name to
 // the one kept.
 func (g *gen) dedupe(types map[string]reflect.Type, names []string) map[string]string {
-	class := map[string]int{}
-	classes := 1
-	g.ref = func(n string) string { return "#" + strconv.Itoa(class[n]) }
-	for {
-		keys := map[string]int{}
-		next := map[string]int{}
-		for _, n := range names {
-			k := strconv.Itoa(class[n]) + "\n" + g.emit(types[n], "SELF")
-			if _, ok := keys[k]; !ok {
-				keys[k] = len(keys)
-			}
-			next[n] = keys[k]
-		}
-		class = next
-		if len(keys) == classes {
-			break
-		}
-		classes = len(keys)
-	}
+	class := shapes.Classes(names, func(n string, ref func(string) string) string {
+		g.ref = ref
+		return g.emit(types[n], "SELF")
+	})
 	kept := map[int]string{}
 	for _, n := range names {
 		if k, ok := kept[class[n]]; !ok || len(n) < len(k) {

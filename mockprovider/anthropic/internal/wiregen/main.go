@@ -29,6 +29,8 @@ import (
 	"strings"
 
 	"github.com/anthropics/anthropic-sdk-go"
+
+	"github.com/toolwire/toolwire/mockprovider/internal/shapes"
 )
 
 // overrides are the fields whose value a rule judges (so a wrong type
@@ -484,35 +486,15 @@ func main() {
 }
 
 // dedupe merges the nodes whose declarations differ only in their own
-// name, so that one wire type (one edit per field) stands for identical SDK
-// shapes. It refines a partition until it is stable: nodes start in one
-// class and are split by their declaration with every node they refer to
-// named by its class, so two nodes stay together only when everything
-// they reach is identical too (recursive types included). Each class keeps
-// its first node in emission order; the map sends every node to it.
+// name (shapes.Classes), so that one wire type (one edit per field) stands
+// for identical SDK shapes. Each class keeps its first node in emission
+// order; the map sends every node to it.
 func dedupe(ordered []*node) map[*node]*node {
-	class := map[*node]int{}
-	classes := 1
-	for {
-		ref := func(m *node) string { return "#" + strconv.Itoa(class[m]) }
-		keys := map[string]int{}
-		next := map[*node]int{}
-		for _, n := range ordered {
-			var b bytes.Buffer
-			fmt.Fprintf(&b, "%d\n", class[n])
-			emit(&b, n, "SELF", ref)
-			k := b.String()
-			if _, ok := keys[k]; !ok {
-				keys[k] = len(keys)
-			}
-			next[n] = keys[k]
-		}
-		class = next
-		if len(keys) == classes {
-			break
-		}
-		classes = len(keys)
-	}
+	class := shapes.Classes(ordered, func(n *node, ref func(*node) string) string {
+		var b bytes.Buffer
+		emit(&b, n, "SELF", ref)
+		return b.String()
+	})
 	first := map[int]*node{}
 	canon := map[*node]*node{}
 	for _, n := range ordered {
