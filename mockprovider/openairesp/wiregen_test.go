@@ -298,12 +298,12 @@ func (g *gen) emit(t reflect.Type, self string) string {
 	return g.out.String()
 }
 
-// dedupe merges the types whose declarations differ only in their own name,
+// dedupe merges the types whose declarations differ only in their own name
 // (shapes.Classes), so that one wire type (one edit per field) stands for
-// identical SDK shapes. Each class keeps its shortest name (the first in sorted order among equals): the copies an SDK
-// nests under a longer path (ResponseToolSearchOutputItemParamToolMcpParam)
-// give way to the type itself (ToolMcpParam). The map sends every name to
-// the one kept.
+// identical SDK shapes. Each class keeps its shortest name (the first in
+// sorted order among equals): the copies an SDK nests under a longer path
+// (ResponseToolSearchOutputItemParamToolMcpParam) give way to the type
+// itself (ToolMcpParam). The map sends every name to the one kept.
 func (g *gen) dedupe(types map[string]reflect.Type, names []string) map[string]string {
 	class := shapes.Classes(names, func(n string, ref func(string) string) string {
 		g.ref = ref
