@@ -176,16 +176,15 @@ func run(cfg config, w io.Writer) (*Result, error) {
 			return req
 		})
 	}
-	loadMirror := func(d conv.Dialect, c int) Run {
-		return load(client, base, cfg.each, c, "mirror "+string(d), false, func(worker, i int) *http.Request {
-			return turnRequest(baseURL, d, false, fmt.Sprintf("bench-%s-%d", d, worker), i)
+	// loadTurns sends a dialect's turns to srv: the mock, or the
+	// baseline as its mirror.
+	loadTurns := func(srv *server, target string, d conv.Dialect, stream bool, c int) Run {
+		return load(client, srv, cfg.each, c, target, stream, func(worker, i int) *http.Request {
+			return turnRequest(srv.url, d, stream, fmt.Sprintf("bench-%s-%d", d, worker), i)
 		})
 	}
-	loadDialect := func(d conv.Dialect, stream bool, c int) Run {
-		return load(client, mock, cfg.each, c, string(d), stream, func(worker, i int) *http.Request {
-			return turnRequest(mockURL, d, stream, fmt.Sprintf("bench-%s-%d", d, worker), i)
-		})
-	}
+	loadDialect := func(d conv.Dialect, stream bool, c int) Run { return loadTurns(mock, string(d), d, stream, c) }
+	loadMirror := func(d conv.Dialect, c int) Run { return loadTurns(base, "mirror "+string(d), d, false, c) }
 	var dialects []conv.Dialect
 	for _, d := range conv.Dialects {
 		if cfg.dialects == "" || slices.Contains(strings.Split(cfg.dialects, ","), string(d)) {
@@ -241,34 +240,25 @@ func run(cfg config, w io.Writer) (*Result, error) {
 				perDialect[d] = append(perDialect[d], rr)
 			}
 		}
-		slices.Sort(bases)
-		res.BaselineRPS = bases[len(bases)/2]
+		res.BaselineRPS = median(bases)
 		res.Rounds = cfg.rounds
 		for _, d := range dialects {
 			rs := perDialect[d]
 			slices.SortFunc(rs, func(a, b roundResult) int { return cmp.Compare(a.ratio, b.ratio) })
 			mid := rs[len(rs)/2]
 			st := DialectStats{RPS: mid.run.RPS, P50: mid.run.P50, P99: mid.run.P99, Ratio: round(mid.ratio)}
-			cpu := make([]float64, 0, len(rs))
+			var cpu, mirror, mirrorCPU []float64
 			for _, r := range rs {
 				st.RoundRatios = append(st.RoundRatios, round(r.ratio))
 				cpu = append(cpu, r.cpuRatio)
-			}
-			slices.Sort(cpu)
-			st.CPURatio = round(cpu[len(cpu)/2])
-			mirror := make([]float64, 0, len(rs))
-			mirrorCPU := make([]float64, 0, len(rs))
-			for _, r := range rs {
 				mirror = append(mirror, r.mirrorRatio)
 				mirrorCPU = append(mirrorCPU, r.mirrorCPURatio)
 			}
-			slices.Sort(mirror)
-			slices.Sort(mirrorCPU)
-			for _, m := range mirror {
+			st.CPURatio = round(median(cpu))
+			st.MirrorRatio, st.MirrorCPURatio = round(median(mirror)), round(median(mirrorCPU))
+			for _, m := range mirror { // in order: median sorted them
 				st.MirrorRoundRatios = append(st.MirrorRoundRatios, round(m))
 			}
-			st.MirrorRatio = round(mirror[len(mirror)/2])
-			st.MirrorCPURatio = round(mirrorCPU[len(mirrorCPU)/2])
 			res.Dialects[string(d)] = st
 		}
 	}
@@ -397,6 +387,12 @@ func rssMB() float64 {
 		}
 	}
 	return 0
+}
+
+// median sorts xs and returns its middle element.
+func median(xs []float64) float64 {
+	slices.Sort(xs)
+	return xs[len(xs)/2]
 }
 
 func ms(d time.Duration) float64 { return round(float64(d.Microseconds()) / 1000) }

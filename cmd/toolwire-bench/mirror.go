@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
 	"sync/atomic"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
@@ -35,19 +34,23 @@ type cannedAnswer struct {
 }
 
 // cannedKey tells the turn requests apart: every dialect has its own path,
-// and a dialect's call and result bodies differ in length.
-func cannedKey(path string, bodyLen int) string { return path + "#" + strconv.Itoa(bodyLen) }
+// and a dialect's call and result bodies differ in length. A struct, so
+// that looking up the baseline's own requests allocates nothing.
+type cannedKey struct {
+	path    string
+	bodyLen int
+}
 
 // answers is the baseline process's recorded answers, set once by
 // cannedPath before any load and read-only afterwards.
-var answers atomic.Pointer[map[string]*cannedAnswer]
+var answers atomic.Pointer[map[cannedKey]*cannedAnswer]
 
 // serveBaseline answers a recorded request with its recorded answer and
 // anything else with fixedBody.
 func serveBaseline(w http.ResponseWriter, r *http.Request) {
 	n, _ := io.Copy(io.Discard, r.Body)
 	if m := answers.Load(); m != nil {
-		if a := (*m)[cannedKey(r.URL.Path, int(n))]; a != nil {
+		if a := (*m)[cannedKey{r.URL.Path, int(n)}]; a != nil {
 			h := w.Header()
 			for k, v := range a.Header {
 				h[k] = v
@@ -68,9 +71,9 @@ func setCanned(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
-	m := make(map[string]*cannedAnswer, len(list))
+	m := make(map[cannedKey]*cannedAnswer, len(list))
 	for i := range list {
-		m[cannedKey(list[i].Path, list[i].BodyLen)] = &list[i]
+		m[cannedKey{list[i].Path, list[i].BodyLen}] = &list[i]
 	}
 	answers.Store(&m)
 	w.WriteHeader(http.StatusNoContent)
@@ -96,7 +99,7 @@ func recordMirror(client *http.Client, mockURL, baseURL string, dialects []conv.
 			// net/http writes these itself, as it does for the mock.
 			h.Del("Date")
 			h.Del("Content-Length")
-			list = append(list, cannedAnswer{Path: req.URL.Path, BodyLen: len(turnBody(d, false, i)), Status: resp.StatusCode, Header: h, Body: body})
+			list = append(list, cannedAnswer{Path: req.URL.Path, BodyLen: int(req.ContentLength), Status: resp.StatusCode, Header: h, Body: body})
 		}
 	}
 	b, _ := json.Marshal(list)

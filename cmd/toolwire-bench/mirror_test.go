@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"io"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -50,16 +51,16 @@ func TestMirrorAnswersRecordedBytes(t *testing.T) {
 	for _, d := range conv.Dialects {
 		for i := range 2 {
 			_, mockHeader, mockBody := send(turnRequest(mock.url, d, false, "mirror-test", i))
-			status, header, body := send(turnRequest(base.url, d, false, "mirror-test", i))
-			req := turnRequest(base.url, d, false, "", i)
-			want := recorded[cannedKey(req.URL.Path, len(turnBody(d, false, i)))]
+			req := turnRequest(base.url, d, false, "mirror-test", i)
+			want := recorded[cannedKey{req.URL.Path, int(req.ContentLength)}]
+			status, header, body := send(req)
 			if want == nil {
 				t.Fatalf("%s turn %d: nothing recorded for %s", d, i, req.URL.Path)
 			}
 			if status != http.StatusOK || !bytes.Equal(body, want.Body) {
 				t.Errorf("%s turn %d: mirror answered %d %s, recorded %s", d, i, status, body, want.Body)
 			}
-			if got, mk := headerNames(header), headerNames(mockHeader); !slices.Equal(got, mk) {
+			if got, mk := slices.Sorted(maps.Keys(header)), slices.Sorted(maps.Keys(mockHeader)); !slices.Equal(got, mk) {
 				t.Errorf("%s turn %d: mirror headers %v, the mock's %v", d, i, got, mk)
 			}
 			// The same kind of answer as the mock gives a fresh session
@@ -69,24 +70,11 @@ func TestMirrorAnswersRecordedBytes(t *testing.T) {
 			}
 		}
 	}
-	_, _, other := send(must(http.NewRequest(http.MethodPost, base.url+"/v1/chat/completions", strings.NewReader(`{}`))))
-	if !bytes.Equal(other, fixedBody) {
+	plain, err := http.NewRequest(http.MethodPost, base.url+"/v1/chat/completions", strings.NewReader(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, other := send(plain); !bytes.Equal(other, fixedBody) {
 		t.Errorf("an unrecorded request got %s, want the fixed reply", other)
 	}
-}
-
-func headerNames(h http.Header) []string {
-	var names []string
-	for k := range h {
-		names = append(names, k)
-	}
-	slices.Sort(names)
-	return names
-}
-
-func must(r *http.Request, err error) *http.Request {
-	if err != nil {
-		panic(err)
-	}
-	return r
 }

@@ -47,19 +47,14 @@ var clients = func() map[conv.Dialect]dialect.Client {
 	return out
 }()
 
-// turnBody is the i-th request body of a dialect's load: a call turn for
-// even i, a result turn for odd i.
-func turnBody(d conv.Dialect, stream bool, i int) string {
+func turnRequest(base string, d conv.Dialect, stream bool, key string, i int) *http.Request {
 	flag := "false"
 	if stream {
 		flag = "true"
 	}
-	bodies := turnBodies[d]
-	return strings.Replace(pick(i%2 == 1, bodies.result, bodies.call), "%s", flag, 1)
-}
-
-func turnRequest(base string, d conv.Dialect, stream bool, key string, i int) *http.Request {
-	c, body := clients[d], turnBody(d, stream, i)
+	bodies, c := turnBodies[d], clients[d]
+	body := pick(i%2 == 1, bodies.result, bodies.call)
+	body = strings.Replace(body, "%s", flag, 1)
 	// The bodies name no Gemini model: the dialect's default is addressed.
 	req, _ := http.NewRequest(http.MethodPost, base+c.Endpoint("", stream), strings.NewReader(body))
 	h := http.Header{}
