@@ -299,27 +299,16 @@ func (g *gen) emit(t reflect.Type, self string) string {
 }
 
 // dedupe merges the types whose declarations differ only in their own name
-// (shapes.Classes), so that one wire type (one edit per field) stands for
+// (shapes.Canonical), so that one wire type (one edit per field) stands for
 // identical SDK shapes. Each class keeps its shortest name (the first in
 // sorted order among equals): the copies an SDK nests under a longer path
 // (ResponseToolSearchOutputItemParamToolMcpParam) give way to the type
 // itself (ToolMcpParam). The map sends every name to the one kept.
 func (g *gen) dedupe(types map[string]reflect.Type, names []string) map[string]string {
-	class := shapes.Classes(names, func(n string, ref func(string) string) string {
+	return shapes.Canonical(names, func(n string, ref func(string) string) string {
 		g.ref = ref
 		return g.emit(types[n], "SELF")
-	})
-	kept := map[int]string{}
-	for _, n := range names {
-		if k, ok := kept[class[n]]; !ok || len(n) < len(k) {
-			kept[class[n]] = n
-		}
-	}
-	canon := map[string]string{}
-	for _, n := range names {
-		canon[n] = kept[class[n]]
-	}
-	return canon
+	}, func(a, b string) bool { return len(a) < len(b) })
 }
 
 func generateWire() []byte {

@@ -34,3 +34,21 @@ func Classes[T comparable](items []T, decl func(item T, ref func(T) string) stri
 		classes = len(keys)
 	}
 }
+
+// Canonical maps every item to the one that stands for its class: the
+// first of the class in items, unless better (when not nil) prefers a
+// later one.
+func Canonical[T comparable](items []T, decl func(item T, ref func(T) string) string, better func(a, b T) bool) map[T]T {
+	class := Classes(items, decl)
+	kept := map[int]T{}
+	for _, it := range items {
+		if k, ok := kept[class[it]]; !ok || better != nil && better(it, k) {
+			kept[class[it]] = it
+		}
+	}
+	canon := make(map[T]T, len(items))
+	for _, it := range items {
+		canon[it] = kept[class[it]]
+	}
+	return canon
+}

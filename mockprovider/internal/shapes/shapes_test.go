@@ -49,3 +49,19 @@ func TestClasses(t *testing.T) {
 		t.Errorf("%d items classed, want %d", len(class), len(items))
 	}
 }
+
+func TestCanonical(t *testing.T) {
+	items := []string{"A", "C", "B", "D", "E", "G", "F", "H"}
+	first := Canonical(items, decl, nil)
+	for item, want := range map[string]string{"A": "A", "B": "C", "C": "C", "E": "D", "F": "G", "H": "H"} {
+		if first[item] != want {
+			t.Errorf("first in order: %s stands for %s, want %s", first[item], item, want)
+		}
+	}
+	least := Canonical(items, decl, func(a, b string) bool { return a < b })
+	for item, want := range map[string]string{"B": "B", "C": "B", "E": "D", "G": "F"} {
+		if least[item] != want {
+			t.Errorf("preferring the least: %s stands for %s, want %s", least[item], item, want)
+		}
+	}
+}

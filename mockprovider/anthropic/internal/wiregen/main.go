@@ -486,24 +486,15 @@ func main() {
 }
 
 // dedupe merges the nodes whose declarations differ only in their own
-// name (shapes.Classes), so that one wire type (one edit per field) stands
+// name (shapes.Canonical), so that one wire type (one edit per field) stands
 // for identical SDK shapes. Each class keeps its first node in emission
 // order; the map sends every node to it.
 func dedupe(ordered []*node) map[*node]*node {
-	class := shapes.Classes(ordered, func(n *node, ref func(*node) string) string {
+	return shapes.Canonical(ordered, func(n *node, ref func(*node) string) string {
 		var b bytes.Buffer
 		emit(&b, n, "SELF", ref)
 		return b.String()
-	})
-	first := map[int]*node{}
-	canon := map[*node]*node{}
-	for _, n := range ordered {
-		if first[class[n]] == nil {
-			first[class[n]] = n
-		}
-		canon[n] = first[class[n]]
-	}
-	return canon
+	}, nil)
 }
 
 // emit writes n's declaration under the name self, naming the nodes it
