@@ -121,11 +121,11 @@ func memoTestBodies(tb testing.TB) []string {
 // The memos are shared by every input a fuzz process runs, so a value one
 // body put there is found by the next.
 func FuzzMemoDecodesAsFresh(f *testing.F) {
-	for _, b := range memoTestBodies(f) {
-		for _, lenient := range []bool{false, true} {
-			f.Add([]byte(b), lenient, false)
-			f.Add([]byte(b), lenient, true)
-		}
+	// One seed a body, the flags taken in turn: the fuzzer flips them
+	// itself, and four seeds a body took make fuzz-short's whole 5 s to
+	// gather coverage.
+	for i, b := range memoTestBodies(f) {
+		f.Add([]byte(b), i%2 == 1, i/2%2 == 1)
 	}
 	f.Fuzz(func(t *testing.T, body []byte, lenient, countTokens bool) {
 		req, aerr := decodeThrough(nil, body, lenient, countTokens)
