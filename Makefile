@@ -36,6 +36,12 @@ conformance: build
 	@echo "conformance: the suite against the reference driver, every scenario x dialect x stream mode; reports in $(REPORTS)"
 	$(BIN)/toolwire conform --driver $(BIN)/toolwire-refdriver --report-dir $(REPORTS)
 
+## drift-latest: the drift tests against the newest official SDKs the module proxy serves
+## (a scratch go.mod; the repository's is not touched)
+.PHONY: drift-latest
+drift-latest:
+	GO=$(GO) scripts/drift-latest.sh
+
 ## bench: load benchmark against a bare net/http baseline; writes $(REPORTS)/bench.json
 bench: build
 	$(BIN)/toolwire-bench --out $(REPORTS)/bench.json

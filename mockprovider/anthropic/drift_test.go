@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/anthropics/anthropic-sdk-go"
+	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -34,7 +34,7 @@ type drift struct {
 
 var rawType = reflect.TypeFor[jsontext.Value]()
 
-const paramPkg = "github.com/anthropics/anthropic-sdk-go/packages/param"
+const paramPkg = "github.com/anthropics/anthropic-sdk-go/v2/packages/param"
 
 func sdkInner(t reflect.Type) reflect.Type {
 	for {

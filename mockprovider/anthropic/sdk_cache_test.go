@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	sdk "github.com/anthropics/anthropic-sdk-go"
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 
 	"github.com/toolwire/toolwire/mockprovider"
 	"github.com/toolwire/toolwire/mockprovider/anthropic"
@@ -21,7 +21,7 @@ func TestSDKCacheControlLimit(t *testing.T) {
 		p.CacheControl = sdk.NewCacheControlEphemeralParam()
 		p.System = []sdk.TextBlockParam{{Text: "You are a weather assistant.", CacheControl: sdk.NewCacheControlEphemeralParam()}}
 		p.Tools[1].OfTool.CacheControl = sdk.NewCacheControlEphemeralParam()
-		p.Messages[0].Content[0].OfText.CacheControl = sdk.NewCacheControlEphemeralParam()
+		p.Messages[0].OfUser.Content[0].OfText.CacheControl = sdk.NewCacheControlEphemeralParam()
 		if breakpoints > 4 {
 			p.Tools[0].OfTool.CacheControl = sdk.NewCacheControlEphemeralParam()
 		}
@@ -157,8 +157,8 @@ func TestSDKPromptCacheTTL(t *testing.T) {
 	}
 
 	mixed := cachedParams(longSystem+"Mixed.", sdk.CacheControlEphemeralTTLTTL1h)
-	mixed.Messages[0].Content[0].OfText.Text = strings.Repeat("Here is the week's forecast data. ", 40)
-	mixed.Messages[0].Content[0].OfText.CacheControl = sdk.NewCacheControlEphemeralParam()
+	mixed.Messages[0].OfUser.Content[0].OfText.Text = strings.Repeat("Here is the week's forecast data. ", 40)
+	mixed.Messages[0].OfUser.Content[0].OfText.CacheControl = sdk.NewCacheControlEphemeralParam()
 	msg, err = c.Messages.New(context.Background(), mixed)
 	if err != nil {
 		t.Fatal(err)

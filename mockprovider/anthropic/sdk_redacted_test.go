@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	sdk "github.com/anthropics/anthropic-sdk-go"
-	"github.com/anthropics/anthropic-sdk-go/option"
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
 	"github.com/toolwire/toolwire/mockprovider"
 	"github.com/toolwire/toolwire/mockprovider/anthropic"
@@ -80,8 +80,8 @@ func TestSDKRedactedThinkingPassBack(t *testing.T) {
 
 			p := thinkingParams("What's the weather in Paris?")
 			p.Messages = append(p.Messages, first.ToParam(), sdk.NewUserMessage(answer(first.Content[2])))
-			data := p.Messages[1].Content[1].OfRedactedThinking.Data
-			p.Messages[1].Content[1].OfRedactedThinking.Data = data[:10] + strings.ToLower(data[10:20]) + strings.ToUpper(data[20:])
+			data := p.Messages[1].OfAssistant.Content[1].OfRedactedThinking.Data
+			p.Messages[1].OfAssistant.Content[1].OfRedactedThinking.Data = data[:10] + strings.ToLower(data[10:20]) + strings.ToUpper(data[20:])
 			assertAPIError(t, send(client(ts, key+"-changed", header)), p, anthropic.RuleRedactedThinking,
 				"messages.1.content.1: `thinking` or `redacted_thinking` blocks in the latest assistant message cannot be modified. These blocks must remain as they were in the original response.")
 		})

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	sdk "github.com/anthropics/anthropic-sdk-go"
-	"github.com/anthropics/anthropic-sdk-go/option"
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
 	"github.com/toolwire/toolwire/mockprovider"
 	"github.com/toolwire/toolwire/mockprovider/anthropic"
@@ -55,10 +55,10 @@ func TestSDKThinkingPassBack(t *testing.T) {
 			// The same continuation, tampered with.
 			p := thinkingParams("What's the weather in Paris? Use get_weather.")
 			p.Messages = append(p.Messages, first.ToParam(), sdk.NewUserMessage(answer(first.Content[1])))
-			p.Messages[1].Content[0].OfThinking.Signature += "x"
+			p.Messages[1].OfAssistant.Content[0].OfThinking.Signature += "x"
 			assertAPIError(t, send(client(ts, key+"-forged")), p, anthropic.RuleThinkingSignature,
 				"messages.1.content.0: Invalid `signature` in `thinking` block")
-			p.Messages[1].Content = p.Messages[1].Content[1:]
+			p.Messages[1].OfAssistant.Content = p.Messages[1].OfAssistant.Content[1:]
 			assertAPIError(t, send(client(ts, key+"-dropped")), p, anthropic.RuleThinkingBlockFirst,
 				"messages.1.content.0.type: Expected `thinking` or `redacted_thinking`, but found `tool_use`.")
 		})
@@ -141,7 +141,7 @@ func TestSDKThinkingOnceOpensTheLoop(t *testing.T) {
 	// The second step's request with the opening thinking block dropped.
 	p = thinkingParams("Find ada@example.com and list her open orders.")
 	opening := msgs[0].ToParam()
-	opening.Content = opening.Content[1:]
+	opening.OfAssistant.Content = opening.OfAssistant.Content[1:]
 	p.Messages = append(p.Messages, opening, sdk.NewUserMessage(answer(msgs[0].Content[1])),
 		msgs[1].ToParam(), sdk.NewUserMessage(answer(lastToolUse(msgs[1]))))
 	assertAPIError(t, send, p, anthropic.RuleThinkingBlockFirst,

@@ -9,9 +9,6 @@ type wireRequest struct {
 	Messages            []wMessage                          `json:"messages"`
 	Model               *string                             `json:"model"`
 	InferenceGeo        *string                             `json:"inference_geo"`
-	Temperature         *float64                            `json:"temperature"`
-	TopK                *int64                              `json:"top_k"`
-	TopP                *float64                            `json:"top_p"`
 	Container           wMessageCreateContainerUnion        `json:"container"`
 	Speed               *string                             `json:"speed"`
 	CacheControl        *wCacheControlEphemeral             `json:"cache_control"`
@@ -26,6 +23,8 @@ type wireRequest struct {
 	Tools               []wToolUnion                        `json:"tools"`
 	FallbackCreditToken wMessageNewFallbackCreditTokenUnion `json:"fallback_credit_token"`
 	Fallbacks           wFallbacksUnion                     `json:"fallbacks"`
+	Thread              wMessageThreadUnion                 `json:"thread"`
+	BillingPolicy       *wBillingPolicy                     `json:"billing_policy"`
 	Compaction          wCompactionConfigUnion              `json:"compaction"`
 	ContextManagement   *wContextManagementConfig           `json:"context_management"`
 	McpServers          []wRequestMCPServerURLDefinition    `json:"mcp_servers"`
@@ -33,6 +32,9 @@ type wireRequest struct {
 	Stream              *bool                               `json:"stream"`
 	AnthropicVersion    *string                             `json:"anthropic_version"`
 	AnthropicBeta       []string                            `json:"anthropic_beta"`
+	Temperature         *float64                            `json:"temperature"`
+	TopK                *int64                              `json:"top_k"`
+	TopP                *float64                            `json:"top_p"`
 }
 
 type wMessage struct {
@@ -672,6 +674,44 @@ func (u *wFallbacksUnion) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	return wrongKind(dec, "\"[")
 }
 
+type wMessageThreadUnion struct {
+	Tag      string                   `default:""`
+	Create   *wThinkingConfigDisabled `kind:"{" tag:"create"`
+	Continue *wThreadContinue         `kind:"{" tag:"continue"`
+}
+
+func (u *wMessageThreadUnion) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	switch dec.PeekKind() {
+	case '{':
+		return decodeTagged(dec, &u.Tag, "", wMessageThreadUnionTags, func(tag string) any {
+			switch tag {
+			case "create":
+				u.Create = new(wThinkingConfigDisabled)
+				return u.Create
+			case "continue":
+				u.Continue = new(wThreadContinue)
+				return u.Continue
+			}
+			return nil
+		})
+	case 'n':
+		return skipNull(dec)
+	}
+	return wrongKind(dec, "{")
+}
+
+var wMessageThreadUnionTags = []string{"create", "continue"}
+
+type wThreadContinue struct {
+	PreviousMessageId *string `json:"previous_message_id"`
+	Type              *string `json:"type"`
+}
+
+type wBillingPolicy struct {
+	BillTo *string `json:"bill_to"`
+	Type   *string `json:"type"`
+}
+
 type wCompactionConfigUnion struct {
 	Tag       string                `default:""`
 	Summarize *wSummarizeCompaction `kind:"{" tag:"summarize"`
@@ -928,6 +968,7 @@ type wireCountTokens struct {
 	Thinking          wThinkingConfigUnion             `json:"thinking"`
 	ToolChoice        wToolChoiceUnion                 `json:"tool_choice"`
 	Tools             []wToolUnion                     `json:"tools"`
+	BillingPolicy     *wBillingPolicy                  `json:"billing_policy"`
 	Compaction        wCompactionConfigUnion           `json:"compaction"`
 	ContextManagement *wContextManagementConfig        `json:"context_management"`
 	McpServers        []wRequestMCPServerURLDefinition `json:"mcp_servers"`
@@ -1397,9 +1438,9 @@ type wWebSearchToolResultBlock struct {
 }
 
 type wWebSearchToolResultBlockContentUnion struct {
-	Tag                             string                      `default:""`
-	WebSearchToolResultBlockItem    []wWebSearchResultBlock     `kind:"[" tag:""`
-	RequestWebSearchToolResultError *wWebSearchToolRequestError `kind:"{" tag:"web_search_tool_result_error"`
+	Tag                             string                            `default:""`
+	WebSearchToolResultBlockItem    []wWebSearchResultBlock           `kind:"[" tag:""`
+	RequestWebSearchToolResultError *wWebSearchToolRequestErrorObject `kind:"{" tag:"web_search_tool_result_error"`
 }
 
 func (u *wWebSearchToolResultBlockContentUnion) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
@@ -1410,7 +1451,7 @@ func (u *wWebSearchToolResultBlockContentUnion) UnmarshalJSONFrom(dec *jsontext.
 		return decodeTagged(dec, &u.Tag, "", wWebSearchToolResultBlockContentUnionTags, func(tag string) any {
 			switch tag {
 			case "web_search_tool_result_error":
-				u.RequestWebSearchToolResultError = new(wWebSearchToolRequestError)
+				u.RequestWebSearchToolResultError = new(wWebSearchToolRequestErrorObject)
 				return u.RequestWebSearchToolResultError
 			}
 			return nil
@@ -1431,7 +1472,7 @@ type wWebSearchResultBlock struct {
 	Type             *string `json:"type"`
 }
 
-type wWebSearchToolRequestError struct {
+type wWebSearchToolRequestErrorObject struct {
 	ErrorCode *string `json:"error_code"`
 	Type      *string `json:"type"`
 }
@@ -1445,9 +1486,9 @@ type wWebFetchToolResultBlock struct {
 }
 
 type wWebFetchToolResultBlockContentUnion struct {
-	Tag                            string                      `default:""`
-	RequestWebFetchToolResultError *wWebSearchToolRequestError `kind:"{" tag:"web_fetch_tool_result_error"`
-	RequestWebFetchResultBlock     *wWebFetchBlock             `kind:"{" tag:"web_fetch_result"`
+	Tag                            string                            `default:""`
+	RequestWebFetchToolResultError *wWebSearchToolRequestErrorObject `kind:"{" tag:"web_fetch_tool_result_error"`
+	RequestWebFetchResultBlock     *wWebFetchBlock                   `kind:"{" tag:"web_fetch_result"`
 }
 
 func (u *wWebFetchToolResultBlockContentUnion) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
@@ -1456,7 +1497,7 @@ func (u *wWebFetchToolResultBlockContentUnion) UnmarshalJSONFrom(dec *jsontext.D
 		return decodeTagged(dec, &u.Tag, "", wWebFetchToolResultBlockContentUnionTags, func(tag string) any {
 			switch tag {
 			case "web_fetch_tool_result_error":
-				u.RequestWebFetchToolResultError = new(wWebSearchToolRequestError)
+				u.RequestWebFetchToolResultError = new(wWebSearchToolRequestErrorObject)
 				return u.RequestWebFetchToolResultError
 			case "web_fetch_result":
 				u.RequestWebFetchResultBlock = new(wWebFetchBlock)
@@ -1488,7 +1529,7 @@ type wCodeExecutionToolResultBlock struct {
 
 type wCodeExecutionToolResultBlockContentUnion struct {
 	Tag                                      string                              `default:""`
-	RequestCodeExecutionToolResultError      *wWebSearchToolRequestError         `kind:"{" tag:"code_execution_tool_result_error"`
+	RequestCodeExecutionToolResultError      *wWebSearchToolRequestErrorObject   `kind:"{" tag:"code_execution_tool_result_error"`
 	RequestCodeExecutionResultBlock          *wCodeExecutionResultBlock          `kind:"{" tag:"code_execution_result"`
 	RequestEncryptedCodeExecutionResultBlock *wEncryptedCodeExecutionResultBlock `kind:"{" tag:"encrypted_code_execution_result"`
 }
@@ -1499,7 +1540,7 @@ func (u *wCodeExecutionToolResultBlockContentUnion) UnmarshalJSONFrom(dec *jsont
 		return decodeTagged(dec, &u.Tag, "", wCodeExecutionToolResultBlockContentUnionTags, func(tag string) any {
 			switch tag {
 			case "code_execution_tool_result_error":
-				u.RequestCodeExecutionToolResultError = new(wWebSearchToolRequestError)
+				u.RequestCodeExecutionToolResultError = new(wWebSearchToolRequestErrorObject)
 				return u.RequestCodeExecutionToolResultError
 			case "code_execution_result":
 				u.RequestCodeExecutionResultBlock = new(wCodeExecutionResultBlock)
@@ -1542,9 +1583,9 @@ type wBashCodeExecutionToolResultBlock struct {
 }
 
 type wBashCodeExecutionToolResultBlockContentUnion struct {
-	Tag                                     string                      `default:""`
-	RequestBashCodeExecutionToolResultError *wWebSearchToolRequestError `kind:"{" tag:"bash_code_execution_tool_result_error"`
-	RequestBashCodeExecutionResultBlock     *wCodeExecutionResultBlock  `kind:"{" tag:"bash_code_execution_result"`
+	Tag                                     string                            `default:""`
+	RequestBashCodeExecutionToolResultError *wWebSearchToolRequestErrorObject `kind:"{" tag:"bash_code_execution_tool_result_error"`
+	RequestBashCodeExecutionResultBlock     *wCodeExecutionResultBlock        `kind:"{" tag:"bash_code_execution_result"`
 }
 
 func (u *wBashCodeExecutionToolResultBlockContentUnion) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
@@ -1553,7 +1594,7 @@ func (u *wBashCodeExecutionToolResultBlockContentUnion) UnmarshalJSONFrom(dec *j
 		return decodeTagged(dec, &u.Tag, "", wBashCodeExecutionToolResultBlockContentUnionTags, func(tag string) any {
 			switch tag {
 			case "bash_code_execution_tool_result_error":
-				u.RequestBashCodeExecutionToolResultError = new(wWebSearchToolRequestError)
+				u.RequestBashCodeExecutionToolResultError = new(wWebSearchToolRequestErrorObject)
 				return u.RequestBashCodeExecutionToolResultError
 			case "bash_code_execution_result":
 				u.RequestBashCodeExecutionResultBlock = new(wCodeExecutionResultBlock)
@@ -1701,10 +1742,10 @@ type wAdvisorToolResultBlock struct {
 }
 
 type wAdvisorToolResultBlockContentUnion struct {
-	Tag                               string                       `default:""`
-	RequestAdvisorToolResultError     *wWebSearchToolRequestError  `kind:"{" tag:"advisor_tool_result_error"`
-	RequestAdvisorResultBlock         *wAdvisorResultBlock         `kind:"{" tag:"advisor_result"`
-	RequestAdvisorRedactedResultBlock *wAdvisorRedactedResultBlock `kind:"{" tag:"advisor_redacted_result"`
+	Tag                               string                            `default:""`
+	RequestAdvisorToolResultError     *wWebSearchToolRequestErrorObject `kind:"{" tag:"advisor_tool_result_error"`
+	RequestAdvisorResultBlock         *wAdvisorResultBlock              `kind:"{" tag:"advisor_result"`
+	RequestAdvisorRedactedResultBlock *wAdvisorRedactedResultBlock      `kind:"{" tag:"advisor_redacted_result"`
 }
 
 func (u *wAdvisorToolResultBlockContentUnion) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
@@ -1713,7 +1754,7 @@ func (u *wAdvisorToolResultBlockContentUnion) UnmarshalJSONFrom(dec *jsontext.De
 		return decodeTagged(dec, &u.Tag, "", wAdvisorToolResultBlockContentUnionTags, func(tag string) any {
 			switch tag {
 			case "advisor_tool_result_error":
-				u.RequestAdvisorToolResultError = new(wWebSearchToolRequestError)
+				u.RequestAdvisorToolResultError = new(wWebSearchToolRequestErrorObject)
 				return u.RequestAdvisorToolResultError
 			case "advisor_result":
 				u.RequestAdvisorResultBlock = new(wAdvisorResultBlock)

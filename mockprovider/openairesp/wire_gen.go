@@ -458,6 +458,7 @@ type ResponseCompactParams struct {
 	PromptCacheOptions   *ResponseCompactParamsPromptCacheOptions `json:"prompt_cache_options,omitzero"`
 	PromptCacheRetention string                                   `json:"prompt_cache_retention,omitzero"`
 	ServiceTier          string                                   `json:"service_tier,omitzero"`
+	Image                *ResponseNewParamsImage                  `json:"image,omitzero"`
 }
 
 type ResponseCompactParamsPromptCacheOptions struct {
@@ -1193,6 +1194,7 @@ type ResponseNewParams struct {
 	StreamOptions        *ResponseNewParamsStreamOptions      `json:"stream_options,omitzero"`
 	Truncation           string                               `json:"truncation,omitzero"`
 	AccessPrograms       *ResponseNewParamsAccessPrograms     `json:"access_programs,omitzero"`
+	Image                *ResponseNewParamsImage              `json:"image,omitzero"`
 	Input                ResponseNewParamsInputUnion          `json:"input,omitzero"`
 	Model                string                               `json:"model,omitzero"`
 	PromptCacheOptions   *ResponseNewParamsPromptCacheOptions `json:"prompt_cache_options,omitzero"`
@@ -1229,6 +1231,10 @@ func (u *ResponseNewParamsConversationUnion) UnmarshalJSONFrom(dec *jsontext.Dec
 
 func (*ResponseNewParamsConversationUnion) union() *union {
 	return responseNewParamsConversationUnionVariants
+}
+
+type ResponseNewParamsImage struct {
+	ContextCompression string `json:"context_compression,omitzero"`
 }
 
 type ResponseNewParamsInputUnion struct {

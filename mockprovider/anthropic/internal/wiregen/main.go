@@ -28,7 +28,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/anthropics/anthropic-sdk-go"
+	"github.com/anthropics/anthropic-sdk-go/v2"
 
 	"github.com/toolwire/toolwire/mockprovider/internal/shapes"
 )
@@ -53,6 +53,11 @@ var extraFields = map[string][]field{
 		{JSON: "system", Type: tref{kind: "named", named: "systemUnion"}},
 		{JSON: "anthropic_version", Type: tref{kind: "scalar", scalar: "string"}},
 		{JSON: "anthropic_beta", Type: tref{kind: "slice", elem: &tref{kind: "scalar", scalar: "string"}}},
+		// Sampling parameters: v2 of the SDK no longer declares them, but
+		// v1 and the other SDKs send them and the API takes them.
+		{JSON: "temperature", Type: tref{kind: "scalar", scalar: "float64"}},
+		{JSON: "top_k", Type: tref{kind: "scalar", scalar: "int64"}},
+		{JSON: "top_p", Type: tref{kind: "scalar", scalar: "float64"}},
 	},
 }
 
@@ -91,7 +96,7 @@ var (
 	ordered []*node
 )
 
-var paramPkg = "github.com/anthropics/anthropic-sdk-go/packages/param"
+var paramPkg = "github.com/anthropics/anthropic-sdk-go/v2/packages/param"
 
 func wireName(t reflect.Type) string {
 	n := strings.TrimPrefix(t.Name(), "Beta")
@@ -101,12 +106,39 @@ func wireName(t reflect.Type) string {
 }
 
 func isUnion(t reflect.Type) bool {
+	if roleUnion(t) {
+		return false
+	}
 	for i := range t.NumField() {
 		if strings.HasPrefix(t.Field(i).Name, "Of") {
 			return true
 		}
 	}
 	return false
+}
+
+// roleUnion reports an SDK union whose variants are told apart by "role"
+// (v2's MessageParam: user, assistant, system). The API reads one message
+// shape whose role is a member, so its wire form is one struct holding every
+// variant's fields, and the rules judge the role.
+func roleUnion(t reflect.Type) bool {
+	if t.Kind() != reflect.Struct || !strings.HasPrefix(t.Field(0).Name, "Of") {
+		return false
+	}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !strings.HasPrefix(f.Name, "Of") {
+			continue
+		}
+		vt := deref(f.Type)
+		if vt.Kind() != reflect.Struct {
+			return false
+		}
+		if r, ok := vt.FieldByName("Role"); !ok || !strings.HasPrefix(r.Tag.Get("json"), "role") {
+			return false
+		}
+	}
+	return true
 }
 
 func isOpt(t reflect.Type) bool {
@@ -201,6 +233,14 @@ func merge(a, b *node) {
 }
 
 func addFields(n *node, t reflect.Type) {
+	if roleUnion(t) {
+		for i := range t.NumField() {
+			if f := t.Field(i); strings.HasPrefix(f.Name, "Of") {
+				addFields(n, deref(f.Type))
+			}
+		}
+		return
+	}
 	for i := range t.NumField() {
 		f := t.Field(i)
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
@@ -312,7 +352,7 @@ func enums() map[string][]string {
 }
 
 func sdkDir() string {
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/anthropics/anthropic-sdk-go").Output()
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/anthropics/anthropic-sdk-go/v2").Output()
 	if err != nil {
 		panic(err)
 	}
