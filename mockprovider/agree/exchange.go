@@ -71,7 +71,7 @@ var keptHeaders = []string{"anthropic-version", "anthropic-beta", "openai-beta"}
 
 var geminiPath = regexp.MustCompile(`^/(v1beta|v1|v1alpha)/models/[^/:]+:(generateContent|streamGenerateContent)$`)
 
-// DialectOf names the API a request path belongs to, or "" when it is not
+// DialectOf names the API a POST to path belongs to, or "" when it is not
 // one of the four generation endpoints the mock impersonates.
 func DialectOf(path string) conv.Dialect {
 	p, _, _ := strings.Cut(path, "?")
@@ -248,7 +248,7 @@ func parseRecording(name string, b []byte) ([]Exchange, int, error) {
 		if d == "" {
 			d = DialectOf(rx.Path)
 		}
-		if d == "" || rx.Incomplete {
+		if d == "" || rx.Incomplete || !strings.EqualFold(rx.Method, "POST") {
 			skipped++
 			continue
 		}
@@ -305,7 +305,7 @@ func ParseVCR(name string, b []byte) ([]Exchange, int, error) {
 		d := DialectOf(u.EscapedPath())
 		status := it.Response.Status.Code
 		reqBody, ok := bodyText(it.Request.Body)
-		if d == "" || status == 0 || !ok {
+		if d == "" || status == 0 || !ok || !strings.EqualFold(it.Request.Method, "POST") {
 			skipped++
 			continue
 		}

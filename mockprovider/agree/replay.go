@@ -256,8 +256,27 @@ func Excerpt(request, message string) string {
 		b, _ := json.Marshal(cur)
 		return found + ": " + clip(string(b), 600)
 	}
-	return clip(compact(request), 400)
+	// No path: an id the message quotes (toolu_…, call_…, resp_…) shows
+	// where in the request the problem is.
+	flat := compact(request)
+	for _, tok := range idRE.FindAllString(message, -1) {
+		if len(tok) < 10 {
+			continue
+		}
+		if i := strings.Index(flat, tok); i >= 0 {
+			start := max(0, i-200)
+			for start > 0 && !utf8Start(flat[start]) {
+				start--
+			}
+			return "…" + clip(flat[start:], 500)
+		}
+	}
+	return clip(flat, 400)
 }
+
+// idRE is what reads as an id in a message: a word of letters, digits and
+// underscores or dashes with a digit in it, ten characters or more.
+var idRE = regexp.MustCompile(`[A-Za-z][A-Za-z0-9_-]*[0-9][A-Za-z0-9_-]*`)
 
 func splitPath(p string) []string {
 	p = strings.NewReplacer(".[", ".", "[", ".", "]", "").Replace(p)
