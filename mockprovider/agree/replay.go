@@ -94,7 +94,7 @@ func (r *Replayer) Judge(ex Exchange) Verdict {
 	if !success(ex.Status) {
 		v.Recorded.Message = errorMessage([]byte(ex.Body))
 	}
-	if reason := unjudged(ex.Status); reason != "" {
+	if reason := Unjudged(ex); reason != "" {
 		v.Kind, v.Note = Skipped, reason
 		return v
 	}
@@ -122,10 +122,14 @@ func (r *Replayer) Judge(ex Exchange) Verdict {
 	return v
 }
 
-// unjudged says why a recorded status tells nothing about whether the
+// Unjudged says why a recorded answer tells nothing about whether the
 // request was valid, or "" when it does.
-func unjudged(status int) string {
+func Unjudged(ex Exchange) string {
+	status := ex.Status
 	switch {
+	case status == http.StatusBadRequest && strings.Contains(strings.ToLower(errorMessage([]byte(ex.Body))), "api key"):
+		// Gemini refuses a bad key with 400 INVALID_ARGUMENT.
+		return "recorded 400 for the API key: a credential refusal; the replay sends a key of its own"
 	case success(status):
 		return ""
 	case status == http.StatusUnauthorized || status == http.StatusForbidden:

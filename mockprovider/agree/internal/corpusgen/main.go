@@ -90,7 +90,7 @@ func run(corpusDir string, src Source, root string, plain, maxReq int, files []s
 		}
 		n := 0
 		for _, ex := range exs {
-			if !ex.FromOfficialHost() || len(ex.Request) > maxReq || !json.Valid([]byte(ex.Request)) || !keepStatus(ex.Status) {
+			if !ex.FromOfficialHost() || len(ex.Request) > maxReq || !json.Valid([]byte(ex.Request)) || agree.Unjudged(ex) != "" {
 				continue
 			}
 			key := string(ex.Dialect) + " " + ex.Path + " " + record.Canonical(ex.Request) + fmt.Sprint(ex.Status)
@@ -140,12 +140,6 @@ func run(corpusDir string, src Source, root string, plain, maxReq int, files []s
 		return err
 	}
 	return writeSources(corpusDir, src)
-}
-
-// keepStatus: successes and the refusals that judge a request; credential
-// refusals, rate limits and server errors say nothing about it.
-func keepStatus(s int) bool {
-	return s >= 200 && s < 300 || s >= 400 && s < 500 && s != 401 && s != 403 && s != 429
 }
 
 // toolRelevant: the request declares tools or carries a call or a result.
