@@ -3,6 +3,7 @@ package agree_test
 import (
 	"flag"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -133,4 +134,25 @@ func report(v agree.Verdict) string {
 	}
 	fmt.Fprintf(&b, "    request:  %s", v.Excerpt)
 	return b.String()
+}
+
+// The README states the corpus's size; it must be the corpus's.
+func TestReadmeStatesTheCorpusSize(t *testing.T) {
+	exs, _, err := agree.Load(corpusDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := map[conv.Dialect]int{}
+	for _, ex := range exs {
+		n[ex.Dialect]++
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("holds %d real exchanges\n(%d Chat Completions, %d Responses, %d Anthropic Messages, %d Gemini;",
+		len(exs), n[conv.OpenAIChat], n[conv.OpenAIResponses], n[conv.Anthropic], n[conv.Gemini])
+	if !strings.Contains(string(readme), want) {
+		t.Errorf("README should say %q", want)
+	}
 }
