@@ -21,6 +21,9 @@ type agreeReport struct {
 	// Unread counts interactions with other endpoints (embeddings,
 	// model lists) and cut-short record-mode exchanges, not replayed.
 	Unread int `json:"unread"`
+	// Unreadable counts files of a walked directory that were no readable
+	// recording (each is named on standard error).
+	Unreadable int `json:"unreadable"`
 }
 
 func newAgreeCommand() *cobra.Command {
@@ -44,17 +47,21 @@ nothing about the request. Exit 1 when any exchange disagrees.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			exs, unread, err := agree.Load(args...)
+			loaded, err := agree.Load(args...)
 			if err != nil {
 				return err
 			}
+			for _, e := range loaded.Unreadable {
+				fmt.Fprintln(cmd.ErrOrStderr(), "toolwire agree: unreadable, not replayed:", e)
+			}
+			exs := loaded.Exchanges
 			if len(exs) == 0 {
-				return fmt.Errorf("no exchange with a generation endpoint in %v (%d other interactions)", args, unread)
+				return fmt.Errorf("no exchange with a generation endpoint in %v (%d other interactions, %d unreadable files)", args, loaded.Unread, len(loaded.Unreadable))
 			}
 			m := mockprovider.New(mockprovider.Options{Rules: opts})
 			defer m.Close()
 			rp := &agree.Replayer{Handler: m}
-			rep := agreeReport{Exchanges: len(exs), Counts: map[string]int{}, Disagree: []agree.Verdict{}, Skipped: []agree.Verdict{}, Unread: unread}
+			rep := agreeReport{Exchanges: len(exs), Counts: map[string]int{}, Disagree: []agree.Verdict{}, Skipped: []agree.Verdict{}, Unread: loaded.Unread, Unreadable: len(loaded.Unreadable)}
 			for _, ex := range exs {
 				v := rp.Judge(ex)
 				rep.Counts[string(v.Kind)]++
@@ -107,6 +114,9 @@ func writeAgreeText(w io.Writer, rep agreeReport) {
 		rep.Counts[string(agree.WrongError)], rep.Counts[string(agree.Skipped)])
 	if rep.Unread > 0 {
 		fmt.Fprintf(w, " (%d interactions with other endpoints not replayed)", rep.Unread)
+	}
+	if rep.Unreadable > 0 {
+		fmt.Fprintf(w, " (%d unreadable files)", rep.Unreadable)
 	}
 	fmt.Fprintln(w)
 }

@@ -87,7 +87,8 @@ func TestParseVCRReadsTheFormsCassettesTake(t *testing.T) {
 }
 
 // A directory walk passes over YAML that is not a recording (the corpus's
-// lists sit beside it); named on its own, such a file is an error.
+// lists sit beside it) and lists a broken recording without losing the
+// rest; named on its own, either is an error.
 func TestLoadPassesOverListsInADirectory(t *testing.T) {
 	dir := t.TempDir()
 	line := `{"id":"x#1","dialect":"openai-chat","method":"POST","path":"/v1/chat/completions","request":"{}","status":200}` + "\n"
@@ -97,18 +98,22 @@ func TestLoadPassesOverListsInADirectory(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "known.yaml"), []byte("- id: x#1\n  category: c\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	exs, _, err := Load(dir)
-	if err != nil || len(exs) != 1 || exs[0].ID != "x#1" {
-		t.Fatalf("Load(dir) = %+v, %v", exs, err)
+	got, err := Load(dir)
+	if err != nil || len(got.Exchanges) != 1 || got.Exchanges[0].ID != "x#1" || len(got.Unreadable) != 0 {
+		t.Fatalf("Load(dir) = %+v, %v", got, err)
 	}
-	if _, _, err := Load(filepath.Join(dir, "known.yaml")); err == nil {
+	if _, err := Load(filepath.Join(dir, "known.yaml")); err == nil {
 		t.Fatal("a list named on its own was read as a recording")
 	}
 	if err := os.WriteFile(filepath.Join(dir, "bad.jsonl"), []byte(`{"id":"y","dialect":"gemini","surprise":1}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := Load(dir); err == nil || !strings.Contains(err.Error(), "bad.jsonl") {
-		t.Fatalf("a corpus line with an unknown member must be an error naming the file: %v", err)
+	got, err = Load(dir)
+	if err != nil || len(got.Exchanges) != 1 || len(got.Unreadable) != 1 || !strings.Contains(got.Unreadable[0].Error(), "bad.jsonl: line 1") {
+		t.Fatalf("a corpus line with an unknown member must be listed as unreadable, naming the file and line, the rest still read: %+v, %v", got, err)
+	}
+	if _, err := Load(filepath.Join(dir, "bad.jsonl")); err == nil {
+		t.Fatal("a broken file named on its own must be an error")
 	}
 }
 

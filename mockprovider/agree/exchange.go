@@ -105,49 +105,68 @@ func cleanPath(u *url.URL) string {
 	return p
 }
 
+// Loaded is what Load read.
+type Loaded struct {
+	Exchanges []Exchange
+	// Unread counts interactions with other endpoints (embeddings, model
+	// lists, uploads), other methods and cut-short record-mode exchanges.
+	Unread int
+	// Unreadable are the files of a walked directory that could not be
+	// read as recordings, each error naming its file: the rest of the
+	// directory is still replayed.
+	Unreadable []error
+}
+
 // Load reads every recording at the given paths: a file, or a directory
-// walked for *.yaml, *.yml and *.jsonl. Exchanges with other endpoints
-// (embeddings, model lists, uploads) are skipped; skipped says how many.
-func Load(paths ...string) (exs []Exchange, skipped int, err error) {
+// walked for *.yaml, *.yml and *.jsonl. A file named on its own must be a
+// recording; in a directory, YAML that is no recording (notes, lists) is
+// passed over and a broken recording is listed in Unreadable.
+func Load(paths ...string) (Loaded, error) {
+	var out Loaded
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil {
-			return nil, 0, err
+			return Loaded{}, err
 		}
-		walked := st.IsDir()
-		files := []string{p}
-		if st.IsDir() {
-			files = nil
-			err := filepath.WalkDir(p, func(f string, d os.DirEntry, err error) error {
-				if err != nil {
-					return err
-				}
-				switch strings.ToLower(filepath.Ext(f)) {
-				case ".yaml", ".yml", ".jsonl":
-					if !d.IsDir() {
-						files = append(files, f)
-					}
-				}
-				return nil
-			})
+		if !st.IsDir() {
+			exs, unread, err := LoadFile(p)
 			if err != nil {
-				return nil, 0, err
+				return Loaded{}, err
 			}
-			sort.Strings(files)
+			out.Exchanges = append(out.Exchanges, exs...)
+			out.Unread += unread
+			continue
 		}
+		var files []string
+		err = filepath.WalkDir(p, func(f string, d os.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			switch strings.ToLower(filepath.Ext(f)) {
+			case ".yaml", ".yml", ".jsonl":
+				if !d.IsDir() {
+					files = append(files, f)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return Loaded{}, err
+		}
+		sort.Strings(files)
 		for _, f := range files {
-			got, sk, err := LoadFile(f)
-			if walked && errors.Is(err, ErrNotRecording) {
-				continue
+			exs, unread, err := LoadFile(f)
+			switch {
+			case errors.Is(err, ErrNotRecording):
+			case err != nil:
+				out.Unreadable = append(out.Unreadable, err)
+			default:
+				out.Exchanges = append(out.Exchanges, exs...)
+				out.Unread += unread
 			}
-			if err != nil {
-				return nil, 0, err
-			}
-			exs = append(exs, got...)
-			skipped += sk
 		}
 	}
-	return exs, skipped, nil
+	return out, nil
 }
 
 // maxFile bounds what one recording may take in memory.
