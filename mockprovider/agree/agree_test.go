@@ -133,3 +133,22 @@ func TestExcerptShowsWhatTheMessageNames(t *testing.T) {
 		t.Errorf("Gemini's snake_case path not followed into the camelCase request: %s", got)
 	}
 }
+
+// Cassettes of one name in two folders (common: one per test module) must
+// not share IDs, or a listed disagreement would name two exchanges.
+func TestWalkedIDsNameTheFolder(t *testing.T) {
+	dir := t.TempDir()
+	cassette := "interactions:\n- request:\n    body: '{}'\n    method: POST\n    uri: https://api.anthropic.com/v1/messages\n  response:\n    body: {string: '{}'}\n    status: {code: 200}\n"
+	for _, sub := range []string{"a", "b"} {
+		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, sub, "c.yaml"), []byte(cassette), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := Load(dir)
+	if err != nil || len(got.Exchanges) != 2 || got.Exchanges[0].ID != "a/c.yaml#1" || got.Exchanges[1].ID != "b/c.yaml#1" {
+		t.Fatalf("Load = %+v, %v", got, err)
+	}
+}

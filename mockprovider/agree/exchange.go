@@ -155,7 +155,11 @@ func Load(paths ...string) (Loaded, error) {
 		}
 		sort.Strings(files)
 		for _, f := range files {
-			exs, unread, err := LoadFile(f)
+			rel, err := filepath.Rel(p, f)
+			if err != nil {
+				rel = f
+			}
+			exs, unread, err := loadFile(f, filepath.ToSlash(rel))
 			switch {
 			case errors.Is(err, ErrNotRecording):
 			case err != nil:
@@ -173,9 +177,14 @@ func Load(paths ...string) (Loaded, error) {
 const maxFile = 256 << 20
 
 // LoadFile reads one recording, telling its form by its content. IDs are
-// the file's name and the exchange's place in it (1-based) unless the file
-// names them (the corpus).
+// the path and the exchange's place in the file (1-based) unless the file
+// names them (the corpus); in a directory walk the path is taken from the
+// directory, so cassettes of the same name in two folders stay apart.
 func LoadFile(path string) ([]Exchange, int, error) {
+	return loadFile(path, filepath.ToSlash(path))
+}
+
+func loadFile(path, name string) ([]Exchange, int, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, 0, err
@@ -188,7 +197,7 @@ func LoadFile(path string) ([]Exchange, int, error) {
 	if len(b) > maxFile {
 		return nil, 0, fmt.Errorf("%s: larger than %d MiB", path, maxFile>>20)
 	}
-	exs, skipped, err := Parse(filepath.Base(path), b)
+	exs, skipped, err := Parse(name, b)
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", path, err)
 	}
