@@ -1,6 +1,7 @@
 // Command toolwire is the mock provider (serve), the rule catalog (rules),
 // an offline linter for captured requests (check), the RAP runtime driver
-// (rap) and the conformance suite (conform).
+// (rap), the conformance suite (conform) and a replay of recorded real
+// exchanges judging the mock against them (agree).
 package main
 
 import (
@@ -25,7 +26,7 @@ func main() {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newServeCommand(), newRulesCommand(), newCheckCommand(), newRAPCommand(), newConformCommand(), newReportCommand(), newScenariosCommand())
+	root.AddCommand(newServeCommand(), newRulesCommand(), newCheckCommand(), newRAPCommand(), newConformCommand(), newReportCommand(), newScenariosCommand(), newAgreeCommand())
 	if err := root.Execute(); err != nil {
 		if e, ok := err.(exitError); ok {
 			os.Exit(e.code)
