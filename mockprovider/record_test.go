@@ -49,7 +49,7 @@ func TestRecordThenReplay(t *testing.T) {
 		t.Fatal("Gemini stream lost its \\r\\n\\r\\n separators through the proxy")
 	}
 
-	files, _ := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	files, _ := filepath.Glob(filepath.Join(dir, "*"+record.RecordingExt))
 	if len(files) != 1 {
 		t.Fatalf("want one recording for the session, got %v", files)
 	}
