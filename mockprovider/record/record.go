@@ -237,10 +237,10 @@ func (rc *Recorder) unreachable(family string, err error) error {
 }
 
 // copyKeeping copies body to w as it arrives (flushing each piece of a
-// stream) and keeps its first max bytes. The error says why the copy
+// stream) and keeps its first limit bytes. The error says why the copy
 // ended early; kept.over tells whether more came than was kept.
-func copyKeeping(w io.Writer, stream bool, body io.Reader, max int64) (*boundedBuffer, error) {
-	kept := &boundedBuffer{max: max}
+func copyKeeping(w io.Writer, stream bool, body io.Reader, limit int64) (*boundedBuffer, error) {
+	kept := &boundedBuffer{limit: limit}
 	f, _ := w.(http.Flusher)
 	buf := make([]byte, 32<<10)
 	for {
@@ -263,25 +263,25 @@ func copyKeeping(w io.Writer, stream bool, body io.Reader, max int64) (*boundedB
 	}
 }
 
-// boundedBuffer keeps the first max bytes written to it.
+// boundedBuffer keeps the first limit bytes written to it.
 type boundedBuffer struct {
 	bytes.Buffer
-	max  int64
-	over bool
+	limit int64
+	over  bool
 }
 
 func (b *boundedBuffer) Write(p []byte) {
-	if room := b.max - int64(b.Len()); int64(len(p)) > room {
+	if room := b.limit - int64(b.Len()); int64(len(p)) > room {
 		p, b.over = p[:max(room, 0)], true
 	}
 	b.Buffer.Write(p)
 }
 
-// decoded is the recordable form of what was kept: gzip inflated up to max
-// bytes (a small compressed answer may inflate to gigabytes), any other
-// encoding left out. cut says why the result is not the whole answer.
-func decoded(kept *boundedBuffer, encoding string, max int64) (data []byte, cut string) {
-	limitReached := fmt.Sprintf("the answer is over the recording limit of %d bytes; the client got all of it", max)
+// decoded is the recordable form of what was kept: gzip inflated up to
+// limit bytes (a small compressed answer may inflate to gigabytes), any
+// other encoding left out. cut says why the result is not the whole answer.
+func decoded(kept *boundedBuffer, encoding string, limit int64) (data []byte, cut string) {
+	limitReached := fmt.Sprintf("the answer is over the recording limit of %d bytes; the client got all of it", limit)
 	if kept.over {
 		cut = limitReached
 	}
@@ -296,10 +296,10 @@ func decoded(kept *boundedBuffer, encoding string, max int64) (data []byte, cut 
 	if err != nil {
 		return nil, "gzip: " + err.Error()
 	}
-	data, err = io.ReadAll(io.LimitReader(zr, max+1))
+	data, err = io.ReadAll(io.LimitReader(zr, limit+1))
 	switch {
-	case int64(len(data)) > max:
-		return data[:max], limitReached
+	case int64(len(data)) > limit:
+		return data[:limit], limitReached
 	case err != nil && cut == "":
 		cut = "gzip: " + err.Error()
 	}

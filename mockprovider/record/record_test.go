@@ -205,7 +205,7 @@ func recordingSize(t *testing.T, dir, key string) int64 {
 // A stream far over the recording limit reaches the client whole, as it
 // arrives, while the recording keeps at most the limit and says it was cut.
 func TestLongStreamPassesWholeAndRecordingStaysBounded(t *testing.T) {
-	const limit, events = 1 << 20, 16 << 10 // 16 MiB of 1 KiB events
+	const limit, events = 1 << 20, 8 << 10 // 8 MiB of 1 KiB events
 	event := []byte("data: " + strings.Repeat("a", 1016) + "\n\n")
 	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
@@ -260,7 +260,7 @@ func gzipMembers(t *testing.T, payload []byte, n int) []byte {
 func TestGzipBombInflatesOnlyToTheLimit(t *testing.T) {
 	const limit = 1 << 20
 	event := "data: " + strings.Repeat("b", 1018) + "\n\n"
-	bomb := gzipMembers(t, []byte(strings.Repeat(event, 1024)), 256) // 256 MiB inflated
+	bomb := gzipMembers(t, []byte(strings.Repeat(event, 256)), 1024) // 256 MiB inflated
 	small := gzipMembers(t, []byte(`{"type":"message","content":[]}`), 1)
 	var sawEncoding []string
 	var mu sync.Mutex
