@@ -2,6 +2,9 @@ package mockprovider_test
 
 import (
 	"bytes"
+	"encoding/json"
+	"log/slog"
+	"net"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -49,7 +52,7 @@ func TestRecordThenReplay(t *testing.T) {
 		t.Fatal("Gemini stream lost its \\r\\n\\r\\n separators through the proxy")
 	}
 
-	files, _ := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	files, _ := filepath.Glob(filepath.Join(dir, "*"+record.RecordingExt))
 	if len(files) != 1 {
 		t.Fatalf("want one recording for the session, got %v", files)
 	}
@@ -82,5 +85,47 @@ func TestRecordThenReplay(t *testing.T) {
 		`{"model":"claude-sonnet-4-5","max_tokens":256,"messages":[{"role":"user","content":"Something else"}]}`)
 	if code != 400 || !strings.Contains(body, "no recording matches this request; closest recording: POST /v1/messages") {
 		t.Fatalf("unmatched request: %d %s", code, body)
+	}
+}
+
+// An upstream that cannot be reached is a 502 in the provider's own
+// envelope that names the family only; the address and the dial error go
+// to the recorder's log.
+func TestRecordUnreachableUpstreamIs502(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "http://" + ln.Addr().String() // nothing listens here any more
+	ln.Close()
+	rec, err := record.NewRecorder(t.TempDir(), record.Upstreams{"anthropic": closed, "gemini": closed, "openai": closed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logged bytes.Buffer
+	rec.Logger = slog.New(slog.NewTextHandler(&logged, nil))
+	ts := mockprovider.NewTestServer(t, mockprovider.Options{Recorder: rec})
+	for _, c := range []struct{ path, body, errKey, family string }{
+		{"/v1/messages", `{"model":"claude-sonnet-4-5","max_tokens":16,"messages":[{"role":"user","content":"hi"}]}`, "type", "anthropic"},
+		{"/v1/chat/completions", `{"model":"gpt-4.1","messages":[{"role":"user","content":"hi"}]}`, "type", "openai"},
+		{"/v1beta/models/gemini-2.5-flash:generateContent", `{"contents":[{"role":"user","parts":[{"text":"hi"}]}]}`, "status", "gemini"},
+	} {
+		hdr := map[string]string{"x-api-key": "unreachable-key", "anthropic-version": "2023-06-01", "Authorization": "Bearer unreachable-key", "x-goog-api-key": "unreachable-key"}
+		code, body := rawPost(t, ts.URL+c.path, hdr, c.body)
+		var env struct {
+			Error map[string]any `json:"error"`
+		}
+		if code != 502 || json.Unmarshal([]byte(body), &env) != nil || env.Error[c.errKey] == nil {
+			t.Fatalf("%s: want a 502 in the provider's envelope, got %d %s", c.path, code, body)
+		}
+		if msg, _ := env.Error["message"].(string); msg != "toolwire record: upstream unreachable ("+c.family+")" {
+			t.Errorf("%s: message %q", c.path, msg)
+		}
+		if strings.Contains(body, ln.Addr().String()) || strings.Contains(body, "dial") {
+			t.Errorf("%s: the answer leaks the upstream's address or dial error: %s", c.path, body)
+		}
+	}
+	if !strings.Contains(logged.String(), ln.Addr().String()) || !strings.Contains(logged.String(), "connection refused") {
+		t.Errorf("the cause is not logged: %s", logged.String())
 	}
 }

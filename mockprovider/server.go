@@ -315,7 +315,10 @@ func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
 			ex, err := s.opts.Recorder.Forward(d.Name(), key, cw, r, body)
 			entry.Events = recordedEvents(ex.Events)
 			if err != nil && ex.Status == 0 {
+				// The upstream never answered: a gateway's failure, in the
+				// provider's envelope (the error's text is safe to show).
 				e := d.Fault("server_error")
+				e.Status = http.StatusBadGateway
 				e.Message = "toolwire record: " + err.Error()
 				fail(e)
 			}

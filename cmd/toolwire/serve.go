@@ -43,6 +43,7 @@ func newServeCommand() *cobra.Command {
 		bodyLimit int64
 		drain     time.Duration
 		recordDir string
+		recordMax int64
 		upstream  string
 		replayDir string
 		rapRev    string
@@ -82,9 +83,13 @@ func newServeCommand() *cobra.Command {
 				if len(up) == 0 {
 					return errors.New("--record needs --upstream openai=URL,anthropic=URL,gemini=URL")
 				}
+				if recordMax <= 0 {
+					return fmt.Errorf("--record-limit %d: want a positive number of bytes", recordMax)
+				}
 				if opts.Recorder, err = record.NewRecorder(recordDir, up); err != nil {
 					return err
 				}
+				opts.Recorder.MaxRecord, opts.Recorder.Logger = recordMax, opts.Logger
 			case replayDir != "":
 				if opts.Replayer, err = record.LoadReplayer(replayDir); err != nil {
 					return err
@@ -131,6 +136,7 @@ func newServeCommand() *cobra.Command {
 	f.DurationVar(&opts.RAP.Deadline, "rap-deadline", 30*time.Second, "RAP: how long an invocation may go without a result before rap.no-silent-drop")
 	f.StringVar(&recordDir, "record", "", "proxy to the real APIs (see --upstream) and record every exchange into this directory, secrets redacted")
 	f.StringVar(&upstream, "upstream", "", "with --record: openai=URL,anthropic=URL,gemini=URL")
+	f.Int64Var(&recordMax, "record-limit", record.DefaultMaxRecord, "with --record: bytes of one answer a recording keeps (the client gets all of it; a recording cut there is marked incomplete)")
 	f.StringVar(&replayDir, "replay", "", "answer from the recordings in this directory")
 	f.StringVar(&opts.AdminToken, "admin-token", "", "token the admin API (/_toolwire/) requires in the "+mockprovider.AdminTokenHeader+" header; required when --addr is not loopback (default: $"+AdminTokenEnv+")")
 	f.StringArrayVar(&rapAllow, "rap-allow", nil, "hosts /_toolwire/rap/invoke may reach besides loopback: a host name, an IP, a CIDR, or * (repeatable, or comma-separated)")

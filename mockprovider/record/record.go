@@ -8,12 +8,15 @@ package record
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"os"
@@ -22,6 +25,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -43,8 +47,13 @@ type Exchange struct {
 	Events    []Event `yaml:"events,omitempty" json:"events,omitempty"`
 	Separator string  `yaml:"separator,omitempty" json:"separator,omitempty"`
 	// Incomplete marks an exchange cut short (the client left, the
-	// upstream failed, the server shut down): what arrived is kept.
-	Incomplete bool `yaml:"incomplete,omitempty" json:"incomplete,omitempty"`
+	// upstream failed, the server shut down, the answer was over the
+	// recording limit): what arrived is kept, IncompleteReason says why.
+	Incomplete       bool   `yaml:"incomplete,omitempty" json:"incomplete,omitempty"`
+	IncompleteReason string `yaml:"incomplete_reason,omitempty" json:"incomplete_reason,omitempty"`
+	// Recorded is when the answer arrived (the older YAML files date the
+	// whole session instead, in File.Recorded).
+	Recorded time.Time `yaml:"recorded,omitempty" json:"recorded,omitzero"`
 }
 
 // Event is one server-sent event as it came.
@@ -53,7 +62,8 @@ type Event struct {
 	Data  string `yaml:"data" json:"data"`
 }
 
-// File is one recording: a session's exchanges in order.
+// File is a session's recording as earlier versions wrote it: one YAML
+// document, rewritten on every save. Replay still reads it.
 type File struct {
 	Name      string     `yaml:"name" json:"name"`
 	Recorded  time.Time  `yaml:"recorded" json:"recorded"`
@@ -94,16 +104,30 @@ func Family(d conv.Dialect) string {
 	return string(d)
 }
 
+// DefaultMaxRecord is how much of one answer a recording keeps (after
+// decompression) unless Recorder.MaxRecord says otherwise.
+const DefaultMaxRecord = 64 << 20
+
 // Recorder forwards requests upstream and writes recordings.
 type Recorder struct {
 	Dir       string
 	Upstreams Upstreams
-	Client    *http.Client
-	MaxBody   int64
+	// Client sends the upstream requests; whatever its CheckRedirect, no
+	// redirect is followed (the caller's key must not reach another host).
+	Client *http.Client
+	// MaxRecord bounds what one exchange's recording keeps of the answer;
+	// the client still gets all of it, and a recording cut there is marked
+	// incomplete. Zero means DefaultMaxRecord.
+	MaxRecord int64
+	// Logger, when set, gets why an upstream could not be reached (the
+	// client is told only that it could not).
+	Logger *slog.Logger
 
-	mu       sync.Mutex
-	files    map[string]*File
-	inflight sync.WaitGroup
+	// saveLocks serialise appends to one session's file; sessions hash to
+	// a fixed set of locks, so nothing per session outlives its write.
+	saveLocks [64]sync.Mutex
+	written   atomic.Int64 // bytes appended to recordings, for tests
+	inflight  sync.WaitGroup
 }
 
 // NewRecorder makes a recorder writing into dir (created private: the
@@ -112,25 +136,33 @@ func NewRecorder(dir string, up Upstreams) (*Recorder, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
-	return &Recorder{Dir: dir, Upstreams: up, Client: &http.Client{Timeout: 10 * time.Minute}, MaxBody: 64 << 20, files: map[string]*File{}}, nil
+	return &Recorder{Dir: dir, Upstreams: up, Client: &http.Client{Timeout: 10 * time.Minute}, MaxRecord: DefaultMaxRecord}, nil
 }
 
-// hop-by-hop and toolwire-only headers are not forwarded.
+// ErrUpstreamUnreachable is what a client is told when the upstream could
+// not be asked at all; the cause (address, dial error) goes to the log only.
+var ErrUpstreamUnreachable = errors.New("upstream unreachable")
+
+// hop-by-hop and toolwire-only headers are not forwarded; Accept-Encoding
+// is replaced by identity (see Forward).
 var dropHeaders = map[string]bool{"Connection": true, "Keep-Alive": true, "Proxy-Connection": true, "Transfer-Encoding": true, "Upgrade": true, "Te": true, "Trailer": true, "Host": true, "Content-Length": true, "Accept-Encoding": true}
 
 // Forward sends the request upstream with the caller's own credentials,
 // copies the answer to w as it arrives, and records the exchange under the
-// session's recording.
+// session's recording. An error with a zero ex.Status means nothing was
+// written to w; its message is safe to show the client.
 func (rc *Recorder) Forward(d conv.Dialect, sessionKey string, w http.ResponseWriter, r *http.Request, body []byte) (ex Exchange, err error) {
 	rc.inflight.Add(1)
 	defer rc.inflight.Done()
-	base, ok := rc.Upstreams[Family(d)]
+	family := Family(d)
+	base, ok := rc.Upstreams[family]
 	if !ok {
-		return Exchange{}, fmt.Errorf("no upstream for %s (give --upstream %s=URL)", d, Family(d))
+		return Exchange{}, fmt.Errorf("no upstream for %s (give --upstream %s=URL)", d, family)
 	}
+	// The request is the client's: when it goes away, so does the upstream call.
 	req, err := http.NewRequestWithContext(r.Context(), r.Method, base+r.URL.RequestURI(), bytes.NewReader(body))
 	if err != nil {
-		return Exchange{}, err
+		return Exchange{}, rc.unreachable(family, err)
 	}
 	for k, vs := range r.Header {
 		if dropHeaders[http.CanonicalHeaderKey(k)] || strings.HasPrefix(strings.ToLower(k), "x-toolwire-") {
@@ -138,38 +170,140 @@ func (rc *Recorder) Forward(d conv.Dialect, sessionKey string, w http.ResponseWr
 		}
 		req.Header[k] = vs
 	}
-	resp, err := rc.Client.Do(req)
+	// Identity, so the bytes the client gets are the bytes recorded and
+	// the proxy never inflates a body it did not ask to be compressed.
+	req.Header.Set("Accept-Encoding", "identity")
+	client := http.Client{Timeout: 10 * time.Minute}
+	if rc.Client != nil {
+		client = *rc.Client
+	}
+	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	resp, err := client.Do(req)
 	if err != nil {
-		return Exchange{}, err
+		return Exchange{}, rc.unreachable(family, err)
 	}
 	defer resp.Body.Close()
-	ex = Exchange{Dialect: d, Method: r.Method, Path: RedactURI(r.URL.RequestURI(), sessionKey), Request: Redact(string(body), sessionKey), Status: resp.StatusCode, Headers: keptHeaders(resp.Header)}
+	ex = Exchange{Dialect: d, Method: r.Method, Path: RedactURI(r.URL.RequestURI(), sessionKey), Request: Redact(string(body), sessionKey),
+		Status: resp.StatusCode, Headers: keptHeaders(resp.Header), Recorded: time.Now().UTC()}
 	for k, v := range ex.Headers {
 		w.Header().Set(k, v)
 	}
+	// Passed through as sent: an upstream that compresses unasked still
+	// reaches the client readable.
+	encoding := resp.Header.Get("Content-Encoding")
+	if encoding != "" {
+		w.Header().Set("Content-Encoding", encoding)
+	}
 	w.WriteHeader(resp.StatusCode)
-	flusher, _ := w.(http.Flusher)
-	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
-		ex.Events, ex.Separator, err = copyEvents(w, flusher, resp.Body)
+	stream := strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream")
+	kept, err := copyKeeping(w, stream, resp.Body, rc.maxRecord())
+	data, cut := decoded(kept, encoding, rc.maxRecord())
+	if err != nil {
+		cut = err.Error()
+	}
+	if stream {
+		ex.Events, ex.Separator = parseEvents(data)
 		for i := range ex.Events {
 			ex.Events[i].Data = Redact(ex.Events[i].Data, sessionKey)
 		}
 	} else {
-		var b []byte
-		b, err = io.ReadAll(io.LimitReader(resp.Body, rc.MaxBody))
-		_, _ = w.Write(b)
-		ex.Body = Redact(string(b), sessionKey)
+		ex.Body = Redact(string(data), sessionKey)
 	}
-	if err != nil {
-		// Cut short (the client or the server went away): keep what
-		// arrived, marked, rather than lose the exchange.
-		ex.Incomplete = true
-		if serr := rc.save(sessionKey, ex); serr != nil {
-			return ex, errors.Join(err, serr)
+	if cut != "" {
+		// Cut short (the client or the server went away, the answer was
+		// over the bound): keep what arrived, marked, rather than lose it.
+		ex.Incomplete, ex.IncompleteReason = true, cut
+	}
+	if serr := rc.save(sessionKey, ex); serr != nil {
+		return ex, errors.Join(err, serr)
+	}
+	return ex, err
+}
+
+func (rc *Recorder) maxRecord() int64 {
+	if rc.MaxRecord > 0 {
+		return rc.MaxRecord
+	}
+	return DefaultMaxRecord
+}
+
+// unreachable logs why the upstream could not be asked and returns what
+// the client may know: not the address, not the dial error.
+func (rc *Recorder) unreachable(family string, err error) error {
+	if rc.Logger != nil {
+		rc.Logger.Warn("toolwire record: upstream request failed", "family", family, "err", err)
+	}
+	return fmt.Errorf("%w (%s)", ErrUpstreamUnreachable, family)
+}
+
+// copyKeeping copies body to w as it arrives (flushing each piece of a
+// stream) and keeps its first limit bytes. The error says why the copy
+// ended early; kept.over tells whether more came than was kept.
+func copyKeeping(w io.Writer, stream bool, body io.Reader, limit int64) (*boundedBuffer, error) {
+	kept := &boundedBuffer{limit: limit}
+	f, _ := w.(http.Flusher)
+	buf := make([]byte, 32<<10)
+	for {
+		n, rerr := body.Read(buf)
+		if n > 0 {
+			kept.Write(buf[:n])
+			if _, werr := w.Write(buf[:n]); werr != nil {
+				return kept, fmt.Errorf("the client went away: %w", werr)
+			}
+			if stream && f != nil {
+				f.Flush()
+			}
 		}
-		return ex, err
+		if rerr == io.EOF {
+			return kept, nil
+		}
+		if rerr != nil {
+			return kept, fmt.Errorf("reading the upstream answer: %w", rerr)
+		}
 	}
-	return ex, rc.save(sessionKey, ex)
+}
+
+// boundedBuffer keeps the first limit bytes written to it.
+type boundedBuffer struct {
+	bytes.Buffer
+	limit int64
+	over  bool
+}
+
+func (b *boundedBuffer) Write(p []byte) {
+	if room := b.limit - int64(b.Len()); int64(len(p)) > room {
+		p, b.over = p[:max(room, 0)], true
+	}
+	b.Buffer.Write(p)
+}
+
+// decoded is the recordable form of what was kept: gzip inflated up to
+// limit bytes (a small compressed answer may inflate to gigabytes), any
+// other encoding left out. cut says why the result is not the whole answer.
+func decoded(kept *boundedBuffer, encoding string, limit int64) (data []byte, cut string) {
+	limitReached := fmt.Sprintf("the answer is over the recording limit of %d bytes; the client got all of it", limit)
+	if kept.over {
+		cut = limitReached
+	}
+	switch strings.ToLower(strings.TrimSpace(encoding)) {
+	case "", "identity":
+		return kept.Bytes(), cut
+	case "gzip", "x-gzip":
+	default:
+		return nil, fmt.Sprintf("content-encoding %q is not decoded for recordings", encoding)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(kept.Bytes()))
+	if err != nil {
+		return nil, "gzip: " + err.Error()
+	}
+	data, err = io.ReadAll(io.LimitReader(zr, limit+1))
+	switch {
+	case int64(len(data)) > limit:
+		return data[:limit], limitReached
+	case err != nil && cut == "":
+		cut = "gzip: " + err.Error()
+	}
+	return data, cut
 }
 
 // Wait waits until no exchange is being forwarded, or the timeout passes;
@@ -187,57 +321,49 @@ func (rc *Recorder) Wait(timeout time.Duration) bool {
 	}
 }
 
-// copyEvents streams upstream bytes to the client and splits them into
-// events on blank lines.
-func copyEvents(w io.Writer, f http.Flusher, body io.Reader) ([]Event, string, error) {
+// parseEvents splits a stream into events on blank lines and notes the
+// separator the upstream used.
+func parseEvents(data []byte) ([]Event, string) {
 	var events []Event
 	sep := "\n\n"
 	var cur Event
-	br := bufio.NewReader(body)
-	for {
-		line, err := br.ReadString('\n')
-		if len(line) > 0 {
-			if _, werr := io.WriteString(w, line); werr != nil {
-				return events, sep, werr
-			}
-			if f != nil {
-				f.Flush()
-			}
-			if strings.HasSuffix(line, "\r\n") {
-				sep = "\r\n\r\n"
-			}
-			trimmed := strings.TrimRight(line, "\r\n")
-			switch {
-			case trimmed == "":
-				if cur.Data != "" || cur.Event != "" {
-					events = append(events, cur)
-				}
-				cur = Event{}
-			case strings.HasPrefix(trimmed, "event:"):
-				cur.Event = strings.TrimSpace(strings.TrimPrefix(trimmed, "event:"))
-			case strings.HasPrefix(trimmed, "data:"):
-				d := strings.TrimPrefix(strings.TrimPrefix(trimmed, "data:"), " ")
-				if cur.Data != "" {
-					cur.Data += "\n"
-				}
-				cur.Data += d
-			}
+	for len(data) > 0 {
+		var line []byte
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i+1], data[i+1:]
+		} else {
+			line, data = data, nil
 		}
-		if err == io.EOF {
+		if bytes.HasSuffix(line, []byte("\r\n")) {
+			sep = "\r\n\r\n"
+		}
+		trimmed := strings.TrimRight(string(line), "\r\n")
+		switch {
+		case trimmed == "":
 			if cur.Data != "" || cur.Event != "" {
 				events = append(events, cur)
 			}
-			return events, sep, nil
-		}
-		if err != nil {
-			return events, sep, err
+			cur = Event{}
+		case strings.HasPrefix(trimmed, "event:"):
+			cur.Event = strings.TrimSpace(strings.TrimPrefix(trimmed, "event:"))
+		case strings.HasPrefix(trimmed, "data:"):
+			d := strings.TrimPrefix(strings.TrimPrefix(trimmed, "data:"), " ")
+			if cur.Data != "" {
+				cur.Data += "\n"
+			}
+			cur.Data += d
 		}
 	}
+	if cur.Data != "" || cur.Event != "" {
+		events = append(events, cur)
+	}
+	return events, sep
 }
 
 func keptHeaders(h http.Header) map[string]string {
 	out := map[string]string{}
-	for _, k := range []string{"Content-Type", "Retry-After", "Request-Id", "X-Request-Id", "Openai-Processing-Ms"} {
+	// Location: a redirect is passed to the client, never followed here.
+	for _, k := range []string{"Content-Type", "Retry-After", "Request-Id", "X-Request-Id", "Openai-Processing-Ms", "Location"} {
 		if v := h.Get(k); v != "" {
 			out[k] = v
 		}
@@ -257,36 +383,39 @@ func FileName(sessionKey string) string {
 	return "rec-" + hex.EncodeToString(sum[:6])
 }
 
+// RecordingExt is the extension of the files Recorder writes: JSON Lines,
+// one exchange a line, so a save appends one line instead of rewriting
+// the session. Replay also reads the ".yaml" files earlier versions wrote.
+const RecordingExt = ".jsonl"
+
 func (rc *Recorder) save(sessionKey string, ex Exchange) error {
-	rc.mu.Lock()
-	defer rc.mu.Unlock()
+	var line bytes.Buffer
+	enc := json.NewEncoder(&line)
+	enc.SetEscapeHTML(false) // readable bodies; Encode ends the line
+	if err := enc.Encode(ex); err != nil {
+		return err
+	}
 	name := FileName(sessionKey)
-	f, ok := rc.files[name]
-	if !ok {
-		f = &File{Name: name, Recorded: time.Now().UTC()}
-		rc.files[name] = f
-	}
-	f.Exchanges = append(f.Exchanges, ex)
-	b, err := yaml.Marshal(f)
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	mu := &rc.saveLocks[h.Sum32()%uint32(len(rc.saveLocks))]
+	mu.Lock()
+	defer mu.Unlock()
+	// Owner-only: a recording holds whole conversations.
+	f, err := os.OpenFile(filepath.Join(rc.Dir, name+RecordingExt), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return err
 	}
-	// Owner-only: a recording holds whole conversations. A fresh
-	// temporary file, so a stale one's mode is not inherited.
-	tmp := filepath.Join(rc.Dir, name+".yaml.tmp")
-	_ = os.Remove(tmp)
-	out, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
+	if err := f.Chmod(0o600); err != nil { // a file left by someone else keeps no wider mode
+		f.Close()
 		return err
 	}
-	if _, err := out.Write(b); err != nil {
-		out.Close()
-		return err
+	n, err := f.Write(line.Bytes())
+	rc.written.Add(int64(n))
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
-	if err := out.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, filepath.Join(rc.Dir, name+".yaml"))
+	return err
 }
 
 var (
@@ -428,29 +557,78 @@ type Replayer struct {
 	used      map[int]bool
 }
 
-// LoadReplayer reads every recording in dir.
+// LoadReplayer reads every recording in dir: the JSON Lines files record
+// mode writes and the YAML files earlier versions wrote (a session's YAML
+// first, being older, when both are there).
 func LoadReplayer(dir string) (*Replayer, error) {
-	paths, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
-	if err != nil {
-		return nil, err
-	}
-	sort.Strings(paths)
-	rp := &Replayer{used: map[int]bool{}}
-	for _, p := range paths {
-		b, err := os.ReadFile(p)
+	var paths []string
+	for _, ext := range []string{".yaml", RecordingExt} {
+		ps, err := filepath.Glob(filepath.Join(dir, "*"+ext))
 		if err != nil {
 			return nil, err
 		}
-		var f File
-		if err := yaml.Unmarshal(b, &f); err != nil {
-			return nil, fmt.Errorf("%s: %w", p, err)
+		paths = append(paths, ps...)
+	}
+	stem := func(p string) string { return strings.TrimSuffix(p, filepath.Ext(p)) }
+	sort.SliceStable(paths, func(i, j int) bool {
+		if a, b := stem(paths[i]), stem(paths[j]); a != b {
+			return a < b
 		}
-		rp.exchanges = append(rp.exchanges, f.Exchanges...)
+		return filepath.Ext(paths[i]) == ".yaml"
+	})
+	rp := &Replayer{used: map[int]bool{}}
+	for _, p := range paths {
+		var (
+			exs []Exchange
+			err error
+		)
+		if filepath.Ext(p) == ".yaml" {
+			exs, err = readYAMLRecording(p)
+		} else {
+			exs, err = readJSONLRecording(p)
+		}
+		if err != nil {
+			return nil, err
+		}
+		rp.exchanges = append(rp.exchanges, exs...)
 	}
 	if len(rp.exchanges) == 0 {
 		return nil, fmt.Errorf("no recordings in %s", dir)
 	}
 	return rp, nil
+}
+
+func readYAMLRecording(path string) ([]Exchange, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var f File
+	if err := yaml.Unmarshal(b, &f); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return f.Exchanges, nil
+}
+
+func readJSONLRecording(path string) ([]Exchange, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []Exchange
+	dec := json.NewDecoder(bufio.NewReader(f))
+	for {
+		var ex Exchange
+		err := dec.Decode(&ex)
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: exchange %d: %w", path, len(out)+1, err)
+		}
+		out = append(out, ex)
+	}
 }
 
 // Canonical renders JSON with sorted keys and no insignificant space, so
