@@ -67,7 +67,7 @@ func TestAgreeOnARecordModeRecording(t *testing.T) {
 	}
 	post(`{"model":"claude-sonnet-4-5","max_tokens":64,"messages":[{"role":"user","content":"hi"}]}`)
 	post(`{"model":"claude-sonnet-4-5","max_tokens":64,"messages":[{"role":"user","content":"Weather?"},{"role":"assistant","content":[{"type":"tool_use","id":"toolu_9","name":"get_weather","input":{}}]},{"role":"user","content":"thanks"}]}`)
-	files, _ := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	files, _ := filepath.Glob(filepath.Join(dir, "*"+record.RecordingExt))
 	if len(files) != 1 {
 		t.Fatalf("want one recording, got %v", files)
 	}

@@ -204,13 +204,22 @@ func loadFile(path, name string) ([]Exchange, int, error) {
 	return exs, skipped, nil
 }
 
-// Parse reads a recording's bytes: JSON Lines of Exchange, a record-mode
-// file (a mapping with exchanges:) or a vcrpy cassette (interactions:).
+// Parse reads a recording's bytes: JSON Lines of Exchange (the corpus),
+// a record-mode file (JSON Lines of record.Exchange, or the YAML mapping
+// with exchanges: that earlier versions wrote) or a vcrpy cassette
+// (interactions:).
 // name prefixes the IDs it makes.
 func Parse(name string, b []byte) ([]Exchange, int, error) {
 	trimmed := bytes.TrimLeft(b, " \t\r\n")
 	if len(trimmed) > 0 && trimmed[0] == '{' {
-		return parseCorpus(b)
+		if isCorpus(trimmed) {
+			return parseCorpus(b)
+		}
+		exs, err := record.ReadJSONL(bytes.NewReader(b))
+		if err != nil {
+			return nil, 0, err
+		}
+		return fromRecording(name, exs)
 	}
 	var probe yaml.Node
 	if err := yaml.Unmarshal(b, &probe); err != nil {
@@ -264,14 +273,28 @@ func parseCorpus(b []byte) ([]Exchange, int, error) {
 	return out, 0, sc.Err()
 }
 
+// isCorpus tells the corpus's JSON Lines (each line names its exchange's
+// id) from record mode's (which does not).
+func isCorpus(b []byte) bool {
+	first, _, _ := bytes.Cut(b, []byte("\n"))
+	var probe struct {
+		ID *string `json:"id"`
+	}
+	return json.Unmarshal(first, &probe) == nil && probe.ID != nil
+}
+
 func parseRecording(name string, b []byte) ([]Exchange, int, error) {
 	var f record.File
 	if err := yaml.Unmarshal(b, &f); err != nil {
 		return nil, 0, err
 	}
+	return fromRecording(name, f.Exchanges)
+}
+
+func fromRecording(name string, exchanges []record.Exchange) ([]Exchange, int, error) {
 	var out []Exchange
 	skipped := 0
-	for i, rx := range f.Exchanges {
+	for i, rx := range exchanges {
 		d := rx.Dialect
 		if d == "" {
 			d = DialectOf(rx.Path)

@@ -616,8 +616,17 @@ func readJSONLRecording(path string) ([]Exchange, error) {
 		return nil, err
 	}
 	defer f.Close()
+	out, err := ReadJSONL(bufio.NewReader(f))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return out, nil
+}
+
+// ReadJSONL reads the exchanges of one record-mode file, one a line.
+func ReadJSONL(r io.Reader) ([]Exchange, error) {
 	var out []Exchange
-	dec := json.NewDecoder(bufio.NewReader(f))
+	dec := json.NewDecoder(r)
 	for {
 		var ex Exchange
 		err := dec.Decode(&ex)
@@ -625,7 +634,7 @@ func readJSONLRecording(path string) ([]Exchange, error) {
 			return out, nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: exchange %d: %w", path, len(out)+1, err)
+			return nil, fmt.Errorf("exchange %d: %w", len(out)+1, err)
 		}
 		out = append(out, ex)
 	}
