@@ -475,14 +475,12 @@ func applyStreamHeader(h string, cfg *wire.StreamConfig) {
 	}
 }
 
+// recordedEvents journals a recording's events as sent; data that is not
+// JSON (OpenAI's [DONE]) is flagged raw when the journal is read.
 func recordedEvents(evs []record.Event) []session.Event {
 	out := make([]session.Event, 0, len(evs))
 	for _, e := range evs {
-		data := json.RawMessage(e.Data)
-		if !jsontext.Value(data).IsValid() { // checks UTF-8 too
-			data, _ = json.Marshal(e.Data)
-		}
-		out = append(out, session.Event{Event: e.Event, Data: data})
+		out = append(out, session.Event{Event: e.Event, Data: json.RawMessage(e.Data)})
 	}
 	return out
 }

@@ -18,6 +18,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/rules"
 	"github.com/toolwire/toolwire/mockprovider/wire"
@@ -123,7 +124,7 @@ func (e *Entry) expanded() Entry {
 		if !ok1 || !ok2 {
 			break
 		}
-		out.Events = append(out.Events, Event{Event: string(name), Data: data})
+		out.Events = append(out.Events, Event{Event: string(name), Data: data, Raw: !jsontext.Value(data).IsValid()})
 		b = rest
 	}
 	return out
@@ -149,8 +150,58 @@ func (e *Entry) cost() int64 {
 
 // Event is one server-sent event of a streamed answer.
 type Event struct {
-	Event string          `json:"event,omitempty"`
-	Data  json.RawMessage `json:"data"`
+	Event string `json:"event,omitempty"`
+	// Data is the event's data as sent: JSON, but for OpenAI's closing
+	// [DONE] and a malformed-chunk fault's broken event.
+	Data json.RawMessage `json:"data"`
+	// Raw marks data that is not JSON. The journal's JSON form carries
+	// such data as a string holding the bytes sent (with "raw": true), so
+	// one event the client was meant to choke on cannot make the journal
+	// API unreadable; Journal sets it, and decoding the JSON form turns
+	// the string back into the bytes.
+	Raw bool `json:"raw,omitempty"`
+}
+
+// jsonEvent and rawJSONEvent are Event's two JSON forms.
+type (
+	jsonEvent struct {
+		Event string          `json:"event,omitempty"`
+		Data  json.RawMessage `json:"data"`
+	}
+	rawJSONEvent struct {
+		Event string `json:"event,omitempty"`
+		Data  string `json:"data"`
+		Raw   bool   `json:"raw"`
+	}
+)
+
+// MarshalJSON writes data that is not JSON as a string (see Raw).
+func (e Event) MarshalJSON() ([]byte, error) {
+	if !e.Raw && jsontext.Value(e.Data).IsValid() {
+		return json.Marshal(jsonEvent{Event: e.Event, Data: e.Data})
+	}
+	return json.Marshal(rawJSONEvent{Event: e.Event, Data: string(e.Data), Raw: true})
+}
+
+// UnmarshalJSON reads either form back into the data as sent.
+func (e *Event) UnmarshalJSON(b []byte) error {
+	var x struct {
+		Event string          `json:"event"`
+		Data  json.RawMessage `json:"data"`
+		Raw   bool            `json:"raw"`
+	}
+	if err := json.Unmarshal(b, &x); err != nil {
+		return err
+	}
+	*e = Event{Event: x.Event, Data: x.Data, Raw: x.Raw}
+	if x.Raw {
+		var sent string
+		if err := json.Unmarshal(x.Data, &sent); err != nil {
+			return err
+		}
+		e.Data = json.RawMessage(sent)
+	}
+	return nil
 }
 
 // StoredResponse is an OpenAI Responses answer kept for

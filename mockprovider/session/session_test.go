@@ -353,3 +353,36 @@ func TestFullJournalReusesItsArray(t *testing.T) {
 		}
 	}
 }
+
+// Event data that is not JSON ([DONE], a broken chunk, nothing at all) is
+// written as a string flagged raw, so the journal always encodes, and reads
+// back as the bytes sent.
+func TestJournalEncodesEventsThatAreNotJSON(t *testing.T) {
+	st := NewStore(DefaultLimits())
+	s := st.Get("k")
+	sent := []Event{
+		{Event: "message_start", Data: json.RawMessage(`{"a":1}`)},
+		{Data: json.RawMessage(`{"toolwire": malformed`)},
+		{Data: json.RawMessage(`[DONE]`)},
+		{Event: "e", Data: json.RawMessage{}},
+	}
+	s.Record(Entry{Events: sent})
+	got, _ := s.Journal()
+	b, err := json.Marshal(got)
+	if err != nil {
+		t.Fatalf("journal does not encode: %v", err)
+	}
+	if !strings.Contains(string(b), `"data":"[DONE]","raw":true`) || !strings.Contains(string(b), `"data":{"a":1}}`) {
+		t.Fatalf("encoded events: %s", b)
+	}
+	var back []Entry
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range sent {
+		ev := back[0].Events[i]
+		if ev.Event != want.Event || string(ev.Data) != string(want.Data) || ev.Raw != (i > 0) {
+			t.Errorf("event %d read back as %+v, want %q raw=%v", i, ev, want.Data, i > 0)
+		}
+	}
+}
