@@ -270,8 +270,11 @@ type Session struct {
 	// entryArray is the whole array entries is a window of (see
 	// appendEntryLocked).
 	entryArray []Entry
-	dropped    int
-	seq        int
+	// dropped counts what the journal no longer holds (its cap, the
+	// store's budget), violations by level included, so a test reading
+	// the journal can tell that a violation it cannot see existed.
+	dropped Dropped
+	seq     int
 	// gen counts resets (which restart seq); firstKept is the oldest kept
 	// entry's seq. Both are written under mu and read without it (holds).
 	gen, firstKept atomic.Int64
@@ -453,17 +456,18 @@ func (s *Session) appendEntryLocked(e Entry) {
 	}
 }
 
-// dropOldestLocked forgets the n oldest entries. Re-slicing (after
-// clearing, so their bodies can be collected) keeps the drop O(n): append
-// copies the live entries only when it grows the array.
+// dropOldestLocked forgets the n oldest entries, counting them and their
+// violations. Re-slicing (after clearing, so their bodies can be
+// collected) keeps the drop O(n): append copies the live entries only when
+// it grows the array.
 func (s *Session) dropOldestLocked(n int) {
 	var freed int64
 	for i := range n {
 		freed += s.entries[i].size
+		s.dropped.count(&s.entries[i])
 	}
 	clear(s.entries[:n])
 	s.entries = s.entries[n:]
-	s.dropped += n
 	s.uncharge(freed, n)
 	s.noteKeptLocked()
 }
@@ -551,10 +555,45 @@ func clip(raw json.RawMessage, max int, truncated bool) (json.RawMessage, bool) 
 	return b, true
 }
 
-// Journal returns a copy of the kept entries and how many were dropped.
+// Dropped counts journal entries a session no longer holds, and the
+// violations they carried by level.
+type Dropped struct {
+	Entries          int `json:"entries"`
+	MustViolations   int `json:"must"`
+	ShouldViolations int `json:"should"`
+}
+
+// count adds a dropped entry.
+func (d *Dropped) count(e *Entry) {
+	d.Entries++
+	for _, v := range e.Violations {
+		switch v.Level {
+		case rules.MUST:
+			d.MustViolations++
+		case rules.SHOULD:
+			d.ShouldViolations++
+		}
+	}
+}
+
+func (d *Dropped) add(o Dropped) {
+	d.Entries += o.Entries
+	d.MustViolations += o.MustViolations
+	d.ShouldViolations += o.ShouldViolations
+}
+
+// Journal returns a copy of the kept entries (never nil) and how many
+// were dropped.
 func (s *Session) Journal() ([]Entry, int) {
+	kept, dropped := s.JournalDropped()
+	return kept, dropped.Entries
+}
+
+// JournalDropped returns a copy of the kept entries (never nil) and what
+// was dropped, read together.
+func (s *Session) JournalDropped() ([]Entry, Dropped) {
 	s.mu.Lock()
-	kept, dropped := append([]Entry(nil), s.entries...), s.dropped
+	kept, dropped := append(make([]Entry, 0, len(s.entries)), s.entries...), s.dropped
 	s.mu.Unlock()
 	// Expanding outside the lock: kept entries are never modified, only
 	// dropped, and the copy holds what it needs.
@@ -562,6 +601,16 @@ func (s *Session) Journal() ([]Entry, int) {
 		kept[i] = kept[i].expanded()
 	}
 	return kept, dropped
+}
+
+// lostLocked is everything the session's journal held or dropped, for a
+// store evicting the session whole.
+func (s *Session) lostLocked() Dropped {
+	lost := s.dropped
+	for i := range s.entries {
+		lost.count(&s.entries[i])
+	}
+	return lost
 }
 
 // PutResponse stores a Responses API answer, evicting the oldest beyond
@@ -764,7 +813,7 @@ func (s *Session) Reset() {
 	defer s.mu.Unlock()
 	s.releaseLocked()
 	s.chargeStateLocked(-(s.countersCostLocked() + int64(len(s.faults))*faultCost + int64(len(s.scenario))))
-	s.scenario, s.dropped, s.seq = "", 0, 0
+	s.scenario, s.dropped, s.seq = "", Dropped{}, 0
 	s.reasoning, s.faults, s.counters = nil, nil, nil
 	s.IDs.Reset()
 }
@@ -772,18 +821,22 @@ func (s *Session) Reset() {
 // Info is the admin view of a session. It names the session by its ID,
 // never its key: the admin API is readable by whoever reaches it.
 type Info struct {
-	ID       string    `json:"id"`
-	Scenario string    `json:"scenario,omitempty"`
-	Requests int       `json:"requests"`
-	Dropped  int       `json:"dropped_entries,omitempty"`
-	Created  time.Time `json:"created"`
-	LastSeen time.Time `json:"last_seen"`
+	ID       string `json:"id"`
+	Scenario string `json:"scenario,omitempty"`
+	Requests int    `json:"requests"`
+	Dropped  int    `json:"dropped_entries,omitempty"`
+	// The violations the dropped entries carried.
+	DroppedMust   int       `json:"dropped_must_violations,omitempty"`
+	DroppedShould int       `json:"dropped_should_violations,omitempty"`
+	Created       time.Time `json:"created"`
+	LastSeen      time.Time `json:"last_seen"`
 }
 
 func (s *Session) Info() Info {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return Info{ID: s.ID, Scenario: s.scenario, Requests: s.seq, Dropped: s.dropped, Created: s.created, LastSeen: s.lastSeen}
+	return Info{ID: s.ID, Scenario: s.scenario, Requests: s.seq, Dropped: s.dropped.Entries,
+		DroppedMust: s.dropped.MustViolations, DroppedShould: s.dropped.ShouldViolations, Created: s.created, LastSeen: s.lastSeen}
 }
 
 // Store holds the sessions.
@@ -794,7 +847,11 @@ type Store struct {
 	byID     map[string]*Session
 	now      func() time.Time
 	evicted  int
-	swept    time.Time
+	// lost is what the sessions the store evicted (its cap, idle expiry,
+	// its budget) had journaled, kept or dropped: a test helper fails on
+	// violations it can no longer see.
+	lost  Dropped
+	swept time.Time
 
 	// The journal budget: every kept entry in arrival order across
 	// sessions, so the oldest anywhere goes first.
@@ -951,17 +1008,21 @@ func (st *Store) Delete(keyOrID string) {
 		s, ok = st.byID[keyOrID]
 	}
 	if ok {
-		st.dropLocked(s.Key, s)
+		st.dropLocked(s.Key, s, false)
 	}
 	st.mu.Unlock()
 }
 
 // dropLocked removes a session and gives its journal and kept state back
-// to the budget.
-func (st *Store) dropLocked(key string, s *Session) {
+// to the budget; an evicted session's journal is counted as lost.
+func (st *Store) dropLocked(key string, s *Session, evicted bool) {
 	delete(st.sessions, key)
 	delete(st.byID, s.ID)
 	s.mu.Lock()
+	if evicted {
+		st.evicted++
+		st.lost.add(s.lostLocked())
+	}
 	s.releaseLocked()
 	s.releaseStateLocked()
 	s.mu.Unlock()
@@ -981,6 +1042,15 @@ func (st *Store) List() []Info {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].LastSeen.After(out[j].LastSeen) })
 	return out
+}
+
+// Evicted is how many sessions the store dropped on its own (its cap, idle
+// expiry, its budget; not Delete) and what their journals had held or
+// dropped: violations a reader of the live sessions cannot see.
+func (st *Store) Evicted() (sessions int, lost Dropped) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.evicted, st.lost
 }
 
 // Len is the number of live sessions.
@@ -1010,8 +1080,7 @@ func (st *Store) expireLocked(now time.Time) {
 		idle := now.Sub(s.lastSeen) > st.limits.IdleTTL
 		s.mu.Unlock()
 		if idle {
-			st.dropLocked(k, s)
-			st.evicted++
+			st.dropLocked(k, s, true)
 		}
 	}
 }
@@ -1035,7 +1104,6 @@ func (st *Store) evictOldestLocked(keep *Session) bool {
 	if oldestKey == "" {
 		return false
 	}
-	st.dropLocked(oldestKey, st.sessions[oldestKey])
-	st.evicted++
+	st.dropLocked(oldestKey, st.sessions[oldestKey], true)
 	return true
 }
