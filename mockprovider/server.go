@@ -78,6 +78,9 @@ type Server struct {
 	dialects map[conv.Dialect]dialect.Dialect
 	mux      *http.ServeMux
 	rap      *rap.Runtime
+	// routeDialects names the dialect serving each route path, whatever
+	// its method: the request log's dialect (see loggedDialect).
+	routeDialects map[string]conv.Dialect
 }
 
 // New builds a server. It panics only on a broken built-in catalog or
@@ -114,6 +117,8 @@ func New(opts Options) *Server {
 		engine:   &model.Engine{Scenarios: opts.Scenarios},
 		dialects: map[conv.Dialect]dialect.Dialect{},
 		mux:      http.NewServeMux(),
+
+		routeDialects: map[string]conv.Dialect{},
 	}
 	var sets [][]rules.Rule
 	for _, d := range opts.Dialects {
@@ -121,10 +126,12 @@ func New(opts Options) *Server {
 		sets = append(sets, d.Rules())
 		for _, pattern := range d.Routes() {
 			s.mux.HandleFunc(pattern, s.pipeline(d))
+			s.routeDialects[patternPath(pattern)] = d.Name()
 		}
 		if ex, ok := d.(dialect.Extra); ok {
 			for pattern, h := range ex.ExtraRoutes(s) {
 				s.mux.HandleFunc(pattern, h)
+				s.routeDialects[patternPath(pattern)] = d.Name()
 			}
 		}
 	}
