@@ -23,7 +23,7 @@ func (s *Server) routeAdmin() {
 	// The journal page: what the mock saw, for a person.
 	s.mux.Handle("GET /_toolwire/{$}", journalpage.Handler(s.store, journalpage.WithCatalog(s.catalog)))
 	s.mux.HandleFunc("GET /_toolwire/health", func(w http.ResponseWriter, r *http.Request) {
-		wire.WriteJSON(w, http.StatusOK, map[string]any{"status": "ok", "version": Version, "sessions": s.store.Len()})
+		wire.WriteJSON(w, http.StatusOK, map[string]any{"status": "ok", "version": Version, "sessions": s.store.Len(), "decodes": s.Decodes()})
 	})
 	s.mux.HandleFunc("GET /_toolwire/rules", func(w http.ResponseWriter, r *http.Request) {
 		wire.WriteJSON(w, http.StatusOK, s.catalog.All())

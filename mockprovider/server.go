@@ -67,6 +67,19 @@ type Options struct {
 	// reading does not hold a stream open.
 	BodyReadTimeout    time.Duration
 	StreamWriteTimeout time.Duration
+	// MaxConcurrentDecodes bounds how many requests are decoded and
+	// checked at once (default DefaultMaxConcurrentDecodes): a decoded
+	// request holds many times its size. The others wait, within
+	// WorkTimeout.
+	MaxConcurrentDecodes int
+	// WorkTimeout bounds a request's work from the end of its body (and
+	// of a latency fault, which is deliberate) until its answer starts:
+	// waiting for a decode slot, decoding, the rules and the model
+	// (default DefaultWorkTimeout). Past it the request gets the
+	// provider's overloaded answer; a client that goes away stops the
+	// work at the next stage. The answer's writes are bounded by
+	// StreamWriteTimeout.
+	WorkTimeout time.Duration
 }
 
 // Server is the mock provider.
@@ -78,6 +91,7 @@ type Server struct {
 	dialects map[conv.Dialect]dialect.Dialect
 	mux      *http.ServeMux
 	rap      *rap.Runtime
+	decodes  *decodeSlots
 	// routeDialects names the dialect serving each route path, whatever
 	// its method: the request log's dialect (see loggedDialect).
 	routeDialects map[string]conv.Dialect
@@ -101,6 +115,12 @@ func New(opts Options) *Server {
 	if opts.StreamWriteTimeout <= 0 {
 		opts.StreamWriteTimeout = DefaultStreamWriteTimeout
 	}
+	if opts.MaxConcurrentDecodes <= 0 {
+		opts.MaxConcurrentDecodes = DefaultMaxConcurrentDecodes()
+	}
+	if opts.WorkTimeout <= 0 {
+		opts.WorkTimeout = DefaultWorkTimeout
+	}
 	if opts.Scenarios == nil {
 		set, err := BuiltinScenarios()
 		if err != nil {
@@ -117,6 +137,7 @@ func New(opts Options) *Server {
 		engine:   &model.Engine{Scenarios: opts.Scenarios},
 		dialects: map[conv.Dialect]dialect.Dialect{},
 		mux:      http.NewServeMux(),
+		decodes:  newDecodeSlots(opts.MaxConcurrentDecodes),
 
 		routeDialects: map[string]conv.Dialect{},
 	}
@@ -305,7 +326,43 @@ func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
 			}
 		}
 
-		// 4. Decode: the typed wire request and the neutral conversation.
+		// The work's deadline starts here: a latency fault's sleep is
+		// deliberate. Between stages the request stops if its client went
+		// away (nothing is sent) or, checking the deadline, if its work ran
+		// past it (the provider's overloaded answer); the journal says why.
+		deadline := time.Now().Add(s.opts.WorkTimeout)
+		stop := func(stage string, gone bool) {
+			if gone {
+				entry.Notes = append(entry.Notes, "toolwire: stopped "+stage+": the client went away")
+				return
+			}
+			entry.Notes = append(entry.Notes, "toolwire: stopped "+stage+": the request's work ran past --work-timeout ("+s.opts.WorkTimeout.String()+")")
+			fail(d.Fault("overloaded"))
+		}
+		stopped := func(stage string, deadline time.Time) bool {
+			switch {
+			case r.Context().Err() != nil:
+				stop(stage, true)
+			case !deadline.IsZero() && !time.Now().Before(deadline):
+				stop(stage, false)
+			default:
+				return false
+			}
+			return true
+		}
+
+		// 4. Decode: the typed wire request and the neutral conversation,
+		// at most MaxConcurrentDecodes at once.
+		if err := s.decodes.acquire(r.Context(), deadline); err != nil {
+			stop("waiting for a decode slot", r.Context().Err() != nil)
+			return
+		}
+		holding := true
+		defer func() {
+			if holding { // a decode error, a stop, a panic
+				s.decodes.release()
+			}
+		}()
 		req, c, aerr := d.Decode(x, body)
 		if aerr != nil {
 			fail(aerr)
@@ -313,9 +370,17 @@ func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
 		}
 		entry.Conversation = c
 		x.Env.Model = c.Model
+		if stopped("after decoding", deadline) {
+			return
+		}
 		// 5. Rules; record and replay modes answer from elsewhere.
 		vs := rules.Run(d.Rules(), req, x.Env)
 		entry.Violations = vs
+		holding = false
+		s.decodes.release()
+		if stopped("after the rules", deadline) {
+			return
+		}
 		if s.opts.Recorder != nil {
 			// The real API is the judge in record mode: forward even a
 			// violating request, so its answer is recorded too.
@@ -355,6 +420,9 @@ func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
 		if reply != nil {
 			entry.Notes = reply.Notes
 		}
+		if stopped("after the model", deadline) {
+			return
+		}
 		if err != nil {
 			e := d.Fault("bad_request")
 			e.Message = err.Error()
@@ -393,6 +461,11 @@ func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
 		}
 		if fault != nil {
 			x.StreamHook = streamFault(d, fault)
+		}
+		// A scripted latency fault may have slept past the deadline on
+		// purpose: only a client gone stops the answer now.
+		if stopped("before encoding", time.Time{}) {
+			return
 		}
 		// 7. Encode: one JSON body or a paced stream.
 		d.Encode(x, req, c, reply)
