@@ -131,6 +131,16 @@ func checkAdminAnswers(t *testing.T, ts *mockprovider.TestServer, key string) {
 	for _, p := range []string{"/_toolwire/health", "/_toolwire/sessions", "/_toolwire/rules", "/_toolwire/scenarios"} {
 		getAdminJSON(t, ts, p)
 	}
+	// The journal page is HTML, of the same entries.
+	resp, err := http.Get(ts.URL + "/_toolwire/?session=" + session.ID(key))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	_ = resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("journal page: %d", resp.StatusCode)
+	}
 }
 
 // Every admin answer is valid JSON whatever the session saw: every dialect,

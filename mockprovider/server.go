@@ -332,12 +332,14 @@ func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
 		// past it (the provider's overloaded answer); the journal says why.
 		deadline := time.Now().Add(s.opts.WorkTimeout)
 		stop := func(stage string, gone bool) {
+			note := "toolwire: stopped " + stage + ": the request's work ran past --work-timeout (" + s.opts.WorkTimeout.String() + ")"
 			if gone {
-				entry.Notes = append(entry.Notes, "toolwire: stopped "+stage+": the client went away")
-				return
+				note = "toolwire: stopped " + stage + ": the client went away"
+			} else {
+				fail(d.Fault("overloaded"))
 			}
-			entry.Notes = append(entry.Notes, "toolwire: stopped "+stage+": the request's work ran past --work-timeout ("+s.opts.WorkTimeout.String()+")")
-			fail(d.Fault("overloaded"))
+			// The model's notes may be shared with other requests: a copy.
+			entry.Notes = append(entry.Notes[:len(entry.Notes):len(entry.Notes)], note)
 		}
 		stopped := func(stage string, deadline time.Time) bool {
 			switch {
