@@ -215,3 +215,34 @@ func TestJournalKeepsNonJSONEventsAsSent(t *testing.T) {
 		t.Errorf("last event in process: %+v", last)
 	}
 }
+
+// Bodies that are not JSON are kept too, as strings flagged raw: a
+// client's broken request, and a malformed_chunk fault's answer to a
+// request that did not stream. Both were dropped from the journal.
+func TestJournalKeepsBodiesThatAreNotJSON(t *testing.T) {
+	ts := mockprovider.NewTestServer(t, mockprovider.Options{})
+	key := "sk-json-raw-bodies"
+	hdr := map[string]string{"Authorization": "Bearer " + key}
+	rawPost(t, ts.OpenAIBaseURL()+"/chat/completions", hdr, `{"model": broken`)
+	hdr[mockprovider.FaultHeader] = "malformed_chunk"
+	rawPost(t, ts.OpenAIBaseURL()+"/chat/completions", hdr, validChat)
+	checkAdminAnswers(t, ts, key)
+	var got struct {
+		Entries []struct {
+			Request     json.RawMessage `json:"request"`
+			RequestRaw  bool            `json:"request_raw"`
+			Response    json.RawMessage `json:"response"`
+			ResponseRaw bool            `json:"response_raw"`
+		} `json:"entries"`
+	}
+	if err := json.Unmarshal(getAdminJSON(t, ts, "/_toolwire/sessions/"+key+"/journal"), &got); err != nil || len(got.Entries) != 2 {
+		t.Fatalf("journal: %v %+v", err, got)
+	}
+	var sent string
+	if e := got.Entries[0]; !e.RequestRaw || json.Unmarshal(e.Request, &sent) != nil || sent != `{"model": broken` || e.ResponseRaw {
+		t.Errorf("broken request kept as %s (raw %v), answer raw %v", e.Request, e.RequestRaw, e.ResponseRaw)
+	}
+	if e := got.Entries[1]; e.RequestRaw || !e.ResponseRaw || json.Unmarshal(e.Response, &sent) != nil || sent != `{"toolwire": malformed` {
+		t.Errorf("malformed answer kept as %s (raw %v), request raw %v", e.Response, e.ResponseRaw, e.RequestRaw)
+	}
+}

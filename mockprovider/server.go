@@ -277,15 +277,20 @@ func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
 		// 8. The journal, written however the request ends.
 		defer func() {
 			// A decoded request is valid JSON already; only an undecodable
-			// one needs checking before it goes into the journal.
-			if len(body) > 0 && (entry.Conversation != nil || jsontext.Value(body).IsValid()) {
+			// one needs checking before it goes into the journal, which
+			// keeps one that is not JSON as a string.
+			if len(body) > 0 {
 				entry.Request = body
+				entry.RequestRaw = entry.Conversation == nil && !jsontext.Value(body).IsValid()
 			}
 			status, answer, events := x.Result()
 			if status == 0 { // written without x.JSON: an error, or a capture that may be clipped
 				status, answer = cw.status, cw.buf.Bytes()
-				if !jsontext.Value(answer).IsValid() {
-					answer = nil
+				if len(answer) > 0 && !jsontext.Value(answer).IsValid() {
+					// A malformed-chunk fault's body, or an answer captured
+					// up to the journal's limit only.
+					entry.ResponseRaw = true
+					entry.Truncated = entry.Truncated || cw.buf.Len() >= cw.max
 				}
 				answer = append(json.RawMessage(nil), answer...)
 			}

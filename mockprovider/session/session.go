@@ -56,6 +56,12 @@ type Entry struct {
 	Request      json.RawMessage    `json:"request,omitempty"`
 	Status       int                `json:"status"`
 	Response     json.RawMessage    `json:"response,omitempty"`
+	// RequestRaw and ResponseRaw mark a body that was not JSON (a client's
+	// broken request, a malformed-chunk fault's answer, an answer captured
+	// only up to the journal's limit): Record keeps it as a JSON string of
+	// the bytes sent.
+	RequestRaw  bool `json:"request_raw,omitempty"`
+	ResponseRaw bool `json:"response_raw,omitempty"`
 	Events       []Event            `json:"events,omitempty"` // a streamed answer, event for event
 	Conversation *conv.Conversation `json:"conversation,omitempty"`
 	Violations   []rules.Violation  `json:"violations,omitempty"`
@@ -408,8 +414,8 @@ func (s *Session) Record(e Entry) int {
 	if e.Time.IsZero() {
 		e.Time = time.Now().UTC()
 	}
-	e.Request, e.Truncated = clip(validUTF8(e.Request), s.limits.JournalBodyMax, e.Truncated)
-	e.Response, e.Truncated = clip(validUTF8(e.Response), s.limits.JournalBodyMax, e.Truncated)
+	e.Request, e.Truncated = keepBody(e.Request, e.RequestRaw, s.limits.JournalBodyMax, e.Truncated)
+	e.Response, e.Truncated = keepBody(e.Response, e.ResponseRaw, s.limits.JournalBodyMax, e.Truncated)
 	for i := range e.Events {
 		e.Events[i].Data = validUTF8(e.Events[i].Data)
 	}
@@ -543,6 +549,19 @@ func validUTF8(raw json.RawMessage) json.RawMessage {
 		return raw
 	}
 	return bytes.ToValidUTF8(raw, []byte("\uFFFD"))
+}
+
+// keepBody is what the journal keeps of a body: JSON as it is (clip), or
+// bytes that are not JSON as a JSON string of them, clipped to max.
+func keepBody(body json.RawMessage, raw bool, max int, truncated bool) (json.RawMessage, bool) {
+	if !raw || len(body) == 0 {
+		return clip(validUTF8(body), max, truncated)
+	}
+	if max > 0 && len(body) > max {
+		body, truncated = body[:max], true
+	}
+	b, _ := json.Marshal(string(body)) // invalid UTF-8 becomes U+FFFD
+	return b, truncated
 }
 
 // clip keeps raw JSON under max bytes; a clipped body is kept as a JSON
