@@ -138,12 +138,13 @@ var (
 
 // presizeParts gives a large content's parts their room at once: a Part
 // is 256 bytes, so a body of many small parts grew its slice through
-// copies totalling about five times the final one. The count is read
-// before the parts are validated, so it is bounded by the bytes (a
-// 12-byte part, {"text":""} and its comma, is as small as a useful one
-// gets): the room is never more than 22 times the content's size.
+// copies totalling about five times the final one (and, at the peak, held
+// the last two). The count is read before the parts are validated, so it
+// is bounded by the bytes, at one part per 3 ({} and its comma, the
+// smallest a part can be): the room is never more than decoding a valid
+// body of that size takes.
 func presizeParts(raw []byte, c *Content) {
-	const minPart, small = 12, 64 << 10
+	const minPart, small = 3, 64 << 10
 	if len(raw) < small || cap(c.Parts) > 0 {
 		return
 	}
