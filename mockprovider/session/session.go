@@ -56,18 +56,18 @@ type Entry struct {
 	Request      json.RawMessage    `json:"request,omitempty"`
 	Status       int                `json:"status"`
 	Response     json.RawMessage    `json:"response,omitempty"`
-	// RequestRaw and ResponseRaw mark a body that was not JSON (a client's
-	// broken request, a malformed-chunk fault's answer, an answer captured
-	// only up to the journal's limit): Record keeps it as a JSON string of
-	// the bytes sent.
-	RequestRaw  bool `json:"request_raw,omitempty"`
-	ResponseRaw bool `json:"response_raw,omitempty"`
 	Events       []Event            `json:"events,omitempty"` // a streamed answer, event for event
 	Conversation *conv.Conversation `json:"conversation,omitempty"`
 	Violations   []rules.Violation  `json:"violations,omitempty"`
 	Answered     string             `json:"answered_rule,omitempty"` // rule whose error was sent
 	Fault        string             `json:"fault,omitempty"`
 	Truncated    bool               `json:"truncated,omitempty"`
+	// RequestRaw and ResponseRaw mark a body that was not JSON (a client's
+	// broken request, a malformed-chunk fault's answer, an answer captured
+	// only up to the journal's limit): Record keeps it as a JSON string of
+	// the bytes sent.
+	RequestRaw  bool `json:"request_raw,omitempty"`
+	ResponseRaw bool `json:"response_raw,omitempty"`
 	// Notes say where the mock departed from what the request asked, e.g.
 	// a schema bound above what argument synthesis builds.
 	Notes []string `json:"notes,omitempty"`
