@@ -23,7 +23,7 @@ func (s *Server) routeAdmin() {
 	// The journal page: what the mock saw, for a person.
 	s.mux.Handle("GET /_toolwire/{$}", journalpage.Handler(s.store, journalpage.WithCatalog(s.catalog)))
 	s.mux.HandleFunc("GET /_toolwire/health", func(w http.ResponseWriter, r *http.Request) {
-		wire.WriteJSON(w, http.StatusOK, map[string]any{"status": "ok", "version": Version, "sessions": s.store.Len()})
+		wire.WriteJSON(w, http.StatusOK, map[string]any{"status": "ok", "version": Version, "sessions": s.store.Len(), "decodes": s.Decodes()})
 	})
 	s.mux.HandleFunc("GET /_toolwire/rules", func(w http.ResponseWriter, r *http.Request) {
 		wire.WriteJSON(w, http.StatusOK, s.catalog.All())
@@ -34,13 +34,18 @@ func (s *Server) routeAdmin() {
 	s.mux.HandleFunc("GET /_toolwire/sessions", func(w http.ResponseWriter, r *http.Request) {
 		wire.WriteJSON(w, http.StatusOK, s.store.List())
 	})
+	// What the journal dropped (its cap, the budget) is counted beside
+	// it, violations by level, so a reader never takes a trimmed journal
+	// for a clean one.
 	s.mux.HandleFunc("GET /_toolwire/sessions/{key}", s.withSession(func(w http.ResponseWriter, r *http.Request, sess *session.Session) {
-		entries, dropped := sess.Journal()
-		wire.WriteJSON(w, http.StatusOK, map[string]any{"session": sess.Info(), "journal": entries, "dropped_entries": dropped})
+		entries, dropped := sess.JournalDropped()
+		wire.WriteJSON(w, http.StatusOK, map[string]any{"session": sess.Info(), "journal": entries,
+			"dropped_entries": dropped.Entries, "dropped_violations": droppedViolations(dropped)})
 	}))
 	s.mux.HandleFunc("GET /_toolwire/sessions/{key}/journal", s.withSession(func(w http.ResponseWriter, r *http.Request, sess *session.Session) {
-		entries, dropped := sess.Journal()
-		wire.WriteJSON(w, http.StatusOK, map[string]any{"entries": entries, "dropped_entries": dropped})
+		entries, dropped := sess.JournalDropped()
+		wire.WriteJSON(w, http.StatusOK, map[string]any{"entries": entries,
+			"dropped_entries": dropped.Entries, "dropped_violations": droppedViolations(dropped)})
 	}))
 	s.mux.HandleFunc("POST /_toolwire/sessions/{key}/reset", func(w http.ResponseWriter, r *http.Request) {
 		if !keyFits(w, r) {
@@ -120,6 +125,10 @@ func keyFits(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	return true
+}
+
+func droppedViolations(d session.Dropped) map[string]int {
+	return map[string]int{"must": d.MustViolations, "should": d.ShouldViolations}
 }
 
 func adminError(w http.ResponseWriter, status int, msg string) {

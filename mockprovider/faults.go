@@ -105,7 +105,7 @@ func streamFault(d dialect.Dialect, f *session.Fault) func(s *wire.SSE, sent int
 			return errFaultStop
 		case "malformed_chunk":
 			done = true
-			return s.Raw([]byte("data: {\"toolwire\": malformed" + s.Separator()))
+			return s.BrokenEvent("", []byte(`{"toolwire": malformed`))
 		case "stream_error":
 			done = true
 			d.StreamError(s, d.Fault("overloaded"))

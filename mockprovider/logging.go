@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/session"
 	"github.com/toolwire/toolwire/mockprovider/wire"
 )
@@ -76,7 +77,7 @@ func (s *Server) logRequest(w http.ResponseWriter, r *http.Request, next func(ht
 		slog.Duration("took", time.Since(start)),
 	}
 	if !strings.HasPrefix(r.URL.Path, "/_toolwire/") {
-		d := guessDialect(r)
+		d := s.loggedDialect(r)
 		if dl, ok := s.dialects[d]; ok {
 			attrs = append(attrs, slog.String("dialect", string(d)))
 			if key, aerr := dl.Key(r); aerr == nil {
@@ -88,4 +89,24 @@ func (s *Server) logRequest(w http.ResponseWriter, r *http.Request, next func(ht
 		attrs = append(attrs, slog.String("rule", rule))
 	}
 	s.opts.Logger.LogAttrs(r.Context(), level, "request", attrs...)
+}
+
+// loggedDialect is the dialect whose route served r (the mux has set
+// r.Pattern by the time the line is logged), so Responses requests and
+// its WebSocket upgrade (GET on the same path as its POST) are not taken
+// for Chat; a route no dialect owns (model lists, a 404) is guessed from
+// its headers and path as the 404 answer is.
+func (s *Server) loggedDialect(r *http.Request) conv.Dialect {
+	if d, ok := s.routeDialects[patternPath(r.Pattern)]; ok {
+		return d
+	}
+	return guessDialect(r)
+}
+
+// patternPath is a ServeMux pattern without its method.
+func patternPath(pattern string) string {
+	if method, path, ok := strings.Cut(pattern, " "); ok && !strings.Contains(method, "/") {
+		return strings.TrimSpace(path)
+	}
+	return pattern
 }

@@ -67,6 +67,19 @@ type Options struct {
 	// reading does not hold a stream open.
 	BodyReadTimeout    time.Duration
 	StreamWriteTimeout time.Duration
+	// MaxConcurrentDecodes bounds how many requests are decoded and
+	// checked at once (default DefaultMaxConcurrentDecodes): a decoded
+	// request holds many times its size. The others wait, within
+	// WorkTimeout.
+	MaxConcurrentDecodes int
+	// WorkTimeout bounds a request's work from the end of its body (and
+	// of a latency fault, which is deliberate) until its answer starts:
+	// waiting for a decode slot, decoding, the rules and the model
+	// (default DefaultWorkTimeout). Past it the request gets the
+	// provider's overloaded answer; a client that goes away stops the
+	// work at the next stage. The answer's writes are bounded by
+	// StreamWriteTimeout.
+	WorkTimeout time.Duration
 }
 
 // Server is the mock provider.
@@ -78,6 +91,10 @@ type Server struct {
 	dialects map[conv.Dialect]dialect.Dialect
 	mux      *http.ServeMux
 	rap      *rap.Runtime
+	decodes  *decodeSlots
+	// routeDialects names the dialect serving each route path, whatever
+	// its method: the request log's dialect (see loggedDialect).
+	routeDialects map[string]conv.Dialect
 }
 
 // New builds a server. It panics only on a broken built-in catalog or
@@ -98,6 +115,12 @@ func New(opts Options) *Server {
 	if opts.StreamWriteTimeout <= 0 {
 		opts.StreamWriteTimeout = DefaultStreamWriteTimeout
 	}
+	if opts.MaxConcurrentDecodes <= 0 {
+		opts.MaxConcurrentDecodes = DefaultMaxConcurrentDecodes()
+	}
+	if opts.WorkTimeout <= 0 {
+		opts.WorkTimeout = DefaultWorkTimeout
+	}
 	if opts.Scenarios == nil {
 		set, err := BuiltinScenarios()
 		if err != nil {
@@ -114,6 +137,9 @@ func New(opts Options) *Server {
 		engine:   &model.Engine{Scenarios: opts.Scenarios},
 		dialects: map[conv.Dialect]dialect.Dialect{},
 		mux:      http.NewServeMux(),
+		decodes:  newDecodeSlots(opts.MaxConcurrentDecodes),
+
+		routeDialects: map[string]conv.Dialect{},
 	}
 	var sets [][]rules.Rule
 	for _, d := range opts.Dialects {
@@ -121,10 +147,12 @@ func New(opts Options) *Server {
 		sets = append(sets, d.Rules())
 		for _, pattern := range d.Routes() {
 			s.mux.HandleFunc(pattern, s.pipeline(d))
+			s.routeDialects[patternPath(pattern)] = d.Name()
 		}
 		if ex, ok := d.(dialect.Extra); ok {
 			for pattern, h := range ex.ExtraRoutes(s) {
 				s.mux.HandleFunc(pattern, h)
+				s.routeDialects[patternPath(pattern)] = d.Name()
 			}
 		}
 	}
@@ -249,15 +277,20 @@ func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
 		// 8. The journal, written however the request ends.
 		defer func() {
 			// A decoded request is valid JSON already; only an undecodable
-			// one needs checking before it goes into the journal.
-			if len(body) > 0 && (entry.Conversation != nil || jsontext.Value(body).IsValid()) {
+			// one needs checking before it goes into the journal, which
+			// keeps one that is not JSON as a string.
+			if len(body) > 0 {
 				entry.Request = body
+				entry.RequestRaw = entry.Conversation == nil && !jsontext.Value(body).IsValid()
 			}
 			status, answer, events := x.Result()
 			if status == 0 { // written without x.JSON: an error, or a capture that may be clipped
 				status, answer = cw.status, cw.buf.Bytes()
-				if !jsontext.Value(answer).IsValid() {
-					answer = nil
+				if len(answer) > 0 && !jsontext.Value(answer).IsValid() {
+					// A malformed-chunk fault's body, or an answer captured
+					// up to the journal's limit only.
+					entry.ResponseRaw = true
+					entry.Truncated = entry.Truncated || cw.buf.Len() >= cw.max
 				}
 				answer = append(json.RawMessage(nil), answer...)
 			}
@@ -298,7 +331,45 @@ func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
 			}
 		}
 
-		// 4. Decode: the typed wire request and the neutral conversation.
+		// The work's deadline starts here: a latency fault's sleep is
+		// deliberate. Between stages the request stops if its client went
+		// away (nothing is sent) or, checking the deadline, if its work ran
+		// past it (the provider's overloaded answer); the journal says why.
+		deadline := time.Now().Add(s.opts.WorkTimeout)
+		stop := func(stage string, gone bool) {
+			note := "toolwire: stopped " + stage + ": the request's work ran past --work-timeout (" + s.opts.WorkTimeout.String() + ")"
+			if gone {
+				note = "toolwire: stopped " + stage + ": the client went away"
+			} else {
+				fail(d.Fault("overloaded"))
+			}
+			// The model's notes may be shared with other requests: a copy.
+			entry.Notes = append(entry.Notes[:len(entry.Notes):len(entry.Notes)], note)
+		}
+		stopped := func(stage string, deadline time.Time) bool {
+			switch {
+			case r.Context().Err() != nil:
+				stop(stage, true)
+			case !deadline.IsZero() && !time.Now().Before(deadline):
+				stop(stage, false)
+			default:
+				return false
+			}
+			return true
+		}
+
+		// 4. Decode: the typed wire request and the neutral conversation,
+		// at most MaxConcurrentDecodes at once.
+		if err := s.decodes.acquire(r.Context(), deadline); err != nil {
+			stop("waiting for a decode slot", r.Context().Err() != nil)
+			return
+		}
+		holding := true
+		defer func() {
+			if holding { // a decode error, a stop, a panic
+				s.decodes.release()
+			}
+		}()
 		req, c, aerr := d.Decode(x, body)
 		if aerr != nil {
 			fail(aerr)
@@ -306,9 +377,17 @@ func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
 		}
 		entry.Conversation = c
 		x.Env.Model = c.Model
+		if stopped("after decoding", deadline) {
+			return
+		}
 		// 5. Rules; record and replay modes answer from elsewhere.
 		vs := rules.Run(d.Rules(), req, x.Env)
 		entry.Violations = vs
+		holding = false
+		s.decodes.release()
+		if stopped("after the rules", deadline) {
+			return
+		}
 		if s.opts.Recorder != nil {
 			// The real API is the judge in record mode: forward even a
 			// violating request, so its answer is recorded too.
@@ -351,6 +430,9 @@ func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
 		if reply != nil {
 			entry.Notes = reply.Notes
 		}
+		if stopped("after the model", deadline) {
+			return
+		}
 		if err != nil {
 			e := d.Fault("bad_request")
 			e.Message = err.Error()
@@ -389,6 +471,11 @@ func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
 		}
 		if fault != nil {
 			x.StreamHook = streamFault(d, fault)
+		}
+		// A scripted latency fault may have slept past the deadline on
+		// purpose: only a client gone stops the answer now.
+		if stopped("before encoding", time.Time{}) {
+			return
 		}
 		// 7. Encode: one JSON body or a paced stream.
 		d.Encode(x, req, c, reply)
@@ -478,14 +565,12 @@ func applyStreamHeader(h string, cfg *wire.StreamConfig) {
 	}
 }
 
+// recordedEvents journals a recording's events as sent; data that is not
+// JSON (OpenAI's [DONE]) is flagged raw when the journal is read.
 func recordedEvents(evs []record.Event) []session.Event {
 	out := make([]session.Event, 0, len(evs))
 	for _, e := range evs {
-		data := json.RawMessage(e.Data)
-		if !jsontext.Value(data).IsValid() { // checks UTF-8 too
-			data, _ = json.Marshal(e.Data)
-		}
-		out = append(out, session.Event{Event: e.Event, Data: data})
+		out = append(out, session.Event{Event: e.Event, Data: json.RawMessage(e.Data)})
 	}
 	return out
 }

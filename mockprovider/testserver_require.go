@@ -25,10 +25,27 @@ func (ts *TestServer) MustViolations(key string) []rules.Violation {
 // MUST violation, naming the rule, JSON path and message of each: the
 // assertion a test wants after its client code has talked to the mock,
 // including in --lenient style runs where the mock answered normally.
+//
+// A MUST violation the mock can no longer show fails the test too: one
+// in an entry the journal dropped (its entry cap, the store's byte
+// budget), or, for a session that no longer exists, one in any session
+// the store evicted on its own (its session cap, idle expiry, its budget),
+// since that may have been this one. A session the test deleted or reset
+// itself fails nothing.
 func (ts *TestServer) RequireNoViolations(t testing.TB, key string) {
 	t.Helper()
 	if msg := violationReport(key, ts.MustViolations(key)); msg != "" {
 		t.Errorf("%s", msg)
+	}
+	s, ok := ts.Mock.Sessions().LookupKeyOrID(key)
+	if !ok {
+		if n, lost := ts.Mock.Sessions().Evicted(); lost.MustViolations > 0 {
+			t.Errorf("toolwire: session %q is gone, and the mock evicted %d session(s) whose journals held %d MUST violation(s); raise Options.Limits (MaxSessions, JournalBudget) so they are kept", key, n, lost.MustViolations)
+		}
+		return
+	}
+	if info := s.Info(); info.DroppedMust > 0 {
+		t.Errorf("toolwire: session %q dropped %d journal entries carrying %d MUST violation(s) (the journal's entry cap or byte budget); raise Options.Limits (JournalEntries, JournalBudget) to see them", key, info.Dropped, info.DroppedMust)
 	}
 }
 
@@ -42,6 +59,9 @@ func (ts *TestServer) RequireNoViolationsAtCleanup(t testing.TB) {
 		t.Helper()
 		for _, key := range ts.sessionKeys() {
 			ts.RequireNoViolations(t, key)
+		}
+		if n, lost := ts.Mock.Sessions().Evicted(); lost.MustViolations > 0 {
+			t.Errorf("toolwire: the mock evicted %d session(s) whose journals held %d MUST violation(s); raise Options.Limits (MaxSessions, JournalBudget) so they are kept", n, lost.MustViolations)
 		}
 	})
 }

@@ -144,6 +144,8 @@ func newServeCommand() *cobra.Command {
 	f.DurationVar(&opts.BodyReadTimeout, "body-timeout", mockprovider.DefaultBodyReadTimeout, "how long a request body may take to arrive")
 	f.StringVar(&logFormat, "log-format", "text", `request log format: "text" or "json" (one line per request, on stderr)`)
 	f.StringVar(&logLevel, "log-level", "info", `"debug", "info" (every request), "warn" (4xx/5xx answers only), "error" or "off"`)
+	f.IntVar(&opts.MaxConcurrentDecodes, "max-concurrent-decodes", mockprovider.DefaultMaxConcurrentDecodes(), "requests decoded and checked at once (a decoded request holds many times its size); the others wait, within --work-timeout")
+	f.DurationVar(&opts.WorkTimeout, "work-timeout", mockprovider.DefaultWorkTimeout, "how long a request may wait for a decode slot and be decoded, checked and answered by the model before it gets the provider's overloaded answer")
 	f.DurationVar(&opts.StreamWriteTimeout, "write-timeout", mockprovider.DefaultStreamWriteTimeout, "how long each write of an answer (every stream event) may wait for a client that stopped reading")
 	return cmd
 }

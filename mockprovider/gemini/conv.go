@@ -53,6 +53,10 @@ func toConversation(req *Request) *conv.Conversation {
 		if content.Role == roleModel {
 			turn.Role = conv.Assistant
 		}
+		if len(content.Parts) > 1 {
+			// Sized once: appending grew a many-parts turn through copies.
+			turn.Parts = make([]conv.Part, 0, len(content.Parts))
+		}
 		for _, p := range content.Parts {
 			if cp, ok := toPart(p); ok {
 				turn.Parts = append(turn.Parts, cp)

@@ -132,9 +132,43 @@ func decodeRequest(d decoder, lenient bool) (*Request, *wire.APIError) {
 // canonical parameters are); the encoders read the reply, not the request.
 var (
 	toolsMemo    wirejson.Memo[[]Tool]
-	contentsMemo wirejson.Memo[Content]
+	contentsMemo = wirejson.Memo[Content]{Presize: presizeParts}
 	requestMemos = wirejson.NewMemos(&toolsMemo, &contentsMemo)
 )
+
+// presizeParts gives a large content's parts their room at once: a Part
+// is 256 bytes, so a body of many small parts grew its slice through
+// copies totalling about five times the final one (and, at the peak, held
+// the last two). The count is read before the parts are validated, so it
+// is bounded by the bytes, at one part per 3 ({} and its comma, the
+// smallest a part can be): the room is never more than decoding a valid
+// body of that size takes.
+func presizeParts(raw []byte, c *Content) {
+	const minPart, small = 3, 64 << 10
+	if len(raw) < small || cap(c.Parts) > 0 {
+		return
+	}
+	dec := jsontext.NewDecoder(bytes.NewBuffer(raw))
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return
+	}
+	for dec.PeekKind() == '"' {
+		name, err := dec.ReadToken()
+		if err != nil {
+			return
+		}
+		if strings.EqualFold(name.String(), "parts") {
+			rest := bytes.TrimLeft(dec.UnreadBuffer(), ": \t\r\n")
+			if n := wirejson.CountElements(rest, len(raw)/minPart); n > 1 {
+				c.Parts = make([]Part, 0, n)
+			}
+			return
+		}
+		if dec.SkipValue() != nil {
+			return
+		}
+	}
+}
 
 // decode fills v (of type d.root) from the body.
 func (d decoder) decode(v any, lenient bool) ([]unknownMember, *wire.APIError) {

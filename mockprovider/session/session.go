@@ -18,6 +18,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/rules"
 	"github.com/toolwire/toolwire/mockprovider/wire"
@@ -61,6 +62,12 @@ type Entry struct {
 	Answered     string             `json:"answered_rule,omitempty"` // rule whose error was sent
 	Fault        string             `json:"fault,omitempty"`
 	Truncated    bool               `json:"truncated,omitempty"`
+	// RequestRaw and ResponseRaw mark a body that was not JSON (a client's
+	// broken request, a malformed-chunk fault's answer, an answer captured
+	// only up to the journal's limit): Record keeps it as a JSON string of
+	// the bytes sent.
+	RequestRaw  bool `json:"request_raw,omitempty"`
+	ResponseRaw bool `json:"response_raw,omitempty"`
 	// Notes say where the mock departed from what the request asked, e.g.
 	// a schema bound above what argument synthesis builds.
 	Notes []string `json:"notes,omitempty"`
@@ -123,7 +130,7 @@ func (e *Entry) expanded() Entry {
 		if !ok1 || !ok2 {
 			break
 		}
-		out.Events = append(out.Events, Event{Event: string(name), Data: data})
+		out.Events = append(out.Events, Event{Event: string(name), Data: data, Raw: !jsontext.Value(data).IsValid()})
 		b = rest
 	}
 	return out
@@ -149,8 +156,58 @@ func (e *Entry) cost() int64 {
 
 // Event is one server-sent event of a streamed answer.
 type Event struct {
-	Event string          `json:"event,omitempty"`
-	Data  json.RawMessage `json:"data"`
+	Event string `json:"event,omitempty"`
+	// Data is the event's data as sent: JSON, but for OpenAI's closing
+	// [DONE] and a malformed-chunk fault's broken event.
+	Data json.RawMessage `json:"data"`
+	// Raw marks data that is not JSON. The journal's JSON form carries
+	// such data as a string holding the bytes sent (with "raw": true), so
+	// one event the client was meant to choke on cannot make the journal
+	// API unreadable; Journal sets it, and decoding the JSON form turns
+	// the string back into the bytes.
+	Raw bool `json:"raw,omitempty"`
+}
+
+// jsonEvent and rawJSONEvent are Event's two JSON forms.
+type (
+	jsonEvent struct {
+		Event string          `json:"event,omitempty"`
+		Data  json.RawMessage `json:"data"`
+	}
+	rawJSONEvent struct {
+		Event string `json:"event,omitempty"`
+		Data  string `json:"data"`
+		Raw   bool   `json:"raw"`
+	}
+)
+
+// MarshalJSON writes data that is not JSON as a string (see Raw).
+func (e Event) MarshalJSON() ([]byte, error) {
+	if !e.Raw && jsontext.Value(e.Data).IsValid() {
+		return json.Marshal(jsonEvent{Event: e.Event, Data: e.Data})
+	}
+	return json.Marshal(rawJSONEvent{Event: e.Event, Data: string(e.Data), Raw: true})
+}
+
+// UnmarshalJSON reads either form back into the data as sent.
+func (e *Event) UnmarshalJSON(b []byte) error {
+	var x struct {
+		Event string          `json:"event"`
+		Data  json.RawMessage `json:"data"`
+		Raw   bool            `json:"raw"`
+	}
+	if err := json.Unmarshal(b, &x); err != nil {
+		return err
+	}
+	*e = Event{Event: x.Event, Data: x.Data, Raw: x.Raw}
+	if x.Raw {
+		var sent string
+		if err := json.Unmarshal(x.Data, &sent); err != nil {
+			return err
+		}
+		e.Data = json.RawMessage(sent)
+	}
+	return nil
 }
 
 // StoredResponse is an OpenAI Responses answer kept for
@@ -219,8 +276,11 @@ type Session struct {
 	// entryArray is the whole array entries is a window of (see
 	// appendEntryLocked).
 	entryArray []Entry
-	dropped    int
-	seq        int
+	// dropped counts what the journal no longer holds (its cap, the
+	// store's budget), violations by level included, so a test reading
+	// the journal can tell that a violation it cannot see existed.
+	dropped Dropped
+	seq     int
 	// gen counts resets (which restart seq); firstKept is the oldest kept
 	// entry's seq. Both are written under mu and read without it (holds).
 	gen, firstKept atomic.Int64
@@ -354,8 +414,8 @@ func (s *Session) Record(e Entry) int {
 	if e.Time.IsZero() {
 		e.Time = time.Now().UTC()
 	}
-	e.Request, e.Truncated = clip(validUTF8(e.Request), s.limits.JournalBodyMax, e.Truncated)
-	e.Response, e.Truncated = clip(validUTF8(e.Response), s.limits.JournalBodyMax, e.Truncated)
+	e.Request, e.Truncated = keepBody(e.Request, e.RequestRaw, s.limits.JournalBodyMax, e.Truncated)
+	e.Response, e.Truncated = keepBody(e.Response, e.ResponseRaw, s.limits.JournalBodyMax, e.Truncated)
 	for i := range e.Events {
 		e.Events[i].Data = validUTF8(e.Events[i].Data)
 	}
@@ -402,17 +462,18 @@ func (s *Session) appendEntryLocked(e Entry) {
 	}
 }
 
-// dropOldestLocked forgets the n oldest entries. Re-slicing (after
-// clearing, so their bodies can be collected) keeps the drop O(n): append
-// copies the live entries only when it grows the array.
+// dropOldestLocked forgets the n oldest entries, counting them and their
+// violations. Re-slicing (after clearing, so their bodies can be
+// collected) keeps the drop O(n): append copies the live entries only when
+// it grows the array.
 func (s *Session) dropOldestLocked(n int) {
 	var freed int64
 	for i := range n {
 		freed += s.entries[i].size
+		s.dropped.count(&s.entries[i])
 	}
 	clear(s.entries[:n])
 	s.entries = s.entries[n:]
-	s.dropped += n
 	s.uncharge(freed, n)
 	s.noteKeptLocked()
 }
@@ -490,6 +551,19 @@ func validUTF8(raw json.RawMessage) json.RawMessage {
 	return bytes.ToValidUTF8(raw, []byte("\uFFFD"))
 }
 
+// keepBody is what the journal keeps of a body: JSON as it is (clip), or
+// bytes that are not JSON as a JSON string of them, clipped to max.
+func keepBody(body json.RawMessage, raw bool, max int, truncated bool) (json.RawMessage, bool) {
+	if !raw || len(body) == 0 {
+		return clip(validUTF8(body), max, truncated)
+	}
+	if max > 0 && len(body) > max {
+		body, truncated = body[:max], true
+	}
+	b, _ := json.Marshal(string(body)) // invalid UTF-8 becomes U+FFFD
+	return b, truncated
+}
+
 // clip keeps raw JSON under max bytes; a clipped body is kept as a JSON
 // string so the journal stays valid JSON.
 func clip(raw json.RawMessage, max int, truncated bool) (json.RawMessage, bool) {
@@ -500,10 +574,45 @@ func clip(raw json.RawMessage, max int, truncated bool) (json.RawMessage, bool) 
 	return b, true
 }
 
-// Journal returns a copy of the kept entries and how many were dropped.
+// Dropped counts journal entries a session no longer holds, and the
+// violations they carried by level.
+type Dropped struct {
+	Entries          int `json:"entries"`
+	MustViolations   int `json:"must"`
+	ShouldViolations int `json:"should"`
+}
+
+// count adds a dropped entry.
+func (d *Dropped) count(e *Entry) {
+	d.Entries++
+	for _, v := range e.Violations {
+		switch v.Level {
+		case rules.MUST:
+			d.MustViolations++
+		case rules.SHOULD:
+			d.ShouldViolations++
+		}
+	}
+}
+
+func (d *Dropped) add(o Dropped) {
+	d.Entries += o.Entries
+	d.MustViolations += o.MustViolations
+	d.ShouldViolations += o.ShouldViolations
+}
+
+// Journal returns a copy of the kept entries (never nil) and how many
+// were dropped.
 func (s *Session) Journal() ([]Entry, int) {
+	kept, dropped := s.JournalDropped()
+	return kept, dropped.Entries
+}
+
+// JournalDropped returns a copy of the kept entries (never nil) and what
+// was dropped, read together.
+func (s *Session) JournalDropped() ([]Entry, Dropped) {
 	s.mu.Lock()
-	kept, dropped := append([]Entry(nil), s.entries...), s.dropped
+	kept, dropped := append(make([]Entry, 0, len(s.entries)), s.entries...), s.dropped
 	s.mu.Unlock()
 	// Expanding outside the lock: kept entries are never modified, only
 	// dropped, and the copy holds what it needs.
@@ -511,6 +620,16 @@ func (s *Session) Journal() ([]Entry, int) {
 		kept[i] = kept[i].expanded()
 	}
 	return kept, dropped
+}
+
+// lostLocked is everything the session's journal held or dropped, for a
+// store evicting the session whole.
+func (s *Session) lostLocked() Dropped {
+	lost := s.dropped
+	for i := range s.entries {
+		lost.count(&s.entries[i])
+	}
+	return lost
 }
 
 // PutResponse stores a Responses API answer, evicting the oldest beyond
@@ -713,7 +832,7 @@ func (s *Session) Reset() {
 	defer s.mu.Unlock()
 	s.releaseLocked()
 	s.chargeStateLocked(-(s.countersCostLocked() + int64(len(s.faults))*faultCost + int64(len(s.scenario))))
-	s.scenario, s.dropped, s.seq = "", 0, 0
+	s.scenario, s.dropped, s.seq = "", Dropped{}, 0
 	s.reasoning, s.faults, s.counters = nil, nil, nil
 	s.IDs.Reset()
 }
@@ -721,18 +840,22 @@ func (s *Session) Reset() {
 // Info is the admin view of a session. It names the session by its ID,
 // never its key: the admin API is readable by whoever reaches it.
 type Info struct {
-	ID       string    `json:"id"`
-	Scenario string    `json:"scenario,omitempty"`
-	Requests int       `json:"requests"`
-	Dropped  int       `json:"dropped_entries,omitempty"`
-	Created  time.Time `json:"created"`
-	LastSeen time.Time `json:"last_seen"`
+	ID       string `json:"id"`
+	Scenario string `json:"scenario,omitempty"`
+	Requests int    `json:"requests"`
+	Dropped  int    `json:"dropped_entries,omitempty"`
+	// The violations the dropped entries carried.
+	DroppedMust   int       `json:"dropped_must_violations,omitempty"`
+	DroppedShould int       `json:"dropped_should_violations,omitempty"`
+	Created       time.Time `json:"created"`
+	LastSeen      time.Time `json:"last_seen"`
 }
 
 func (s *Session) Info() Info {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return Info{ID: s.ID, Scenario: s.scenario, Requests: s.seq, Dropped: s.dropped, Created: s.created, LastSeen: s.lastSeen}
+	return Info{ID: s.ID, Scenario: s.scenario, Requests: s.seq, Dropped: s.dropped.Entries,
+		DroppedMust: s.dropped.MustViolations, DroppedShould: s.dropped.ShouldViolations, Created: s.created, LastSeen: s.lastSeen}
 }
 
 // Store holds the sessions.
@@ -743,7 +866,11 @@ type Store struct {
 	byID     map[string]*Session
 	now      func() time.Time
 	evicted  int
-	swept    time.Time
+	// lost is what the sessions the store evicted (its cap, idle expiry,
+	// its budget) had journaled, kept or dropped: a test helper fails on
+	// violations it can no longer see.
+	lost  Dropped
+	swept time.Time
 
 	// The journal budget: every kept entry in arrival order across
 	// sessions, so the oldest anywhere goes first.
@@ -900,17 +1027,21 @@ func (st *Store) Delete(keyOrID string) {
 		s, ok = st.byID[keyOrID]
 	}
 	if ok {
-		st.dropLocked(s.Key, s)
+		st.dropLocked(s.Key, s, false)
 	}
 	st.mu.Unlock()
 }
 
 // dropLocked removes a session and gives its journal and kept state back
-// to the budget.
-func (st *Store) dropLocked(key string, s *Session) {
+// to the budget; an evicted session's journal is counted as lost.
+func (st *Store) dropLocked(key string, s *Session, evicted bool) {
 	delete(st.sessions, key)
 	delete(st.byID, s.ID)
 	s.mu.Lock()
+	if evicted {
+		st.evicted++
+		st.lost.add(s.lostLocked())
+	}
 	s.releaseLocked()
 	s.releaseStateLocked()
 	s.mu.Unlock()
@@ -930,6 +1061,15 @@ func (st *Store) List() []Info {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].LastSeen.After(out[j].LastSeen) })
 	return out
+}
+
+// Evicted is how many sessions the store dropped on its own (its cap, idle
+// expiry, its budget; not Delete) and what their journals had held or
+// dropped: violations a reader of the live sessions cannot see.
+func (st *Store) Evicted() (sessions int, lost Dropped) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.evicted, st.lost
 }
 
 // Len is the number of live sessions.
@@ -959,8 +1099,7 @@ func (st *Store) expireLocked(now time.Time) {
 		idle := now.Sub(s.lastSeen) > st.limits.IdleTTL
 		s.mu.Unlock()
 		if idle {
-			st.dropLocked(k, s)
-			st.evicted++
+			st.dropLocked(k, s, true)
 		}
 	}
 }
@@ -984,7 +1123,6 @@ func (st *Store) evictOldestLocked(keep *Session) bool {
 	if oldestKey == "" {
 		return false
 	}
-	st.dropLocked(oldestKey, st.sessions[oldestKey])
-	st.evicted++
+	st.dropLocked(oldestKey, st.sessions[oldestKey], true)
 	return true
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/rules"
 )
 
 func TestJournalIsBounded(t *testing.T) {
@@ -351,5 +352,75 @@ func TestFullJournalReusesItsArray(t *testing.T) {
 		if e.Path != fmt.Sprint(995+i) || e.Seq != 996+i {
 			t.Fatalf("entry %d is %q seq %d, want %d seq %d", i, e.Path, e.Seq, 995+i, 996+i)
 		}
+	}
+}
+
+// Event data that is not JSON ([DONE], a broken chunk, nothing at all) is
+// written as a string flagged raw, so the journal always encodes, and reads
+// back as the bytes sent.
+func TestJournalEncodesEventsThatAreNotJSON(t *testing.T) {
+	st := NewStore(DefaultLimits())
+	s := st.Get("k")
+	sent := []Event{
+		{Event: "message_start", Data: json.RawMessage(`{"a":1}`)},
+		{Data: json.RawMessage(`{"toolwire": malformed`)},
+		{Data: json.RawMessage(`[DONE]`)},
+		{Event: "e", Data: json.RawMessage{}},
+	}
+	s.Record(Entry{Events: sent})
+	got, _ := s.Journal()
+	b, err := json.Marshal(got)
+	if err != nil {
+		t.Fatalf("journal does not encode: %v", err)
+	}
+	if !strings.Contains(string(b), `"data":"[DONE]","raw":true`) || !strings.Contains(string(b), `"data":{"a":1}}`) {
+		t.Fatalf("encoded events: %s", b)
+	}
+	var back []Entry
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range sent {
+		ev := back[0].Events[i]
+		if ev.Event != want.Event || string(ev.Data) != string(want.Data) || ev.Raw != (i > 0) {
+			t.Errorf("event %d read back as %+v, want %q raw=%v", i, ev, want.Data, i > 0)
+		}
+	}
+}
+
+// Entries dropped by the journal's cap are counted with their violations
+// by level; a session evicted whole adds everything it held to the
+// store's count; a reset or a delete counts nothing.
+func TestDroppedEntriesKeepTheirViolationCounts(t *testing.T) {
+	st := NewStore(Limits{MaxSessions: 1, JournalEntries: 1})
+	s := st.Get("k")
+	must, should := rules.Violation{Rule: "r", Level: rules.MUST}, rules.Violation{Rule: "a", Level: rules.SHOULD}
+	s.Record(Entry{Violations: []rules.Violation{must, should, should}})
+	s.Record(Entry{Violations: []rules.Violation{must}})
+	kept, dropped := s.JournalDropped()
+	if len(kept) != 1 || dropped != (Dropped{Entries: 1, MustViolations: 1, ShouldViolations: 2}) {
+		t.Fatalf("kept %d, dropped %+v", len(kept), dropped)
+	}
+	if info := s.Info(); info.Dropped != 1 || info.DroppedMust != 1 || info.DroppedShould != 2 {
+		t.Fatalf("info %+v", info)
+	}
+	st.Get("other") // the cap evicts k: its kept and dropped entries are lost
+	if n, lost := st.Evicted(); n != 1 || lost != (Dropped{Entries: 2, MustViolations: 2, ShouldViolations: 2}) {
+		t.Fatalf("evicted %d, lost %+v", n, lost)
+	}
+	o, _ := st.Lookup("other")
+	o.Record(Entry{Violations: []rules.Violation{must}})
+	o.Record(Entry{})
+	o.Reset()
+	if _, d := o.JournalDropped(); d != (Dropped{}) {
+		t.Fatalf("reset kept dropped counts %+v", d)
+	}
+	st.Delete("other")
+	if n, _ := st.Evicted(); n != 1 {
+		t.Fatalf("a delete counted as an eviction")
+	}
+	empty, _ := st.Get("new").Journal()
+	if empty == nil {
+		t.Fatal("an empty journal is nil (null in JSON)")
 	}
 }

@@ -114,6 +114,15 @@ func (s *SSE) write(name string, b []byte) error {
 	} else if s.sent > 0 && s.cfg.ChunkDelay > 0 {
 		time.Sleep(s.cfg.ChunkDelay)
 	}
+	if err := s.frame(name, b); err != nil {
+		return err
+	}
+	s.sent++
+	return nil
+}
+
+// frame writes one event as it is and hands it to the transcript.
+func (s *SSE) frame(name string, b []byte) error {
 	// One buffer for the stream's events: io.Writer must not retain it.
 	buf := s.buf[:0]
 	if name != "" {
@@ -131,7 +140,6 @@ func (s *SSE) write(name string, b []byte) error {
 	if s.flusher != nil {
 		s.flusher.Flush()
 	}
-	s.sent++
 	if s.Transcript != nil {
 		s.Transcript(name, b)
 	}
@@ -141,20 +149,11 @@ func (s *SSE) write(name string, b []byte) error {
 // Sent is how many events were written.
 func (s *SSE) Sent() int { return s.sent }
 
-// Raw writes bytes as they are, bypassing the hook and pacing (a
-// malformed-chunk fault uses it).
-func (s *SSE) Raw(b []byte) error {
-	if _, err := s.w.Write(b); err != nil {
-		return err
-	}
-	if s.flusher != nil {
-		s.flusher.Flush()
-	}
-	if s.Transcript != nil {
-		s.Transcript("", b)
-	}
-	return nil
-}
+// BrokenEvent writes an event whose data need not be JSON (a
+// malformed-chunk fault), bypassing the hook and pacing, and leaving Sent
+// as it was. The transcript gets the data alone, as for any event, so the
+// journal keeps what the client was sent in the same form.
+func (s *SSE) BrokenEvent(name string, data []byte) error { return s.frame(name, data) }
 
 // Writer is the underlying response writer (a disconnect fault hijacks it).
 func (s *SSE) Writer() http.ResponseWriter { return s.w }

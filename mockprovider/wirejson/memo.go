@@ -31,6 +31,10 @@ type Memo[T any] struct {
 	kept bounded.Map[T]
 	// misses counts the values decoded afresh.
 	misses atomic.Int64
+	// Presize, when set, is given a value's bytes before a miss decodes
+	// them into v, to size its slices at once: decoding appends to a
+	// slice, growing a large array through a dozen copies.
+	Presize func(raw []byte, v *T)
 
 	once            sync.Once
 	strict, lenient json.Options
@@ -115,6 +119,9 @@ func (m *Memo[T]) decode(dec *jsontext.Decoder, v *T) error {
 	var key string
 	if strict, _ := json.GetOption(dec.Options(), json.RejectUnknownMembers); strict && n > 0 {
 		key = string(rest[lead : lead+n])
+	}
+	if m.Presize != nil && n > 0 {
+		m.Presize(rest[lead:lead+n], v)
 	}
 	start := dec.InputOffset()
 	m.misses.Add(1)

@@ -1,0 +1,5 @@
+//go:build !race
+
+package mockprovider_test
+
+const raceEnabled = false
