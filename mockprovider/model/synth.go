@@ -18,6 +18,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/internal/localschema"
 )
 
 // Synthesize makes arguments that validate against a tool's JSON Schema:
@@ -247,16 +248,15 @@ func (s *synth) matchesOnly(alts []any, i int, v any) bool {
 	}
 	rdoc, err1 := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	inst, err2 := jsonschema.UnmarshalJSON(bytes.NewReader(val))
-	if err1 != nil || err2 != nil {
+	if err1 != nil || err2 != nil || !localschema.Fits(rdoc) {
 		return true
 	}
-	c := jsonschema.NewCompiler()
-	const url = "mem:///synth.json"
-	if c.AddResource(url, rdoc) != nil {
+	c := localschema.NewCompiler()
+	if c.AddResource(localschema.URL, rdoc) != nil {
 		return true
 	}
 	for j := range alts {
-		sch, err := c.Compile(fmt.Sprintf("%s#/$toolwire_alternatives/%d", url, j))
+		sch, err := c.Compile(fmt.Sprintf("%s#/$toolwire_alternatives/%d", localschema.URL, j))
 		if err != nil {
 			return true
 		}

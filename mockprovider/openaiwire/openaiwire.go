@@ -8,6 +8,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -22,6 +23,7 @@ import (
 	"github.com/toolwire/toolwire/mockprovider/wire"
 
 	"github.com/toolwire/toolwire/mockprovider/internal/bounded"
+	"github.com/toolwire/toolwire/mockprovider/internal/localschema"
 )
 
 // InvalidRequest is OpenAI's error type for a bad request.
@@ -302,11 +304,10 @@ func compileProblem(raw json.RawMessage) string {
 	if _, ok := doc.(map[string]any); !ok {
 		return fmt.Sprintf("%s is not of type 'object'.", pyRepr(doc))
 	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("tool.json", doc); err != nil {
-		return err.Error()
-	}
-	if _, err := c.Compile("tool.json"); err != nil {
+	// A schema too large for the library to check quickly is not
+	// refused: no real API is known to refuse it (see the README's
+	// Security section); the checks below still run, in linear time.
+	if _, err := localschema.Compile(doc, ""); err != nil && !errors.Is(err, localschema.ErrTooLarge) {
 		return "schema is not valid JSON Schema: " + strings.ReplaceAll(err.Error(), "\n", " ")
 	}
 	m := doc.(map[string]any)
@@ -327,14 +328,14 @@ func arrayItemsProblem(s map[string]any, ctx []string) string {
 	if props, ok := s["properties"].(map[string]any); ok {
 		for _, k := range sortedKeys(props) {
 			if sub, ok := props[k].(map[string]any); ok {
-				if msg := arrayItemsProblem(sub, append(append([]string(nil), ctx...), "properties", k)); msg != "" {
+				if msg := arrayItemsProblem(sub, append(ctx, "properties", k)); msg != "" {
 					return msg
 				}
 			}
 		}
 	}
 	if items, ok := s["items"].(map[string]any); ok {
-		return arrayItemsProblem(items, append(append([]string(nil), ctx...), "items"))
+		return arrayItemsProblem(items, append(ctx, "items"))
 	}
 	return ""
 }
@@ -379,20 +380,20 @@ func strictProblem(s map[string]any, ctx []string) string {
 		}
 		for _, k := range sortedKeys(props) {
 			if sub, ok := props[k].(map[string]any); ok {
-				if msg := strictProblem(sub, append(append([]string(nil), ctx...), "properties", k)); msg != "" {
+				if msg := strictProblem(sub, append(ctx, "properties", k)); msg != "" {
 					return msg
 				}
 			}
 		}
 	}
 	if items, ok := s["items"].(map[string]any); ok {
-		return strictProblem(items, append(append([]string(nil), ctx...), "items"))
+		return strictProblem(items, append(ctx, "items"))
 	}
 	for _, defsKey := range []string{"$defs", "definitions"} {
 		if defs, ok := s[defsKey].(map[string]any); ok {
 			for _, k := range sortedKeys(defs) {
 				if sub, ok := defs[k].(map[string]any); ok {
-					if msg := strictProblem(sub, append(append([]string(nil), ctx...), defsKey, k)); msg != "" {
+					if msg := strictProblem(sub, append(ctx, defsKey, k)); msg != "" {
 						return msg
 					}
 				}
