@@ -21,18 +21,23 @@ import (
 const URL = "mem:///schema.json"
 
 // ErrNotLocal is why a reference outside the document is not followed.
-// It names nothing of the server: no path, no working directory.
-var ErrNotLocal = errors.New("only local references (#...) are resolved")
+// It names nothing: not the server's paths or working directory, and not
+// the URL either (a relative one would show where it resolved).
+var ErrNotLocal = errors.New("a $ref names a document outside the schema: only local references (#...) are resolved")
 
-type localOnly struct{}
+// localOnly refuses every URL and remembers that it did.
+type localOnly struct{ refused bool }
 
-func (localOnly) Load(string) (any, error) { return nil, ErrNotLocal }
+func (l *localOnly) Load(string) (any, error) {
+	l.refused = true
+	return nil, ErrNotLocal
+}
 
 // NewCompiler is jsonschema.NewCompiler with a loader that refuses every
 // URL. The draft meta-schemas are embedded in the library and still load.
 func NewCompiler() *jsonschema.Compiler {
 	c := jsonschema.NewCompiler()
-	c.UseLoader(localOnly{})
+	c.UseLoader(&localOnly{})
 	return c
 }
 
@@ -96,14 +101,21 @@ func Fits(doc any) bool {
 
 // Compile compiles doc at URL, or the subschema fragment names ("" for
 // the whole document, else "#/..."), refusing with ErrTooLarge what Fits
-// refuses.
+// refuses and with ErrNotLocal a reference it would have had to load.
 func Compile(doc any, fragment string) (*jsonschema.Schema, error) {
 	if !Fits(doc) {
 		return nil, ErrTooLarge
 	}
-	c := NewCompiler()
+	loader := &localOnly{}
+	c := jsonschema.NewCompiler()
+	c.UseLoader(loader)
 	if err := c.AddResource(URL, doc); err != nil {
 		return nil, err
 	}
-	return c.Compile(URL + fragment)
+	sch, err := c.Compile(URL + fragment)
+	if err != nil && loader.refused {
+		// The library's error quotes the URL it would have loaded.
+		return nil, ErrNotLocal
+	}
+	return sch, err
 }
