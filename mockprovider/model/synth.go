@@ -586,8 +586,9 @@ func bounds(sch map[string]any) (lo float64, loX, hasLo bool, hi float64, hiX, h
 // integer is 1, or the bound nearest it, made a multiple of multipleOf.
 // The arithmetic is exact (big integers from the bounds' decimal text):
 // in int64 a minimum of 1e308 overflowed to -9223372036854775808. A value
-// beyond int64 is written as a float64 whose shortest text is exactly
-// that integer (1e+308), which validators read as the integer it is.
+// beyond int64 is written as a float64 whose shortest text (1e+308) is an
+// integer that meets the bounds, which validators read as the integer it
+// is.
 func (s *synth) integer(sch map[string]any) any {
 	lo, loX, hasLo, hi, hiX, hasHi := bounds(sch)
 	// The smallest and largest integers allowed.
@@ -613,31 +614,46 @@ func (s *synth) integer(sch map[string]any) any {
 	case most != nil && most.Cmp(v) < 0:
 		v = most
 	}
+	var step *big.Int
 	if m, ok := numOf(sch["multipleOf"]); ok && m > 0 {
 		// The integers that are multiples of p/q (in lowest terms) are
 		// the multiples of p.
-		p := exactRat(m).Num()
-		up := new(big.Int).Neg(new(big.Int).Mul(new(big.Int).Div(new(big.Int).Neg(v), p), p))
+		step = exactRat(m).Num()
+		up := new(big.Int).Neg(new(big.Int).Mul(new(big.Int).Div(new(big.Int).Neg(v), step), step))
 		if most == nil || up.Cmp(most) <= 0 {
 			v = up
 		} else {
-			v = new(big.Int).Mul(new(big.Int).Div(v, p), p)
+			v = new(big.Int).Mul(new(big.Int).Div(v, step), step)
 		}
 	}
 	if v.IsInt64() {
 		return v.Int64()
 	}
-	text := v.String()
-	f, err := strconv.ParseFloat(text, 64)
-	if err != nil {
-		s.note("no integer the bounds allow fits a JSON number toolwire writes: the largest one it writes was taken")
-		return math.Copysign(math.MaxFloat64, f)
+	// Beyond int64 the value travels as a float64, whose shortest text is
+	// another integer when v has more digits than a float64 keeps: walk
+	// from the nearest float64 away from the bound v came from until its
+	// text meets every constraint (a few steps at most in practice).
+	allowed := func(f float64) bool {
+		if math.IsInf(f, 0) {
+			return false
+		}
+		r := exactRat(f)
+		return r.IsInt() && (least == nil || r.Num().Cmp(least) >= 0) && (most == nil || r.Num().Cmp(most) <= 0) &&
+			(step == nil || new(big.Int).Mod(r.Num(), step).Sign() == 0)
 	}
-	// Up to 15 significant digits a decimal survives the trip through a
-	// float64; past that the float's text is another integer.
-	if significant := len(strings.TrimRight(strings.TrimLeft(text, "-"), "0")); significant > 15 {
-		s.note("integer %s has more digits than a float64 keeps: %s was written", text, strconv.FormatFloat(f, 'g', -1, 64))
+	f, _ := strconv.ParseFloat(v.String(), 64) // ±Inf past float64's range
+	f = math.Max(-math.MaxFloat64, math.Min(math.MaxFloat64, f))
+	toward := math.Inf(1)
+	if most != nil && (least == nil || v.Cmp(most) == 0) {
+		toward = math.Inf(-1)
 	}
+	for range 256 {
+		if allowed(f) {
+			return f
+		}
+		f = math.Nextafter(f, toward)
+	}
+	s.note("no number a float64 writes meets the integer's bounds: %s was written", strconv.FormatFloat(f, 'g', -1, 64))
 	return f
 }
 
