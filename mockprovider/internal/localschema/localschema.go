@@ -36,9 +36,15 @@ func (l *localOnly) Load(string) (any, error) {
 // NewCompiler is jsonschema.NewCompiler with a loader that refuses every
 // URL. The draft meta-schemas are embedded in the library and still load.
 func NewCompiler() *jsonschema.Compiler {
-	c := jsonschema.NewCompiler()
-	c.UseLoader(&localOnly{})
+	c, _ := newCompiler()
 	return c
+}
+
+func newCompiler() (*jsonschema.Compiler, *localOnly) {
+	loader := &localOnly{}
+	c := jsonschema.NewCompiler()
+	c.UseLoader(loader)
+	return c, loader
 }
 
 // The library's compiler is quadratic in the number of subschemas (each
@@ -50,8 +56,8 @@ func NewCompiler() *jsonschema.Compiler {
 //
 //   - MaxContainers bounds the quadratic term (1,000: milliseconds);
 //   - MaxDepthWork bounds the sum over containers of depth squared, so a
-//     chain of 90 levels, or a few hundred containers 30 levels down, is
-//     still checked, and 2,000 levels are not.
+//     chain of 90 containers (45 nested schemas), or a hundred containers
+//     30 levels down, is still checked, and 2,000 levels are not.
 //
 // Real tool schemas stay far below both: a few hundred containers, 10 to
 // 30 levels.
@@ -106,9 +112,7 @@ func Compile(doc any, fragment string) (*jsonschema.Schema, error) {
 	if !Fits(doc) {
 		return nil, ErrTooLarge
 	}
-	loader := &localOnly{}
-	c := jsonschema.NewCompiler()
-	c.UseLoader(loader)
+	c, loader := newCompiler()
 	if err := c.AddResource(URL, doc); err != nil {
 		return nil, err
 	}
