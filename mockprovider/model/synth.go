@@ -56,11 +56,12 @@ const (
 	// as JSON; past it arrays and objects stop growing.
 	MaxSynthBytes = 1 << 20
 	// maxOneOfChecks bounds the validations oneOf disambiguation runs per
-	// synthesis, and maxOneOfSchema the schema size it runs for (each
-	// check compiles the whole document); past either the first
-	// alternative is taken.
+	// synthesis, and maxOneOfBytes the schema bytes they compile together
+	// (each check compiles the whole document, at some tens of
+	// microseconds a subschema); past either the first alternative is
+	// taken.
 	maxOneOfChecks = 64
-	maxOneOfSchema = 256 << 10
+	maxOneOfBytes  = 256 << 10
 )
 
 // synthesize is SynthesizeContext without the cache. cost is the estimated
@@ -234,8 +235,8 @@ func (s *synth) oneOf(sch map[string]any, alts []any, name string, depth int) an
 			if !firstSet {
 				first, firstSet = v, true
 			}
-			if s.oneOfs >= maxOneOfChecks || s.schemaLen > maxOneOfSchema {
-				s.note("oneOf beyond toolwire's synthesis bounds (%d checks, a %d-byte schema): the first alternative was taken", maxOneOfChecks, maxOneOfSchema)
+			if s.oneOfs >= maxOneOfChecks || (s.oneOfs+1)*s.schemaLen > maxOneOfBytes {
+				s.note("oneOf beyond toolwire's synthesis bounds (%d checks, %d schema bytes compiled): the first alternative was taken", maxOneOfChecks, maxOneOfBytes)
 				return first
 			}
 			s.oneOfs++
