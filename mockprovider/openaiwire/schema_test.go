@@ -33,3 +33,20 @@ func TestCompileProblem(t *testing.T) {
 		}
 	}
 }
+
+// One request has at most maxMetaCheckedBytes of tool schemas checked
+// against the meta-schema, in request order; past it the mock's own
+// checks still run.
+func TestMetaCheckIsBoundedPerRequest(t *testing.T) {
+	bad := ToolDecl{Name: "bad", Path: "tools[1]", Parameters: json.RawMessage(`{"type":"object","properties":{"a":{"type":"strin"}}}`)}
+	noItems := ToolDecl{Name: "no_items", Path: "tools[2]", Parameters: json.RawMessage(`{"type":"object","properties":{"a":{"type":"array"}}}`)}
+	filler := ToolDecl{Name: "big", Path: "tools[0]",
+		Parameters: json.RawMessage(`{"type":"object","description":"` + strings.Repeat("x", maxMetaCheckedBytes) + `"}`)}
+	if vs := CheckSchemas([]ToolDecl{bad, filler}); len(vs) != 1 || !strings.Contains(vs[0].Message, "not valid JSON Schema") {
+		t.Errorf("within the bound: %+v", vs)
+	}
+	vs := CheckSchemas([]ToolDecl{filler, bad, noItems})
+	if len(vs) != 1 || vs[0].Path != "tools[2].parameters" || !strings.Contains(vs[0].Message, "array schema missing items") {
+		t.Errorf("past the bound: %+v", vs)
+	}
+}
