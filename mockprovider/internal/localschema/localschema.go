@@ -1,12 +1,13 @@
 // Package localschema is the one way toolwire compiles a JSON Schema that
 // came from a client, a scenario file or a RAP tool: with
-// santhosh-tekuri/jsonschema, resolving local references only, and only
-// for documents whose size keeps the library's work small.
+// santhosh-tekuri/jsonschema, resolving local references only, and (with
+// Compile or Fits) only for documents whose size keeps the library's work
+// small.
 //
 // The library's default loader opens file:// URLs, and resolves a
 // relative reference against the working directory: a tool schema could
-// read (or hang on) the server's files and learn its paths. The real APIs
-// never dereference a remote or file $ref, so neither does the mock.
+// read (or hang on) the server's files and learn its paths, so a $ref is
+// resolved inside its own document only.
 package localschema
 
 import (
