@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -352,8 +353,12 @@ func deref(t reflect.Type) reflect.Type {
 	return t
 }
 
+// foldSeparators is built once: building a Replacer costs more than
+// using it, and fold runs for every field of every step of a path.
+var foldSeparators = strings.NewReplacer("_", "", "-", "")
+
 func fold(s string) string {
-	return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(s))
+	return strings.ToLower(foldSeparators.Replace(s))
 }
 
 // typeAt is the wire type at path (nil inside free-form JSON).
@@ -371,10 +376,10 @@ func (d decoder) typeAt(path []string) reflect.Type {
 // [i] for list elements, and a map entry as [i].value, i its position in
 // the body (tools[0].function_declarations[0].parameters.properties[1].value).
 func (d decoder) protoPath(path []string) string {
-	body := d.body
 	var b strings.Builder
 	b.WriteString(d.prefix)
 	t := d.root
+	var positions []int // located once, when a map entry needs its position
 	for i, tok := range path {
 		kind := reflect.Invalid
 		if t != nil {
@@ -382,7 +387,14 @@ func (d decoder) protoPath(path []string) string {
 		}
 		switch {
 		case kind == reflect.Map:
-			fmt.Fprintf(&b, "[%d].value", memberIndex(body, path[:i], tok))
+			if positions == nil {
+				_, positions = locate(d.body, path)
+			}
+			at := 0 // the entry is not in the body
+			if i < len(positions) {
+				at = positions[i]
+			}
+			fmt.Fprintf(&b, "[%d].value", at)
 		case kind == reflect.Slice && isIndex(tok):
 			b.WriteString("[" + tok + "]")
 		default:
@@ -432,47 +444,50 @@ func protoName(s string) string {
 
 // valueBytes is the JSON value at path in body (nil when absent).
 func valueBytes(body []byte, path []string) []byte {
-	v := jsontext.Value(body)
-	for _, tok := range path {
-		var ok bool
-		if v, _, ok = child(v, tok); !ok {
-			return nil
-		}
-	}
+	v, _ := locate(body, path)
 	return v
 }
 
-// memberIndex is the position of member name in the object at path.
-func memberIndex(body []byte, path []string, name string) int {
-	_, i, _ := child(jsontext.Value(valueBytes(body, path)), name)
-	return i
-}
-
-// child finds an object member or array element of v, and its position.
-func child(v jsontext.Value, tok string) (jsontext.Value, int, bool) {
-	dec := jsontext.NewDecoder(bytes.NewReader(v))
-	open, err := dec.ReadToken()
-	if err != nil {
-		return nil, 0, false
-	}
-	for i := 0; dec.PeekKind() != '}' && dec.PeekKind() != ']' && dec.PeekKind() != 0; i++ {
-		match := fmt.Sprint(i) == tok
-		if open.Kind() == '{' {
-			name, err := dec.ReadToken()
-			if err != nil {
-				return nil, 0, false
+// locate follows path through body in one pass of a decoder (members and
+// elements off the path are skipped, not read): the value at its end (nil
+// when absent) and, for each token found, the position of the member or
+// element it names. One pass keeps an error's path linear in the body,
+// however deep it sits; following it value by value read each level's
+// subtree again.
+func locate(body []byte, path []string) (jsontext.Value, []int) {
+	dec := jsontext.NewDecoder(bytes.NewReader(body), jsontext.AllowDuplicateNames(true))
+	positions := make([]int, 0, len(path))
+	for _, tok := range path {
+		open, err := dec.ReadToken()
+		if err != nil || (open.Kind() != '{' && open.Kind() != '[') {
+			return nil, positions
+		}
+		found := false
+		for i := 0; !found && dec.PeekKind() != '}' && dec.PeekKind() != ']' && dec.PeekKind() != 0; i++ {
+			if open.Kind() == '{' {
+				name, err := dec.ReadToken()
+				if err != nil {
+					return nil, positions
+				}
+				found = name.String() == tok
+			} else {
+				found = strconv.Itoa(i) == tok
 			}
-			match = name.String() == tok
+			if found {
+				positions = append(positions, i)
+			} else if dec.SkipValue() != nil {
+				return nil, positions
+			}
 		}
-		val, err := dec.ReadValue()
-		if err != nil {
-			return nil, 0, false
-		}
-		if match {
-			return val, i, true
+		if !found {
+			return nil, positions
 		}
 	}
-	return nil, 0, false
+	v, err := dec.ReadValue()
+	if err != nil {
+		return nil, positions
+	}
+	return v, positions
 }
 
 // valueText is the offending value as the message quotes it.

@@ -373,27 +373,40 @@ func checkOneSchema(r *Request, _ *rules.Env) []rules.Violation {
 
 func checkRequiredDefined(r *Request, _ *rules.Env) []rules.Violation {
 	var out []rules.Violation
-	var walk func(s *Schema, at string)
-	walk = func(s *Schema, at string) {
+	// The path is a stack of segments, joined only for a violation: a
+	// string per level made a deep schema cost its depth squared.
+	var at []string
+	var walk func(s *Schema)
+	walk = func(s *Schema) {
 		if s == nil {
 			return
 		}
+		path := ""
 		for k, name := range s.Required {
 			if _, ok := s.Properties[name]; !ok {
-				out = append(out, violation(orderProto, at+fmt.Sprintf(".required[%d]", k), fmt.Sprintf(msgRequiredUndefinedFormat, at, k)))
+				if path == "" {
+					path = strings.Join(at, "")
+				}
+				out = append(out, violation(orderProto, path+fmt.Sprintf(".required[%d]", k), fmt.Sprintf(msgRequiredUndefinedFormat, path, k)))
 			}
 		}
+		n := len(at)
 		for _, name := range sortedKeys(s.Properties) {
-			walk(s.Properties[name], at+".properties["+name+"]")
+			at = append(at[:n], ".properties["+name+"]")
+			walk(s.Properties[name])
 		}
-		walk(s.Items, at+".items")
+		at = append(at[:n], ".items")
+		walk(s.Items)
 		for k, a := range s.AnyOf {
-			walk(a, at+fmt.Sprintf(".any_of[%d]", k))
+			at = append(at[:n], fmt.Sprintf(".any_of[%d]", k))
+			walk(a)
 		}
+		at = at[:n]
 	}
 	for i, t := range r.Tools {
 		for j, fd := range t.FunctionDeclarations {
-			walk(fd.Parameters, fmt.Sprintf("tools[%d].function_declarations[%d].parameters", i, j))
+			at = append(at[:0], fmt.Sprintf("tools[%d].function_declarations[%d].parameters", i, j))
+			walk(fd.Parameters)
 		}
 	}
 	return out

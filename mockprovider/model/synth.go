@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"math/big"
 	"regexp"
 	"regexp/syntax"
 	"slices"
@@ -18,6 +19,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/internal/localschema"
 )
 
 // Synthesize makes arguments that validate against a tool's JSON Schema:
@@ -54,11 +56,12 @@ const (
 	// as JSON; past it arrays and objects stop growing.
 	MaxSynthBytes = 1 << 20
 	// maxOneOfChecks bounds the validations oneOf disambiguation runs per
-	// synthesis, and maxOneOfSchema the schema size it runs for (each
-	// check compiles the whole document); past either the first
-	// alternative is taken.
+	// synthesis, and maxOneOfBytes the schema bytes they compile together
+	// (each check compiles the whole document, at some tens of
+	// microseconds a subschema); past either the first alternative is
+	// taken.
 	maxOneOfChecks = 64
-	maxOneOfSchema = 256 << 10
+	maxOneOfBytes  = 256 << 10
 )
 
 // synthesize is SynthesizeContext without the cache. cost is the estimated
@@ -100,14 +103,28 @@ func (s *synth) note(format string, args ...any) {
 	}
 }
 
+const budgetNote = "the arguments reached toolwire's synthesis budget (%d bytes): beyond it arrays and objects stop growing, strings are shorter than their minLength and other values are null"
+
 // spend charges n bytes to the budget and reports whether any is left.
 func (s *synth) spend(n int) bool {
 	s.budget -= n
 	if s.budget < 0 {
-		s.note("the arguments reached toolwire's synthesis budget (%d bytes): arrays and objects beyond it were cut short", MaxSynthBytes)
+		s.note(budgetNote, MaxSynthBytes)
 		return false
 	}
 	return true
+}
+
+// given is a value the schema spells out (const, enum, default, example),
+// charged its size: one $ref to a large const, repeated, is as heavy as
+// the strings synthesis builds.
+func (s *synth) given(v any) any {
+	switch v.(type) {
+	case map[string]any, []any, string:
+		b, _ := json.Marshal(v)
+		s.spend(len(b))
+	}
+	return v
 }
 
 // stopped reports whether synthesis must end: the request's context is
@@ -126,29 +143,30 @@ func (s *synth) stopped() bool {
 const maxDepth = 12
 
 func (s *synth) value(sch map[string]any, name string, depth int) any {
-	if depth > maxDepth || s.stopped() {
+	// Past the budget every value is null: the arguments stop growing
+	// however many required properties or $refs remain.
+	if depth > maxDepth || s.stopped() || !s.spend(8) {
 		return nil
 	}
-	s.spend(8)
 	if ref, ok := sch["$ref"].(string); ok {
 		if target := s.resolve(ref); target != nil {
 			return s.value(target, name, depth+1)
 		}
 	}
 	if v, ok := sch["const"]; ok {
-		return v
+		return s.given(v)
 	}
 	if e, ok := sch["enum"].([]any); ok && len(e) > 0 {
-		return e[0]
+		return s.given(e[0])
 	}
 	if v, ok := sch["default"]; ok {
-		return v
+		return s.given(v)
 	}
 	if ex, ok := sch["examples"].([]any); ok && len(ex) > 0 {
-		return ex[0]
+		return s.given(ex[0])
 	}
 	if v, ok := sch["example"]; ok {
-		return v
+		return s.given(v)
 	}
 	if alts, ok := sch["anyOf"].([]any); ok {
 		for _, a := range alts {
@@ -180,7 +198,7 @@ func (s *synth) value(sch map[string]any, name string, depth int) any {
 	case "array":
 		return s.array(sch, name, depth)
 	case "integer":
-		return integer(sch)
+		return s.integer(sch)
 	case "number":
 		return number(sch)
 	case "boolean":
@@ -217,8 +235,8 @@ func (s *synth) oneOf(sch map[string]any, alts []any, name string, depth int) an
 			if !firstSet {
 				first, firstSet = v, true
 			}
-			if s.oneOfs >= maxOneOfChecks || s.schemaLen > maxOneOfSchema {
-				s.note("oneOf beyond toolwire's synthesis bounds (%d checks, a %d-byte schema): the first alternative was taken", maxOneOfChecks, maxOneOfSchema)
+			if s.oneOfs >= maxOneOfChecks || (s.oneOfs+1)*s.schemaLen > maxOneOfBytes {
+				s.note("oneOf beyond toolwire's synthesis bounds (%d checks, %d schema bytes compiled): the first alternative was taken", maxOneOfChecks, maxOneOfBytes)
 				return first
 			}
 			s.oneOfs++
@@ -247,16 +265,15 @@ func (s *synth) matchesOnly(alts []any, i int, v any) bool {
 	}
 	rdoc, err1 := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	inst, err2 := jsonschema.UnmarshalJSON(bytes.NewReader(val))
-	if err1 != nil || err2 != nil {
+	if err1 != nil || err2 != nil || !localschema.Fits(rdoc) {
 		return true
 	}
-	c := jsonschema.NewCompiler()
-	const url = "mem:///synth.json"
-	if c.AddResource(url, rdoc) != nil {
+	c := localschema.NewCompiler()
+	if c.AddResource(localschema.URL, rdoc) != nil {
 		return true
 	}
 	for j := range alts {
-		sch, err := c.Compile(fmt.Sprintf("%s#/$toolwire_alternatives/%d", url, j))
+		sch, err := c.Compile(fmt.Sprintf("%s#/$toolwire_alternatives/%d", localschema.URL, j))
 		if err != nil {
 			return true
 		}
@@ -567,43 +584,93 @@ func bounds(sch map[string]any) (lo float64, loX, hasLo bool, hi float64, hiX, h
 	return
 }
 
-func integer(sch map[string]any) int64 {
+// integer is 1, or the bound nearest it, made a multiple of multipleOf.
+// The arithmetic is exact (big integers from the bounds' decimal text):
+// in int64 a minimum of 1e308 overflowed to -9223372036854775808. A value
+// beyond int64 is written as a float64 whose shortest text (1e+308) is an
+// integer that meets the bounds, which validators read as the integer it
+// is.
+func (s *synth) integer(sch map[string]any) any {
 	lo, loX, hasLo, hi, hiX, hasHi := bounds(sch)
-	// Integer bounds: the smallest and largest integers allowed.
+	// The smallest and largest integers allowed.
+	var least, most *big.Int
 	if hasLo {
 		if loX {
-			lo = math.Floor(lo) + 1
+			least = new(big.Int).Add(floorRat(exactRat(lo)), big.NewInt(1))
 		} else {
-			lo = math.Ceil(lo)
+			least = ceilRat(exactRat(lo))
 		}
 	}
 	if hasHi {
 		if hiX {
-			hi = math.Ceil(hi) - 1
+			most = new(big.Int).Sub(ceilRat(exactRat(hi)), big.NewInt(1))
 		} else {
-			hi = math.Floor(hi)
+			most = floorRat(exactRat(hi))
 		}
 	}
-	v := 1.0
+	v := big.NewInt(1)
 	switch {
-	case hasLo && lo > v:
-		v = lo
-	case hasHi && hi < v:
-		v = hi
+	case least != nil && least.Cmp(v) > 0:
+		v = least
+	case most != nil && most.Cmp(v) < 0:
+		v = most
 	}
+	var step *big.Int
 	if m, ok := numOf(sch["multipleOf"]); ok && m > 0 {
-		up := math.Ceil(v/m) * m
-		if !hasHi || up <= hi {
+		// The integers that are multiples of p/q (in lowest terms) are
+		// the multiples of p.
+		step = exactRat(m).Num()
+		up := new(big.Int).Neg(new(big.Int).Mul(new(big.Int).Div(new(big.Int).Neg(v), step), step))
+		if most == nil || up.Cmp(most) <= 0 {
 			v = up
 		} else {
-			v = math.Floor(v/m) * m
-		}
-		if v != math.Trunc(v) {
-			// A fractional multipleOf: take a multiple that is whole.
-			v = math.Ceil(v/(m*denominator(m))) * m * denominator(m)
+			v = new(big.Int).Mul(new(big.Int).Div(v, step), step)
 		}
 	}
-	return int64(v)
+	if v.IsInt64() {
+		return v.Int64()
+	}
+	// Beyond int64 the value travels as a float64, whose shortest text is
+	// another integer when v has more digits than a float64 keeps: walk
+	// from the nearest float64 away from the bound v came from until its
+	// text meets every constraint (a few steps at most in practice).
+	allowed := func(f float64) bool {
+		if math.IsInf(f, 0) {
+			return false
+		}
+		r := exactRat(f)
+		return r.IsInt() && (least == nil || r.Num().Cmp(least) >= 0) && (most == nil || r.Num().Cmp(most) <= 0) &&
+			(step == nil || new(big.Int).Mod(r.Num(), step).Sign() == 0)
+	}
+	f, _ := strconv.ParseFloat(v.String(), 64) // ±Inf past float64's range
+	f = math.Max(-math.MaxFloat64, math.Min(math.MaxFloat64, f))
+	toward := math.Inf(1)
+	if most != nil && (least == nil || v.Cmp(most) == 0) {
+		toward = math.Inf(-1)
+	}
+	for range 256 {
+		if allowed(f) {
+			return f
+		}
+		f = math.Nextafter(f, toward)
+	}
+	s.note("no number a float64 writes meets the integer's bounds: %s was written", strconv.FormatFloat(f, 'g', -1, 64))
+	return f
+}
+
+// exactRat is the number a bound's JSON text names: its shortest decimal,
+// which validators read, not the float64 it was decoded into.
+func exactRat(x float64) *big.Rat {
+	r, _ := new(big.Rat).SetString(strconv.FormatFloat(x, 'g', -1, 64))
+	return r
+}
+
+// floorRat and ceilRat round r to an integer (big.Int.Div is Euclidean, and
+// a Rat's denominator is positive, so Div floors).
+func floorRat(r *big.Rat) *big.Int { return new(big.Int).Div(r.Num(), r.Denom()) }
+
+func ceilRat(r *big.Rat) *big.Int {
+	return new(big.Int).Neg(new(big.Int).Div(new(big.Int).Neg(r.Num()), r.Denom()))
 }
 
 func number(sch map[string]any) float64 {
@@ -611,16 +678,16 @@ func number(sch map[string]any) float64 {
 	v := 1.5
 	switch {
 	case hasLo && hasHi:
-		v = lo + (hi-lo)/2
+		v = lo/2 + hi/2 // hi-lo overflows for bounds of ±1e308
 	case hasLo && (v < lo || (loX && v <= lo)):
 		v = lo
 		if loX {
-			v = lo + 1
+			v = above(lo)
 		}
 	case hasHi && (v > hi || (hiX && v >= hi)):
 		v = hi
 		if hiX {
-			v = hi - 1
+			v = -above(-hi)
 		}
 	}
 	if m, ok := numOf(sch["multipleOf"]); ok && m > 0 {
@@ -637,6 +704,15 @@ func number(sch map[string]any) float64 {
 		v = math.Round(k*m*d) / d
 	}
 	return v
+}
+
+// above is x+1, or the next float64 up where adding 1 changes nothing
+// (beyond 2^53: 1e308+1 is 1e308).
+func above(x float64) float64 {
+	if y := x + 1; y > x {
+		return y
+	}
+	return math.Nextafter(x, math.Inf(1))
 }
 
 // denominator is the power of ten that makes m whole (1 for 5, 100 for
@@ -679,6 +755,12 @@ func (s *synth) str(sch map[string]any, name string) string {
 	if minL > MaxSynthString {
 		s.note("minLength %d is above toolwire's synthesis bound: the string has %d characters", minL, MaxSynthString)
 		minL = MaxSynthString
+	}
+	if minL > s.budget {
+		// Many long strings together: each is honoured while the budget
+		// lasts (2,000 of 64 KiB made a 131 MB answer).
+		s.note(budgetNote, MaxSynthBytes)
+		minL = max(s.budget, 0)
 	}
 	v := str(sch, name, minL, maxL)
 	s.spend(len(v))

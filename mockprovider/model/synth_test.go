@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/toolwire/toolwire/mockprovider/internal/localschema"
 )
 
 // synthSchemas is the property table: for every schema, Synthesize's
@@ -66,7 +68,7 @@ func compileFor(t *testing.T, schema string) *jsonschema.Schema {
 	if err != nil {
 		t.Fatalf("schema is not JSON: %v", err)
 	}
-	c := jsonschema.NewCompiler()
+	c := localschema.NewCompiler()
 	c.AssertFormat()
 	if err := c.AddResource("mem:///s.json", doc); err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -22,6 +23,7 @@ import (
 	"github.com/toolwire/toolwire/mockprovider/wire"
 
 	"github.com/toolwire/toolwire/mockprovider/internal/bounded"
+	"github.com/toolwire/toolwire/mockprovider/internal/localschema"
 )
 
 // InvalidRequest is OpenAI's error type for a bad request.
@@ -240,14 +242,29 @@ func CheckNames(decls []ToolDecl) []rules.Violation {
 	return out
 }
 
+// maxMetaCheckedBytes bounds the tool schemas of one request that are
+// checked against the JSON Schema meta-schema, counted in request order
+// (cached or not, so a request's verdict does not depend on earlier
+// ones). The library costs a few microseconds a byte of new schemas
+// (512 KiB of 30-property tools: about 1.3 s on a shared CI core), so a
+// 32 MiB body of them would take over a minute. Past it only the mock's
+// own checks run.
+const maxMetaCheckedBytes = 512 << 10
+
 // CheckSchemas: parameters must be a valid JSON Schema of an object.
 func CheckSchemas(decls []ToolDecl) []rules.Violation {
 	var out []rules.Violation
+	seen := 0
 	for _, d := range decls {
 		if len(d.Parameters) == 0 {
 			continue
 		}
-		if msg := schemaProblem(d.Parameters); msg != "" {
+		seen += len(d.Parameters)
+		check := schemaProblem
+		if seen > maxMetaCheckedBytes {
+			check = ownSchemaProblem
+		}
+		if msg := check(d.Parameters); msg != "" {
 			param := d.Path + ".parameters"
 			out = append(out, rules.Violation{Path: param, Order: d.Order, Status: 400, ErrType: InvalidRequest, Param: param, Code: "invalid_function_parameters",
 				Message: fmt.Sprintf("Invalid schema for function '%s': %s", d.Name, msg)})
@@ -294,7 +311,13 @@ func schemaProblem(raw json.RawMessage) string { return schemaVerdicts.get(raw) 
 // fine or is not a JSON object.
 func strictVerdict(raw json.RawMessage) string { return strictVerdicts.get(raw) }
 
-func compileProblem(raw json.RawMessage) string {
+func compileProblem(raw json.RawMessage) string { return schemaCheck(raw, true) }
+
+// ownSchemaProblem is compileProblem without the meta-schema: the mock's
+// own checks, linear in the schema.
+func ownSchemaProblem(raw json.RawMessage) string { return schemaCheck(raw, false) }
+
+func schemaCheck(raw json.RawMessage, meta bool) string {
 	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(string(raw)))
 	if err != nil {
 		return "schema must be a JSON object."
@@ -302,12 +325,13 @@ func compileProblem(raw json.RawMessage) string {
 	if _, ok := doc.(map[string]any); !ok {
 		return fmt.Sprintf("%s is not of type 'object'.", pyRepr(doc))
 	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("tool.json", doc); err != nil {
-		return err.Error()
-	}
-	if _, err := c.Compile("tool.json"); err != nil {
-		return "schema is not valid JSON Schema: " + strings.ReplaceAll(err.Error(), "\n", " ")
+	// A schema too large for the library to check quickly is not
+	// refused: no real API is known to refuse it (see the README's
+	// Security section); the checks below still run, in linear time.
+	if meta {
+		if _, err := localschema.Compile(doc, ""); err != nil && !errors.Is(err, localschema.ErrTooLarge) {
+			return "schema is not valid JSON Schema: " + strings.ReplaceAll(err.Error(), "\n", " ")
+		}
 	}
 	m := doc.(map[string]any)
 	if t, ok := m["type"]; ok && t != "object" {
@@ -327,14 +351,14 @@ func arrayItemsProblem(s map[string]any, ctx []string) string {
 	if props, ok := s["properties"].(map[string]any); ok {
 		for _, k := range sortedKeys(props) {
 			if sub, ok := props[k].(map[string]any); ok {
-				if msg := arrayItemsProblem(sub, append(append([]string(nil), ctx...), "properties", k)); msg != "" {
+				if msg := arrayItemsProblem(sub, append(ctx, "properties", k)); msg != "" {
 					return msg
 				}
 			}
 		}
 	}
 	if items, ok := s["items"].(map[string]any); ok {
-		return arrayItemsProblem(items, append(append([]string(nil), ctx...), "items"))
+		return arrayItemsProblem(items, append(ctx, "items"))
 	}
 	return ""
 }
@@ -379,20 +403,20 @@ func strictProblem(s map[string]any, ctx []string) string {
 		}
 		for _, k := range sortedKeys(props) {
 			if sub, ok := props[k].(map[string]any); ok {
-				if msg := strictProblem(sub, append(append([]string(nil), ctx...), "properties", k)); msg != "" {
+				if msg := strictProblem(sub, append(ctx, "properties", k)); msg != "" {
 					return msg
 				}
 			}
 		}
 	}
 	if items, ok := s["items"].(map[string]any); ok {
-		return strictProblem(items, append(append([]string(nil), ctx...), "items"))
+		return strictProblem(items, append(ctx, "items"))
 	}
 	for _, defsKey := range []string{"$defs", "definitions"} {
 		if defs, ok := s[defsKey].(map[string]any); ok {
 			for _, k := range sortedKeys(defs) {
 				if sub, ok := defs[k].(map[string]any); ok {
-					if msg := strictProblem(sub, append(append([]string(nil), ctx...), defsKey, k)); msg != "" {
+					if msg := strictProblem(sub, append(ctx, defsKey, k)); msg != "" {
 						return msg
 					}
 				}

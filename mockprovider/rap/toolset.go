@@ -13,6 +13,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/toolwire/toolwire/mockprovider/internal/localschema"
 	"github.com/toolwire/toolwire/mockprovider/rules"
 )
 
@@ -201,7 +202,7 @@ func checkAnnotations(raw json.RawMessage, d *ToolDef) string {
 }
 
 // compileSchema compiles an inputSchema. Remote references are not
-// fetched: the compiler has no loader beyond the schema itself.
+// fetched (localschema.NewCompiler).
 func compileSchema(raw json.RawMessage) (*jsonschema.Schema, error) {
 	if len(raw) == 0 {
 		return nil, fmt.Errorf("missing")
@@ -213,19 +214,12 @@ func compileSchema(raw json.RawMessage) (*jsonschema.Schema, error) {
 	if _, ok := doc.(map[string]any); !ok {
 		return nil, fmt.Errorf("not an object")
 	}
-	c := jsonschema.NewCompiler()
-	c.UseLoader(noLoader{})
+	c := localschema.NewCompiler()
 	const loc = "rap://toolset/inputSchema.json"
 	if err := c.AddResource(loc, doc); err != nil {
 		return nil, err
 	}
 	return c.Compile(loc)
-}
-
-type noLoader struct{}
-
-func (noLoader) Load(u string) (any, error) {
-	return nil, fmt.Errorf("remote schema %s is not loaded", u)
 }
 
 func str(m map[string]json.RawMessage, key string, dst *string) bool {

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/toolwire/toolwire/mockprovider/internal/localschema"
 )
 
 // checkSemantics rejects what the schema cannot express: duplicate tool
@@ -133,16 +135,11 @@ func CompileParameters(params map[string]any) (*jsonschema.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := jsonschema.NewCompiler()
-	const url = "mem:///parameters.json"
-	if err := c.AddResource(url, v); err != nil {
-		return nil, err
-	}
-	s, err := c.Compile(url)
+	s, err := localschema.Compile(v, "")
 	if err != nil {
 		// The compiler's message repeats the URL; keep the reason.
 		msg := err.Error()
-		if i := strings.LastIndex(msg, ": "); i >= 0 && strings.Contains(msg, url) {
+		if i := strings.LastIndex(msg, ": "); i >= 0 && strings.Contains(msg, localschema.URL) {
 			msg = strings.TrimSpace(msg[i+2:])
 		}
 		return nil, errors.New(msg)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/toolwire/toolwire/fixtures"
 	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/internal/localschema"
 )
 
 const schemaURL = "https://github.com/toolwire/toolwire/fixtures/scenario.schema.json"
@@ -27,7 +28,7 @@ var compiledSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("scenario schema: %w", err)
 	}
-	c := jsonschema.NewCompiler()
+	c := localschema.NewCompiler()
 	if err := c.AddResource(schemaURL, doc); err != nil {
 		return nil, fmt.Errorf("scenario schema: %w", err)
 	}
