@@ -200,9 +200,9 @@ func TestSDKSamplingRanges(t *testing.T) {
 	ts := mockprovider.NewTestServer(t, mockprovider.Options{})
 	c := client(ts, "sk-ranges")
 	for _, tc := range []struct {
-		set        func(*responses.ResponseNewParams)
+		set         func(*responses.ResponseNewParams)
 		param, code string
-		message    string
+		message     string
 	}{
 		{func(p *responses.ResponseNewParams) { p.Temperature = openai.Float(-1) }, "temperature", "decimal_below_min_value",
 			"Invalid 'temperature': decimal below minimum value. Expected a value >= 0, but got -1 instead."},
