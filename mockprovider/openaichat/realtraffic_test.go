@@ -26,6 +26,7 @@ func loopWithNames() []openai.ChatCompletionMessageParamUnion {
 	call := openai.ChatCompletionMessageParamUnion{OfAssistant: &openai.ChatCompletionAssistantMessageParam{
 		Name:    openai.String("weather_bot"),
 		Refusal: openai.String(""),
+		Audio:   openai.ChatCompletionAssistantMessageParamAudio{ID: "audio_abc123"},
 		ToolCalls: []openai.ChatCompletionMessageToolCallUnionParam{{OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
 			ID: "call_1", Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: "get_weather", Arguments: `{"city":"Paris"}`},
 		}}},
@@ -40,8 +41,9 @@ func loopWithNames() []openai.ChatCompletionMessageParamUnion {
 
 // TestSDKMessageNames: name on a tool message (LangChain.js sends it on
 // every one; experientiallabs/experiential#803 quotes the API taking it),
-// and the members the SDK defines for the other roles, are answered 200
-// with nothing journaled.
+// and the members the SDK defines for the other roles (name everywhere;
+// refusal, audio and function_call: null on an assistant message) are
+// answered 200 with nothing journaled.
 func TestSDKMessageNames(t *testing.T) {
 	ts := mockprovider.NewTestServer(t, mockprovider.Options{})
 	key := sessionKey(t)
