@@ -314,6 +314,16 @@ func RuleCases() []dialect.RuleCase {
 			WantStatus: 400, WantMessage: UnsupportedFileMessage,
 		},
 		{
+			Rule: RuleFieldTypes, Name: "tool_search_call arguments as a JSON string",
+			Bad: js(`{"model":"gpt-5","input":[{"role":"user","content":"Which tool tells the weather?"},
+				{"type":"tool_search_call","call_id":"call_ts","execution":"client","status":"completed","arguments":"{\"query\":\"weather\"}"},
+				{"type":"function_call_output","call_id":"call_ts","output":"get_weather"}]}`),
+			Good: js(`{"model":"gpt-5","input":[{"role":"user","content":"Which tool tells the weather?"},
+				{"type":"tool_search_call","call_id":"call_ts","execution":"client","status":"completed","arguments":{"query":"weather"}},
+				{"type":"function_call_output","call_id":"call_ts","output":"get_weather"}]}`),
+			WantStatus: 400, WantMessage: "Invalid type for 'input[1].arguments': expected an object, but got a string instead.",
+		},
+		{
 			Rule: RuleToolChoice, Name: "forced function declared nowhere, then in an additional_tools item",
 			Bad: js(`{"model":"gpt-4.1","tool_choice":{"type":"function","name":"get_weather"},"input":[{"role":"user","content":"Weather in Tokyo?"}]}`),
 			Good: js(`{"model":"gpt-4.1","tool_choice":{"type":"function","name":"get_weather"},"input":[{"type":"additional_tools","role":"developer","tools":[$TOOL]},

@@ -91,7 +91,7 @@ func itemOf(u *ResponseInputItemUnionParam, index int) Item {
 		it.Type, it.Typed, it.ID = "item_reference", true, str(u.OfItemReference.ID)
 	case u.OfToolSearchCall != nil:
 		t := u.OfToolSearchCall
-		it.Type, it.Typed, it.ID, it.CallID, it.Execution = "tool_search_call", true, str(t.ID), t.CallID, t.Execution
+		it.Type, it.Typed, it.ID, it.CallID, it.Execution, it.Arguments = "tool_search_call", true, str(t.ID), t.CallID, t.Execution, t.Arguments
 	case u.OfCompaction != nil:
 		it.Type, it.Typed, it.ID, it.EncryptedContent = "compaction", true, str(u.OfCompaction.ID), u.OfCompaction.EncryptedContent
 	default:

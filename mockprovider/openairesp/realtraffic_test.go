@@ -143,7 +143,7 @@ func TestSDKReasoningByIDWithStoreOff(t *testing.T) {
 
 // TestSDKToolSearchClientOutput: a tool search the client runs
 // (execution "client") is answered by a function_call_output with the
-// tool_search_call's call_id.
+// tool_search_call's call_id; its arguments must be an object.
 func TestSDKToolSearchClientOutput(t *testing.T) {
 	ts := mockprovider.NewTestServer(t, mockprovider.Options{})
 	c := client(ts, "sk-tool-search")
@@ -155,6 +155,15 @@ func TestSDKToolSearchClientOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	noViolation(t, ts, "sk-tool-search", openairesp.RuleToolCall)
+	// Its arguments are an object: a JSON string (a function_call's form)
+	// is the API's type error.
+	search.OfToolSearchCall.Arguments = `{"query":"weather"}`
+	_, err := c.Responses.New(context.Background(), responses.ResponseNewParams{Model: "gpt-5", Tools: []responses.ToolUnionParam{weatherTool()},
+		Input: inputList(userText("Which tool tells the weather?"), search, output("call_ts1", `["get_weather"]`))})
+	apiErr := apiError(t, err, 400, "Invalid type for 'input[1].arguments': expected an object, but got a string instead.")
+	if apiErr.Param != "input[1].arguments" || apiErr.Code != "invalid_type" || apiErr.Response.Header.Get("X-Toolwire-Rule") != openairesp.RuleFieldTypes {
+		t.Errorf("param %q, code %q, rule %q", apiErr.Param, apiErr.Code, apiErr.Response.Header.Get("X-Toolwire-Rule"))
+	}
 }
 
 // TestSDKToolChoiceFromAdditionalTools: tools an additional_tools input

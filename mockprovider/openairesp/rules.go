@@ -58,7 +58,7 @@ func catalog() []rules.Rule {
 		r(RuleKnownFields, "Every member is one the API defines, at the top level and nested (Unknown parameter: 'input[1].metadata'.). With --lenient, unknown members are journaled instead.",
 			"https://github.com/microsoft/agent-framework/issues/2203 (Unknown parameter: 'input[1].metadata'., code unknown_parameter); https://github.com/openai/openai-go/blob/v3.98.0/responses/response.go (ResponseNewParams fields)", "", checkKnownFields),
 		r(RuleFieldTypes, "Every member has its type (strings, integers, decimals, booleans, arrays, objects, the string-or-array unions), numbers are in range (temperature 0–2, top_p 0–1), objects have no member twice, union objects have a supported type, and an input_file is of a file type the API reads.",
-			"https://github.com/openai/openai-go/blob/v3.98.0/responses/response.go (ResponseNewParams field types); https://github.com/Wei-Shaw/sub2api/issues/3818 (verbatim: Invalid type for 'input[40].arguments': expected an object, but got a string instead., param input[40].arguments, code invalid_type: the API types input items' members); duplicate-member and out-of-range texts [I]; "+
+			"https://github.com/openai/openai-go/blob/v3.98.0/responses/response.go (ResponseNewParams field types); https://github.com/Wei-Shaw/sub2api/issues/3818 (verbatim: Invalid type for 'input[40].arguments': expected an object, but got a string instead., param input[40].arguments, code invalid_type, for a tool_search_call); duplicate-member and out-of-range texts [I]; "+
 				openaiwire.SamplingRangesSource+"; "+inputFileSource, "", checkFieldValues),
 		r(RuleRequiredFields, "Every input item carries its required fields (function_call: call_id, name, arguments; function_call_output: call_id, output; message: role, content; reasoning: id, summary), and model and input are present.",
 			"https://platform.openai.com/docs/api-reference/responses/create (required item fields); message [I] in the API's Missing required parameter form", "", checkRequired),
@@ -233,12 +233,24 @@ func unreadableFile(f *ResponseInputFileParam) bool {
 }
 
 // checkFieldValues judges the values the decoder accepts by type but the
-// API refuses: sampling members out of range and input files it cannot
-// read. Every other breach of the rule is answered while decoding.
+// API refuses: sampling members out of range, input files it cannot read
+// and a tool_search_call's arguments sent as a string (the wire model
+// keeps them raw). Every other breach of the rule is answered while
+// decoding.
 func checkFieldValues(req any, _ *rules.Env) []rules.Violation {
 	r := req.(*Request)
 	out := openaiwire.CheckSamplingRanges(r.W.Temperature, r.W.TopP, orderStructure-2)
 	for _, it := range r.Items {
+		if it.Kind() == "tool_search_call" {
+			// Unlike a function_call's, its arguments are an object
+			// (Wei-Shaw/sub2api#3818 quotes the API's answer to a string).
+			if k := it.Arguments.Kind(); len(it.Arguments) > 0 && k != 'n' && k != '{' {
+				param := fmt.Sprintf("input[%d].arguments", it.Index)
+				out = append(out, violation(orderStructure+it.Index, param, param, "invalid_type",
+					fmt.Sprintf("Invalid type for '%s': expected an object, but got %s instead.", param, GotOf(byte(k), string(it.Arguments)))))
+			}
+			continue
+		}
 		if it.Kind() != "message" || it.Content == nil {
 			continue
 		}
