@@ -13,7 +13,7 @@ var _ = registerFamily(family{
 		"function-schema-valid", "strict-schema", "arguments-string", "tool-use-input-object",
 		"function-call-args-object", "required-fields", "model-required", "contents-required",
 		"non-empty-content", "tool-calls-non-empty", "stream-options-need-stream",
-		"known-fields", "field-types", "valid-json",
+		"known-fields", "message-members", "field-types", "valid-json",
 		"tool-controls-need-tools", "forced-tool-declared", "reasoning-models-refuse-max-tokens",
 		"tool-names-unique", "non-empty-text-block", "cache-control-limit",
 		"tool-choice-declared", "tool-choice-needs-tools", "thinking-budget-minimum",

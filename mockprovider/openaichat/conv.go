@@ -45,6 +45,13 @@ type Request struct {
 	// Unknown lists the members the API does not define, kept in lenient
 	// mode for the known-fields rule to journal.
 	Unknown []UnknownMember
+	// MessageExtras are the members inside messages that the message's
+	// role (or its parts' and calls' types) does not define: the API takes
+	// them, so the message-members rule journals them.
+	MessageExtras []UnknownMember
+	// Temperature and TopP are the sampling members as sent (nil when
+	// absent or null).
+	Temperature, TopP *float64
 	// Deployment is the Azure deployment of the path ("" on
 	// api.openai.com paths).
 	Deployment string

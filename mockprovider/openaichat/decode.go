@@ -39,14 +39,32 @@ type memoOptions interface {
 func decodeThrough(memos memoOptions, body []byte, lenient bool) (*Request, *wire.APIError) {
 	var w chatRequest
 	unknown, derr := wirejson.Decode(body, &w, wirejson.Options{Lenient: lenient, Memo: memos})
+	if derr != nil && derr.Kind == wirejson.UnknownMember && inMessages(derr.Path) {
+		// The API takes members it does not define inside a message:
+		// read the body again keeping them, and answer only those
+		// elsewhere.
+		w = chatRequest{}
+		unknown, derr = wirejson.Decode(body, &w, wirejson.Options{Lenient: true, Memo: memos})
+		if derr == nil && !lenient {
+			for _, path := range unknown {
+				if !inMessages(path) {
+					return nil, unknownMember(path).apiError()
+				}
+			}
+		}
+	}
 	if derr != nil {
 		if derr.Kind == wirejson.WrongType && derr.Got == '0' && derr.Value == "" {
 			derr.Value = numberAt(body, derr.Offset)
 		}
 		return nil, decodeError(derr)
 	}
-	req := &Request{}
+	req := &Request{Temperature: w.Temperature, TopP: w.TopP}
 	for _, path := range unknown {
+		if inMessages(path) {
+			req.MessageExtras = append(req.MessageExtras, unknownMember(path))
+			continue
+		}
 		req.Unknown = append(req.Unknown, unknownMember(path))
 	}
 	req.Model, req.HasModel = w.Model, w.Model != ""
@@ -54,9 +72,7 @@ func decodeThrough(memos memoOptions, body []byte, lenient bool) (*Request, *wir
 		req.HasMessages = true
 		req.Messages = make([]Message, len(w.Messages))
 		for i, m := range w.Messages {
-			if err := takeMessage(&req.Messages[i], i, m, req, lenient); err != nil {
-				return nil, err
-			}
+			takeMessage(&req.Messages[i], i, m, req)
 		}
 	}
 	if w.Tools != nil {
@@ -111,8 +127,8 @@ func decodeThrough(memos memoOptions, body []byte, lenient bool) (*Request, *wir
 
 // takeMessage is messages[i] for this request: the view read when the
 // message was decoded, at its index, and the members its variants do not
-// define answered (or kept, in lenient mode) at their paths.
-func takeMessage(m *Message, i int, w message, req *Request, lenient bool) *wire.APIError {
+// define kept at their paths for the message-members rule.
+func takeMessage(m *Message, i int, w message, req *Request) {
 	read := w.Read
 	if read == nil { // null: read as the zero message it decodes to
 		read = &messageRead{}
@@ -122,11 +138,18 @@ func takeMessage(m *Message, i int, w message, req *Request, lenient bool) *wire
 	m.Index = i
 	for _, rel := range read.extras {
 		path := append([]string{"messages", strconv.Itoa(i)}, rel...)
-		if err := extraMember(req, lenient, path); err != nil {
-			return err
-		}
+		req.MessageExtras = append(req.MessageExtras, unknownMember(path))
 	}
-	return nil
+}
+
+// inMessages reports whether a member's path lies inside a message. The
+// API once refused such members ("Additional properties are not allowed
+// ('id' was unexpected) - 'messages.0'", transitive-bullshit/agentic#531,
+// 2023) but takes them from gpt-4o on (openai/openai-node#1161;
+// microsoft/agent-framework#2344), as LangChain.js's name on every tool
+// message shows.
+func inMessages(path []string) bool {
+	return len(path) > 2 && path[0] == "messages"
 }
 
 // readMessage reads the checks' view of one message (at index 0) and the
@@ -259,7 +282,11 @@ func readTools(ws []chatTool) *toolsRead {
 
 var roleMembers = map[string]string{
 	"system": "name", "developer": "name", "user": "name", "function": "name",
-	"assistant": "name refusal tool_calls function_call audio annotations", "tool": "tool_call_id",
+	"assistant": "name refusal tool_calls function_call audio annotations",
+	// name on a tool message is not in the SDK's param type, but the API
+	// takes it and LangChain.js sends it on every tool message
+	// (experientiallabs/experiential#803 quotes a live probe).
+	"tool": "tool_call_id name",
 }
 
 var partMembers = map[string]string{

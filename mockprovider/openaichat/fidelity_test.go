@@ -16,6 +16,7 @@ import (
 
 	"github.com/toolwire/toolwire/mockprovider"
 	"github.com/toolwire/toolwire/mockprovider/openaichat"
+	"github.com/toolwire/toolwire/mockprovider/rules"
 )
 
 var requestID = regexp.MustCompile(`^req_[0-9a-f]{32}$`)
@@ -192,8 +193,9 @@ func sdkError(t *testing.T, client openai.Client, params openai.ChatCompletionNe
 }
 
 // TestSDKToolControlsNeedTools: tool_choice or parallel_tool_calls
-// without tools, and a forced function that is not declared, are the
-// API's 400s, streamed and not.
+// without tools are the API's 400s, streamed and not; a forced function
+// that is not declared is only journaled (no capture shows the API's
+// answer).
 func TestSDKToolControlsNeedTools(t *testing.T) {
 	ts := mockprovider.NewTestServer(t, mockprovider.Options{})
 	client := newClient(ts, sessionKey(t))
@@ -214,7 +216,6 @@ func TestSDKToolControlsNeedTools(t *testing.T) {
 	}{
 		{"tool_choice none", noneChoice, "tool_choice", "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified."},
 		{"parallel_tool_calls", parallel, "parallel_tool_calls", "Invalid value for 'parallel_tool_calls': 'parallel_tool_calls' is only allowed when 'tools' are specified."},
-		{"undeclared forced function", undeclared, "tool_choice", "Invalid value for 'tool_choice': the function 'get_time' is not among the 'tools' of this request."},
 	} {
 		for _, streamed := range []bool{false, true} {
 			e := sdkError(t, client, c.params, streamed)
@@ -225,6 +226,14 @@ func TestSDKToolControlsNeedTools(t *testing.T) {
 	}
 	if _, err := client.Chat.Completions.New(context.Background(), plain()); err != nil {
 		t.Errorf("the same request without the controls: %v", describe(err))
+	}
+	key := sessionKey(t) + "-undeclared"
+	undeclaredClient := newClient(ts, key)
+	if _, err := undeclaredClient.Chat.Completions.New(context.Background(), undeclared); err != nil {
+		t.Fatalf("undeclared forced function: %v", describe(err))
+	}
+	if vs := ts.Violations(key); len(vs) != 1 || vs[0].Rule != openaichat.RuleForcedToolDeclared || vs[0].Level != rules.SHOULD {
+		t.Errorf("undeclared forced function journaled %v", vs)
 	}
 }
 

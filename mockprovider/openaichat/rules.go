@@ -24,6 +24,7 @@ const (
 	RuleToolCallsAnswered     = "openai-chat.tool-calls-answered"
 	RuleToolMessageFollows    = "openai-chat.tool-message-follows-call"
 	RuleKnownFields           = "openai-chat.known-fields"
+	RuleMessageMembers        = "openai-chat.message-members"
 	RuleFieldTypes            = "openai-chat.field-types"
 	RuleValidJSON             = "openai-chat.valid-json"
 	RuleToolControlsNeedTools = "openai-chat.tool-controls-need-tools"
@@ -59,10 +60,12 @@ func catalog() []rules.Rule {
 	list := []rules.Rule{
 		r(RuleValidJSON, rules.MUST, "The body is one JSON object in valid UTF-8.",
 			"https://github.com/ChatGPTNextWeb/NextChat/issues/4064 (verbatim 400, param and code null); invalid UTF-8 answered the same [I]", judgedByDecoder),
-		r(RuleKnownFields, rules.MUST, "Every member is one the API defines for its place (the SDK's param types); a member of another role, part or tool type is unknown there too. In lenient mode unknown members are journaled instead of answered.",
-			"https://github.com/transitive-bullshit/agentic/issues/531 (verbatim: \"Unrecognized request argument supplied: …\" at the top level, \"Additional properties are not allowed ('…' was unexpected) - 'messages.0'\" nested); https://github.com/openai/openai-go/blob/v3.96.0/chatcompletion.go (member lists)", checkKnownFields),
-		r(RuleFieldTypes, rules.MUST, "Every member has the JSON type the API defines (string or array content, string or object tool_choice, integers for counts), enum members take a listed value, numbers fit, and no object repeats a key.",
-			"https://github.com/openai/openai-go/blob/v3.96.0/chatcompletion.go (member types); invalid_type wording [I] after the API's verbatim \"Invalid type for '…': expected a string, but got an object instead.\"; \"a number\" for decimals, the duplicate-key and out-of-range texts are inferred [I]", judgedByDecoder),
+		r(RuleKnownFields, rules.MUST, "Every member outside messages is one the API defines for its place (the SDK's param types); a member of another tool type is unknown there too. Members inside messages are the message-members rule's. In lenient mode unknown members are journaled instead of answered.",
+			"https://github.com/coroot/coroot/issues/698 and https://github.com/davidmigloz/langchain_dart/issues/712 (verbatim from api.openai.com/v1/chat/completions: \"Unrecognized request argument supplied: reasoning_effort\", param and code null); https://github.com/openai/openai-go/blob/v3.98.0/chatcompletion.go (member lists); nested members outside messages [I]", checkKnownFields),
+		r(RuleMessageMembers, rules.SHOULD, "A message carries only the members the SDK defines for its role (and its parts and calls only those of their types). The API takes other members inside messages (a name on a tool message, a client's own bookkeeping), so they are journaled, not answered; name on a tool message is taken without a note.",
+			"https://github.com/openai/openai-node/issues/1161 (\"Additional properties are not allowed ('parsed', 'refusal' were unexpected) - 'messages.2'\" from gpt-3.5/gpt-4/gpt-4-turbo, the same request accepted by gpt-4o); https://github.com/microsoft/agent-framework/pull/2344 (extra message members: Chat Completions did not complain, Responses did); https://github.com/experientiallabs/experiential/issues/803 (a live probe: name on a tool message accepted); the 2023 refusal: https://github.com/transitive-bullshit/agentic/issues/531", checkMessageMembers),
+		r(RuleFieldTypes, rules.MUST, "Every member has the JSON type the API defines (string or array content, string or object tool_choice, integers for counts), enum members take a listed value, numbers fit (temperature 0–2, top_p 0–1), and no object repeats a key.",
+			"https://github.com/openai/openai-go/blob/v3.98.0/chatcompletion.go (member types); https://github.com/pydantic/pydantic-ai/issues/2653 (verbatim: Invalid type for 'messages[1].content': expected one of a string or array of objects, but got an object instead., code invalid_type); https://github.com/epuerta9/deep-research-py/issues/19 (verbatim enum answer: Invalid value: 'object'. Supported values are: …, code invalid_value); \"a number\" for decimals, the duplicate-key and out-of-range texts are inferred [I]; "+openaiwire.SamplingRangesSource, checkFieldValues),
 		r(RuleModelRequired, rules.MUST, "A request names a model.",
 			"https://github.com/chain-ml/council/issues/45 (curl without model → 400 \"you must provide a model parameter\", param null)", checkModel),
 		r(RuleRequiredFields, rules.MUST, "Required fields are present: messages (non-empty), each message's role, content of user/system/developer/tool messages, tool_call_id, tool_calls[].id/type/function.name/arguments, content part types, tools[].type/function.name.",
@@ -72,7 +75,7 @@ func catalog() []rules.Rule {
 		r(RuleToolCallsNonEmpty, rules.MUST, "An assistant message's tool_calls, when sent, is not an empty array (omit it instead).",
 			"https://github.com/home-assistant/core/pull/118577 (verbatim 400, code empty_array); https://github.com/openai/openai-node/pull/1341", checkToolCallsNonEmpty),
 		r(RuleArgumentsString, rules.MUST, "function.arguments of a replayed tool call is a JSON-encoded string, not an object.",
-			"https://github.com/openai/openai-go/blob/v3.96.0/chatcompletion.go (function.arguments: a JSON-encoded string)", checkArgumentsString),
+			"https://github.com/openai/openai-go/blob/v3.98.0/chatcompletion.go (function.arguments: a JSON-encoded string); https://github.com/aaif-goose/goose-mobile/pull/20 (verbatim 400: Invalid type for 'messages[2].tool_calls[0].function.arguments': expected a string, but got an object instead., code invalid_type)", checkArgumentsString),
 		r(RuleImageOnlyInUser, rules.MUST, "Image URLs appear only in user messages; a tool message may carry text only.",
 			"https://github.com/strands-agents/sdk-python/issues/320 [V]", checkImages),
 		r(RuleToolNamePattern, rules.MUST, "Function names match ^[a-zA-Z0-9_-]+$ and are at most 64 characters.",
@@ -87,8 +90,8 @@ func catalog() []rules.Rule {
 			"https://github.com/miurla/morphic/issues/136; https://github.com/sdcb/chats/pull/132", checkToolMessageFollows),
 		r(RuleToolControlsNeedTools, rules.MUST, "tool_choice and parallel_tool_calls are sent only with tools (and the legacy function_call only with functions); tool_choice \"none\" without tools is refused too.",
 			"https://github.com/RageAgainstThePixel/OpenAI-DotNet/issues/479 (verbatim 400, param tool_choice, code null); https://github.com/openai/swarm/issues/30 and https://github.com/openai/openai-openapi/pull/287 (parallel_tool_calls, verbatim); https://github.com/Azure-Samples/azure-search-openai-demo/pull/1175 (function_call, verbatim); https://github.com/vllm-project/vllm/pull/40311 (tool_choice \"none\" without tools refused by the real API)", checkToolControlsNeedTools),
-		r(RuleForcedToolDeclared, rules.MUST, "A tool_choice that forces a named function (or custom tool) names one declared in tools.",
-			"https://platform.openai.com/docs/api-reference/chat/create#chat-create-tool_choice (forces the named tool); answer text inferred [I]", checkForcedToolDeclared),
+		r(RuleForcedToolDeclared, rules.SHOULD, "A tool_choice that forces a named function (or custom tool) names one declared in tools. Journaled, not answered: no public capture shows the API's answer to an undeclared name.",
+			"https://platform.openai.com/docs/api-reference/chat/create#chat-create-tool_choice (forces the named tool); that the API refuses an undeclared name, and the text, are inferred [I]", checkForcedToolDeclared),
 		r(RuleReasoningMaxTokens, rules.MUST, "Reasoning models (o1*, o3*, o4*, gpt-5*) take max_completion_tokens; the legacy max_tokens is refused.",
 			"https://github.com/griptape-ai/ComfyUI-Griptape/issues/312 (gpt-5, verbatim 400 with param max_tokens, code unsupported_parameter); https://github.com/teilomillet/gollm/issues/33 (o1, o3-mini)", checkReasoningMaxTokens),
 	}
@@ -205,6 +208,30 @@ func checkReasoningMaxTokens(req any, _ *rules.Env) []rules.Violation {
 		return nil
 	}
 	return []rules.Violation{badRequest(requestLevel, "max_tokens", "max_tokens", "unsupported_parameter", MaxTokensUnsupportedMessage)}
+}
+
+// checkMessageMembers journals the members inside messages their role
+// does not define.
+func checkMessageMembers(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil {
+		return nil
+	}
+	var out []rules.Violation
+	for _, u := range r.MessageExtras {
+		out = append(out, rules.Violation{Path: u.Path, Order: requestLevel, Message: u.Message})
+	}
+	return out
+}
+
+// checkFieldValues judges the values the decoder takes by type but the
+// API refuses: sampling members out of range. Every other breach of the
+// field-types rule is answered while decoding.
+func checkFieldValues(req any, _ *rules.Env) []rules.Violation {
+	if r := asRequest(req); r != nil && (r.Temperature != nil || r.TopP != nil) {
+		return openaiwire.CheckSamplingRanges(r.Temperature, r.TopP, requestLevel)
+	}
+	return nil
 }
 
 // checkKnownFields journals the unknown members lenient decoding kept; a

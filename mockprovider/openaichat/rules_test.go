@@ -38,18 +38,31 @@ func TestRuleCases(t *testing.T) {
 		t.Run(fmt.Sprintf("%02d_%s/%s", i, c.Rule, c.Name), func(t *testing.T) {
 			key := sessionKey(t)
 			bad := post(t, ts.URL, key, c.Bad, c.Headers)
-			if bad.Status != c.WantStatus {
-				t.Fatalf("bad: status %d, want %d: %s", bad.Status, c.WantStatus, bad.Body)
-			}
-			e := envelope(t, bad.Body)
-			if e.Message != c.WantMessage {
-				t.Errorf("bad: message\n got %q\nwant %q", e.Message, c.WantMessage)
-			}
-			if e.Type != "invalid_request_error" {
-				t.Errorf("bad: type %q", e.Type)
-			}
-			if got := bad.Header.Get(wire.RuleHeader); got != c.Rule {
-				t.Errorf("bad: %s = %q, want %q", wire.RuleHeader, got, c.Rule)
+			if c.WantStatus == 0 { // a SHOULD: answered, and journaled
+				if bad.Status != http.StatusOK {
+					t.Fatalf("bad: status %d, want 200 (SHOULD): %s", bad.Status, bad.Body)
+				}
+				found := false
+				for _, v := range ts.Violations(key) {
+					found = found || v.Rule == c.Rule && v.Level == rules.SHOULD
+				}
+				if !found {
+					t.Fatalf("bad: %s not journaled: %v", c.Rule, ts.Violations(key))
+				}
+			} else {
+				if bad.Status != c.WantStatus {
+					t.Fatalf("bad: status %d, want %d: %s", bad.Status, c.WantStatus, bad.Body)
+				}
+				e := envelope(t, bad.Body)
+				if e.Message != c.WantMessage {
+					t.Errorf("bad: message\n got %q\nwant %q", e.Message, c.WantMessage)
+				}
+				if e.Type != "invalid_request_error" {
+					t.Errorf("bad: type %q", e.Type)
+				}
+				if got := bad.Header.Get(wire.RuleHeader); got != c.Rule {
+					t.Errorf("bad: %s = %q, want %q", wire.RuleHeader, got, c.Rule)
+				}
 			}
 
 			good := post(t, ts.URL, key, c.Good, c.Headers)

@@ -8,6 +8,7 @@ import (
 	"github.com/toolwire/toolwire/mockprovider"
 	"github.com/toolwire/toolwire/mockprovider/openaichat"
 	"github.com/toolwire/toolwire/mockprovider/openaiwire"
+	"github.com/toolwire/toolwire/mockprovider/rules"
 	"github.com/toolwire/toolwire/mockprovider/wire"
 )
 
@@ -42,18 +43,10 @@ func TestStrictDecoding(t *testing.T) {
 		want     want
 	}{
 		{"unknown top-level member", `"n":1,`, `"n":1,"foo":1,`, unknown("Unrecognized request argument supplied: foo")},
-		{"unknown member in a message", `{"role":"system","content":"Be brief."}`, `{"role":"system","content":"Be brief.","foo":1}`,
-			unknown("Additional properties are not allowed ('foo' was unexpected) - 'messages.0'")},
-		{"unknown member in a part", `{"type":"text","text":"Weather?"}`, `{"type":"text","text":"Weather?","foo":1}`,
-			unknown("Additional properties are not allowed ('foo' was unexpected) - 'messages.1.content.0'")},
-		{"unknown member in a call's function", `"arguments":"{\"city\":\"Paris\"}"}`, `"arguments":"{\"city\":\"Paris\"}","foo":1}`,
-			unknown("Additional properties are not allowed ('foo' was unexpected) - 'messages.2.tool_calls.0.function'")},
 		{"unknown member in a tool declaration", `"description":"d",`, `"description":"d","foo":1,`,
 			unknown("Additional properties are not allowed ('foo' was unexpected) - 'tools.0.function'")},
-		{"member of another role", `{"role":"tool","tool_call_id":"call_1","content":"22"}`, `{"role":"tool","tool_call_id":"call_1","content":"22","name":"x"}`,
-			unknown("Additional properties are not allowed ('name' was unexpected) - 'messages.3'")},
-		{"member of another part type", `{"type":"text","text":"Weather?"}`, `{"type":"text","text":"Weather?","image_url":{"url":"https://example.com/b.png"}}`,
-			unknown("Additional properties are not allowed ('image_url' was unexpected) - 'messages.1.content.0'")},
+		{"unknown top-level member beside one in a message", `"n":1,`, `"n":1,"foo":1,"messages_extra":[],`,
+			unknown("Unrecognized request argument supplied: foo")},
 		{"model a number", `"model":"gpt-4o-mini"`, `"model":4`, typeErr("model", "a string", "an integer")},
 		{"temperature a string", `"temperature":0.5`, `"temperature":"warm"`, typeErr("temperature", "a number", "a string")},
 		{"n a boolean", `"n":1`, `"n":true`, typeErr("n", "an integer", "a boolean")},
@@ -109,8 +102,52 @@ func TestStrictDecoding(t *testing.T) {
 	}
 }
 
+// TestMessageMembersJournaled: members inside a message that its role,
+// part type or call does not define are taken, as the API takes them
+// from gpt-4o on, and journaled as a message-members SHOULD in the API's
+// old words; an unknown member elsewhere in the same body is still
+// answered.
+func TestMessageMembersJournaled(t *testing.T) {
+	ts := mockprovider.NewTestServer(t, mockprovider.Options{})
+	cases := []struct {
+		name, old, new, want string
+	}{
+		{"unknown member in a message", `{"role":"system","content":"Be brief."}`, `{"role":"system","content":"Be brief.","foo":1}`,
+			"Additional properties are not allowed ('foo' was unexpected) - 'messages.0'"},
+		{"unknown member in a part", `{"type":"text","text":"Weather?"}`, `{"type":"text","text":"Weather?","foo":1}`,
+			"Additional properties are not allowed ('foo' was unexpected) - 'messages.1.content.0'"},
+		{"unknown member in a call's function", `"arguments":"{\"city\":\"Paris\"}"}`, `"arguments":"{\"city\":\"Paris\"}","foo":1}`,
+			"Additional properties are not allowed ('foo' was unexpected) - 'messages.2.tool_calls.0.function'"},
+		{"member of another role", `{"role":"system","content":"Be brief."}`, `{"role":"system","content":"Be brief.","tool_call_id":"call_1"}`,
+			"Additional properties are not allowed ('tool_call_id' was unexpected) - 'messages.0'"},
+		{"member of another part type", `{"type":"text","text":"Weather?"}`, `{"type":"text","text":"Weather?","image_url":{"url":"https://example.com/b.png"}}`,
+			"Additional properties are not allowed ('image_url' was unexpected) - 'messages.1.content.0'"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			key := sessionKey(t)
+			body := []byte(strings.Replace(strictBase, c.old, c.new, 1))
+			if a := post(t, ts.URL, key, body, nil); a.Status != http.StatusOK {
+				t.Fatalf("status %d: %s", a.Status, a.Body)
+			}
+			vs := ts.Violations(key)
+			if len(vs) != 1 || vs[0].Rule != openaichat.RuleMessageMembers || vs[0].Level != rules.SHOULD || vs[0].Message != c.want {
+				t.Fatalf("journaled %v, want one %s SHOULD %q", vs, openaichat.RuleMessageMembers, c.want)
+			}
+			// Beside an unknown top-level member the body is refused for
+			// that one.
+			body = []byte(strings.Replace(string(body), `"n":1,`, `"n":1,"foo":1,`, 1))
+			bad := post(t, ts.URL, key, body, nil)
+			if e := envelope(t, bad.Body); bad.Status != http.StatusBadRequest || e.Message != "Unrecognized request argument supplied: foo" {
+				t.Fatalf("status %d: %s", bad.Status, bad.Body)
+			}
+		})
+	}
+}
+
 // TestLenientJournalsUnknownMembers: with --lenient an unknown member is
-// answered normally and journaled as a known-fields violation.
+// answered normally and journaled as a known-fields violation (one inside
+// a message as a message-members one).
 func TestLenientJournalsUnknownMembers(t *testing.T) {
 	ts := mockprovider.NewTestServer(t, lenientOptions())
 	key := sessionKey(t)
@@ -120,12 +157,10 @@ func TestLenientJournalsUnknownMembers(t *testing.T) {
 	}
 	var got []string
 	for _, v := range ts.Violations(key) {
-		if v.Rule == openaichat.RuleKnownFields {
-			got = append(got, v.Path+": "+v.Message)
-		}
+		got = append(got, v.Rule+" "+v.Path+": "+v.Message)
 	}
-	want := []string{"foo: Unrecognized request argument supplied: foo",
-		"messages.1.content.0.bar: Additional properties are not allowed ('bar' was unexpected) - 'messages.1.content.0'"}
+	want := []string{openaichat.RuleKnownFields + " foo: Unrecognized request argument supplied: foo",
+		openaichat.RuleMessageMembers + " messages.1.content.0.bar: Additional properties are not allowed ('bar' was unexpected) - 'messages.1.content.0'"}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("journaled\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}

@@ -11,10 +11,19 @@ import (
 // required, additionalProperties false).
 const weatherTool = `{"type":"function","name":"get_weather","description":"Get current weather for a location.","parameters":{"type":"object","properties":{"location":{"type":"string"}},"required":["location"],"additionalProperties":false},"strict":true}`
 
-// js compacts a JSON literal and substitutes $TOOL with weatherTool, so
-// the cases below stay readable.
+// assistantMessage is an assistant message as the API output it: with its
+// id, which pairs it with the reasoning item before it.
+func assistantMessage(id, text string) string {
+	return `{"type":"message","id":"` + id + `","role":"assistant","status":"completed","content":[{"type":"output_text","text":"` + text + `","annotations":[]}]}`
+}
+
+// js compacts a JSON literal and substitutes $TOOL with weatherTool and
+// $MSG_A / $MSG_B with assistant messages, so the cases below stay
+// readable.
 func js(s string) json.RawMessage {
-	return json.RawMessage(strings.ReplaceAll(strings.Join(strings.Fields(s), " "), "$TOOL", weatherTool))
+	s = strings.Join(strings.Fields(s), " ")
+	s = strings.NewReplacer("$TOOL", weatherTool, "$MSG_A", assistantMessage("msg_a", "Hello"), "$MSG_B", assistantMessage("msg_b", "Hello again")).Replace(s)
+	return json.RawMessage(s)
 }
 
 // RuleCases are, for every rule with a check, a request that breaks it and
@@ -87,9 +96,9 @@ func RuleCases() []dialect.RuleCase {
 		{
 			Rule: RuleRequiredFields, Name: "reasoning item without summary",
 			Bad: js(`{"model":"gpt-5","input":[{"role":"user","content":"Hi"},{"type":"reasoning","id":"rs_a"},
-				{"role":"assistant","content":"Hello"},{"role":"user","content":"Again"}]}`),
+				$MSG_A,{"role":"user","content":"Again"}]}`),
 			Good: js(`{"model":"gpt-5","input":[{"role":"user","content":"Hi"},{"type":"reasoning","id":"rs_a","summary":[]},
-				{"role":"assistant","content":"Hello"},{"role":"user","content":"Again"}]}`),
+				$MSG_A,{"role":"user","content":"Again"}]}`),
 			WantStatus: 400, WantMessage: "Missing required parameter: 'input[1].summary'.",
 		},
 		{
@@ -160,9 +169,9 @@ func RuleCases() []dialect.RuleCase {
 		{
 			Rule: RuleUniqueItemIDs, Name: "one reasoning item sent twice",
 			Bad: js(`{"model":"gpt-5","input":[{"role":"user","content":"Hi"},{"type":"reasoning","id":"rs_a","summary":[]},
-				{"role":"assistant","content":"Hello"},{"type":"reasoning","id":"rs_a","summary":[]},{"role":"assistant","content":"Hello again"},{"role":"user","content":"Bye"}]}`),
+				$MSG_A,{"type":"reasoning","id":"rs_a","summary":[]},$MSG_B,{"role":"user","content":"Bye"}]}`),
 			Good: js(`{"model":"gpt-5","input":[{"role":"user","content":"Hi"},{"type":"reasoning","id":"rs_a","summary":[]},
-				{"role":"assistant","content":"Hello"},{"type":"reasoning","id":"rs_b","summary":[]},{"role":"assistant","content":"Hello again"},{"role":"user","content":"Bye"}]}`),
+				$MSG_A,{"type":"reasoning","id":"rs_b","summary":[]},$MSG_B,{"role":"user","content":"Bye"}]}`),
 			WantStatus: 400, WantMessage: "Duplicate item found with id rs_a. Remove duplicate items from your input and try again.",
 		},
 		{
@@ -257,8 +266,69 @@ func RuleCases() []dialect.RuleCase {
 			Bad: js(`{"model":"gpt-5","input":[{"role":"user","content":"Hi"},{"type":"reasoning","id":"rs_a","summary":[]},
 				{"role":"user","content":"Again"}]}`),
 			Good: js(`{"model":"gpt-5","input":[{"role":"user","content":"Hi"},{"type":"reasoning","id":"rs_a","summary":[]},
-				{"role":"assistant","content":"Hello"},{"role":"user","content":"Again"}]}`),
+				$MSG_A,{"role":"user","content":"Again"}]}`),
 			WantStatus: 400, WantMessage: "Item 'rs_a' of type 'reasoning' was provided without its required following item.",
+		},
+		{
+			Rule: RuleReasoningFollowed, Name: "reasoning item followed by an id-less assistant message",
+			Bad: js(`{"model":"gpt-5","input":[{"role":"user","content":"Hi"},{"type":"reasoning","id":"rs_a","summary":[]},
+				{"role":"assistant","content":"Hello"},{"role":"user","content":"Again"}]}`),
+			Good: js(`{"model":"gpt-5","input":[{"role":"user","content":"Hi"},{"type":"reasoning","id":"rs_a","summary":[]},
+				$MSG_A,{"role":"user","content":"Again"}]}`),
+			WantStatus: 400, WantMessage: "Item 'rs_a' of type 'reasoning' was provided without its required following item.",
+		},
+		{
+			Rule: RuleReasoningFollowed, Name: "reasoning item followed by a user message instead of its web_search_call",
+			Bad: js(`{"model":"gpt-5","tools":[{"type":"web_search"}],"input":[{"role":"user","content":"News?"},{"type":"reasoning","id":"rs_a","summary":[]},
+				{"role":"user","content":"Again"}]}`),
+			Good: js(`{"model":"gpt-5","tools":[{"type":"web_search"}],"input":[{"role":"user","content":"News?"},{"type":"reasoning","id":"rs_a","summary":[]},
+				{"type":"web_search_call","id":"ws_a","status":"completed","action":{"type":"search","query":"news"}},{"role":"user","content":"Again"}]}`),
+			WantStatus: 400, WantMessage: "Item 'rs_a' of type 'reasoning' was provided without its required following item.",
+		},
+		{
+			Rule: RuleItemsPersisted, Name: "store:false request replaying a reasoning item by id alone",
+			Bad: js(`{"model":"gpt-5","store":false,"input":[{"role":"user","content":"Hi"},{"type":"reasoning","id":"rs_a","summary":[]},
+				$MSG_A,{"role":"user","content":"Again"}]}`),
+			Good: js(`{"model":"gpt-5","store":false,"input":[{"role":"user","content":"Hi"},{"type":"reasoning","id":"rs_a","summary":[],"encrypted_content":"gAAAAABencrypted"},
+				$MSG_A,{"role":"user","content":"Again"}]}`),
+			WantStatus: 404, WantMessage: "Item with id 'rs_a' not found. Items are not persisted when `store` is set to false. Try again with `store` set to true, or remove this item from your input.",
+		},
+		{
+			Rule: RuleFieldTypes, Name: "temperature below 0",
+			Bad:        js(`{"model":"gpt-4.1","input":"Hi","temperature":-1}`),
+			Good:       js(`{"model":"gpt-4.1","input":"Hi","temperature":0}`),
+			WantStatus: 400, WantMessage: "Invalid 'temperature': decimal below minimum value. Expected a value >= 0, but got -1 instead.",
+		},
+		{
+			Rule: RuleFieldTypes, Name: "top_p above 1",
+			Bad:        js(`{"model":"gpt-4.1","input":"Hi","top_p":1.5}`),
+			Good:       js(`{"model":"gpt-4.1","input":"Hi","top_p":1}`),
+			WantStatus: 400, WantMessage: "Invalid 'top_p': decimal above maximum value. Expected a value <= 1, but got 1.5 instead.",
+		},
+		{
+			Rule: RuleFieldTypes, Name: "input_file of a kind the API does not read",
+			Bad: js(`{"model":"gpt-4.1","input":[{"role":"user","content":[{"type":"input_text","text":"Summarize"},
+				{"type":"input_file","filename":"report.zip","file_data":"data:application/zip;base64,UEsDBA=="}]}]}`),
+			Good: js(`{"model":"gpt-4.1","input":[{"role":"user","content":[{"type":"input_text","text":"Summarize"},
+				{"type":"input_file","filename":"report.pdf","file_data":"data:application/pdf;base64,JVBERi0xLjQK"}]}]}`),
+			WantStatus: 400, WantMessage: UnsupportedFileMessage,
+		},
+		{
+			Rule: RuleFieldTypes, Name: "tool_search_call arguments as a JSON string",
+			Bad: js(`{"model":"gpt-5","input":[{"role":"user","content":"Which tool tells the weather?"},
+				{"type":"tool_search_call","call_id":"call_ts","execution":"client","status":"completed","arguments":"{\"query\":\"weather\"}"},
+				{"type":"function_call_output","call_id":"call_ts","output":"get_weather"}]}`),
+			Good: js(`{"model":"gpt-5","input":[{"role":"user","content":"Which tool tells the weather?"},
+				{"type":"tool_search_call","call_id":"call_ts","execution":"client","status":"completed","arguments":{"query":"weather"}},
+				{"type":"function_call_output","call_id":"call_ts","output":"get_weather"}]}`),
+			WantStatus: 400, WantMessage: "Invalid type for 'input[1].arguments': expected an object, but got a string instead.",
+		},
+		{
+			Rule: RuleToolChoice, Name: "forced function declared nowhere, then in an additional_tools item",
+			Bad: js(`{"model":"gpt-4.1","tool_choice":{"type":"function","name":"get_weather"},"input":[{"role":"user","content":"Weather in Tokyo?"}]}`),
+			Good: js(`{"model":"gpt-4.1","tool_choice":{"type":"function","name":"get_weather"},"input":[{"type":"additional_tools","role":"developer","tools":[$TOOL]},
+				{"role":"user","content":"Weather in Tokyo?"}]}`),
+			WantStatus: 400, WantMessage: "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.",
 		},
 	}
 }

@@ -30,6 +30,9 @@ type Item struct {
 	Summary          []ResponseReasoningItemSummaryParam
 	// HasSummary is set when summary was sent (an empty list counts).
 	HasSummary bool
+	// Execution is a tool_search_call's: "client" when the client runs
+	// the search and answers it.
+	Execution string
 	// FromReference is set on an item an item_reference stood for.
 	FromReference bool
 	// Unresolved marks an item_reference that names no item; NotPersisted
@@ -86,6 +89,9 @@ func itemOf(u *ResponseInputItemUnionParam, index int) Item {
 		it.Type, it.Typed, it.ID, it.EncryptedContent, it.Summary, it.HasSummary = "reasoning", true, str(r.ID), r.EncryptedContent, r.Summary, r.Summary != nil
 	case u.OfItemReference != nil:
 		it.Type, it.Typed, it.ID = "item_reference", true, str(u.OfItemReference.ID)
+	case u.OfToolSearchCall != nil:
+		t := u.OfToolSearchCall
+		it.Type, it.Typed, it.ID, it.CallID, it.Execution, it.Arguments = "tool_search_call", true, str(t.ID), t.CallID, t.Execution, t.Arguments
 	case u.OfCompaction != nil:
 		it.Type, it.Typed, it.ID, it.EncryptedContent = "compaction", true, str(u.OfCompaction.ID), u.OfCompaction.EncryptedContent
 	default:
@@ -167,6 +173,19 @@ func (r *Request) conversation() *conv.Conversation {
 			continue
 		}
 		c.Tools = append(c.Tools, conv.Tool{Name: *t.Name, Description: str(t.Description), Parameters: []byte(t.Parameters), Strict: t.Strict != nil && *t.Strict})
+	}
+	// Functions an additional_tools input item brings are the model's to
+	// call as well.
+	for i := range r.W.Input.OfInputItemList {
+		a := r.W.Input.OfInputItemList[i].OfAdditionalTools
+		if a == nil {
+			continue
+		}
+		for _, t := range a.Tools {
+			if f := t.OfFunction; f != nil && f.Name != nil {
+				c.Tools = append(c.Tools, conv.Tool{Name: *f.Name, Description: str(f.Description), Parameters: []byte(f.Parameters), Strict: f.Strict != nil && *f.Strict})
+			}
+		}
 	}
 	items := r.Effective()
 	var names map[string]string // call_id → function name, for results

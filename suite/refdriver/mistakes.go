@@ -30,6 +30,7 @@ const (
 	StreamOptionsWithoutStream Break = "stream-options-without-stream"
 	EmptyToolCalls             Break = "empty-tool-calls"
 	UnknownMember              Break = "unknown-member"
+	MessageExtraMember         Break = "message-extra-member"
 	WrongMemberType            Break = "wrong-member-type"
 	TruncatedBody              Break = "truncated-body"
 	ToolControlsWithoutTools   Break = "tool-controls-without-tools"
@@ -72,6 +73,7 @@ func init() {
 		BreakInfo{StreamOptionsWithoutStream, []conv.Dialect{chat}, "send stream_options {include_usage: true} on non-streamed requests too"},
 		BreakInfo{EmptyToolCalls, []conv.Dialect{chat}, "replay the model's text as its own assistant message with tool_calls: [] before the message with the calls"},
 		BreakInfo{UnknownMember, []conv.Dialect{chat, resp, anth, gem}, `send a member the API does not define ("toolwire_extra": 1)`},
+		BreakInfo{MessageExtraMember, []conv.Dialect{chat}, `keep a client-side member in the first message ("toolwire_id": "m1")`},
 		BreakInfo{WrongMemberType, []conv.Dialect{chat, resp, anth, gem}, `send a member with the wrong JSON kind (Chat "n": "1", elsewhere temperature "warm")`},
 		BreakInfo{TruncatedBody, []conv.Dialect{chat, resp, anth, gem}, "send the body without its closing brace"},
 		BreakInfo{ToolControlsWithoutTools, []conv.Dialect{chat, anth, gem}, "drop tools but keep the tool controls (Chat parallel_tool_calls: false, Anthropic tool_choice auto, Gemini functionCallingConfig)"},
@@ -110,6 +112,8 @@ func (d *Driver) moreEdits() func([]byte) []byte {
 		return deleteKey("max_tokens")
 	case UnknownMember:
 		return setKeys(map[string]any{"toolwire_extra": 1})
+	case MessageExtraMember:
+		return setKeys(map[string]any{"messages.0.toolwire_id": "m1"})
 	case WrongMemberType:
 		return setKeys(map[string]any{"n": "1"})
 	case TruncatedBody:
