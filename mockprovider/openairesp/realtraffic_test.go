@@ -3,6 +3,7 @@ package openairesp_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"testing"
 
 	"github.com/openai/openai-go/v3"
@@ -268,5 +269,25 @@ func TestSDKUnsupportedInputFile(t *testing.T) {
 		if _, err := c.Responses.New(context.Background(), responses.ResponseNewParams{Model: "gpt-4.1", Input: inputList(file(f))}); err != nil {
 			t.Errorf("%+v: %v", f, err)
 		}
+	}
+}
+
+// TestSDKStoredPromptWithoutModel: a stored prompt carries its model and
+// input, so the real API answers a request naming only the prompt (the
+// dd-trace-py cassettes in testdata/corpus); without the prompt the same
+// request is still the API's missing-model 400.
+func TestSDKStoredPromptWithoutModel(t *testing.T) {
+	ts := mockprovider.NewTestServer(t, mockprovider.Options{})
+	c := client(ts, "sk-prompt")
+	prompt := responses.ResponsePromptParam{ID: "pmpt_123", Version: openai.String("2"),
+		Variables: map[string]responses.ResponsePromptVariableUnionParam{"city": {OfString: openai.String("Tokyo")}}}
+	if _, err := c.Responses.New(context.Background(), responses.ResponseNewParams{Prompt: prompt}); err != nil {
+		t.Fatalf("a stored prompt without model or input: %v", err)
+	}
+	ts.RequireNoViolations(t, "sk-prompt")
+	_, err := c.Responses.New(context.Background(), responses.ResponseNewParams{Input: inputList(userText("Hi"))})
+	var apiErr *openai.Error
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != 400 || apiErr.Message != "Missing required parameter: 'model'." {
+		t.Fatalf("no model and no prompt: %v", err)
 	}
 }

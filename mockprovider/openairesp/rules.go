@@ -60,8 +60,8 @@ func catalog() []rules.Rule {
 		r(RuleFieldTypes, "Every member has its type (strings, integers, decimals, booleans, arrays, objects, the string-or-array unions), numbers are in range (temperature 0–2, top_p 0–1), objects have no member twice, union objects have a supported type, and an input_file is of a file type the API reads.",
 			"https://github.com/openai/openai-go/blob/v3.98.0/responses/response.go (ResponseNewParams field types); https://github.com/Wei-Shaw/sub2api/issues/3818 (verbatim: Invalid type for 'input[40].arguments': expected an object, but got a string instead., param input[40].arguments, code invalid_type, for a tool_search_call); duplicate-member and out-of-range texts [I]; "+
 				openaiwire.SamplingRangesSource+"; "+inputFileSource, "", checkFieldValues),
-		r(RuleRequiredFields, "Every input item carries its required fields (function_call: call_id, name, arguments; function_call_output: call_id, output; message: role, content; reasoning: id, summary), and model and input are present.",
-			"https://platform.openai.com/docs/api-reference/responses/create (required item fields); message [I] in the API's Missing required parameter form", "", checkRequired),
+		r(RuleRequiredFields, "Every input item carries its required fields (function_call: call_id, name, arguments; function_call_output: call_id, output; message: role, content; reasoning: id, summary), and model and input are present (a stored prompt carries both).",
+			"https://platform.openai.com/docs/api-reference/responses/create (required item fields); testdata/corpus/datadog-dd-trace-py.jsonl (recorded 200s: a stored prompt without model or input); message [I] in the API's Missing required parameter form", "", checkRequired),
 		r(RuleArgumentsString, "A replayed function_call's arguments is a JSON-encoded string, not an object.",
 			"https://github.com/openai/openai-go/blob/v3.98.0/responses/response.go (function_call arguments: a JSON-encoded string); https://github.com/Wei-Shaw/sub2api/issues/3818 (the API type-checks input[N].arguments in this wording, verbatim for a tool_search_call); the function_call case [I]", "", checkArgumentsString),
 		r(RuleMessageRole, "A message's role is assistant, system, developer or user: the Responses API has no 'tool' role (results are function_call_output items).",
@@ -127,10 +127,14 @@ func missing(order int, param string) rules.Violation {
 func checkRequired(req any, _ *rules.Env) []rules.Violation {
 	r := req.(*Request)
 	var out []rules.Violation
-	if r.Model == "" && r.Endpoint != InputTokensPath {
+	// A stored prompt (prompt.id) carries its own model and input: the
+	// real API answers such a request without either (the recorded
+	// exchanges in testdata/corpus/datadog-dd-trace-py.jsonl).
+	stored := r.W.Prompt != nil && r.W.Prompt.ID != nil && *r.W.Prompt.ID != ""
+	if r.Model == "" && r.Endpoint != InputTokensPath && !stored {
 		out = append(out, missing(orderStructure-2, "model"))
 	}
-	if r.W.Input.OfString == nil && r.W.Input.OfInputItemList == nil && r.Endpoint == Path {
+	if r.W.Input.OfString == nil && r.W.Input.OfInputItemList == nil && r.Endpoint == Path && !stored {
 		if r.PreviousResponseID == nil || *r.PreviousResponseID == "" {
 			out = append(out, missing(orderStructure-1, "input"))
 		}
