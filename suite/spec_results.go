@@ -11,7 +11,7 @@ var _ = registerFamily(family{
 	Rules: []string{
 
 		"function-response-object", "tool-result-content-type", "tool-result-is-error-boolean",
-		"image-only-in-user-messages", "multimodal-response-model", "multimodal-response-inline-data",
+		"image-only-in-user-messages", "image-format", "multimodal-response-model", "multimodal-response-inline-data",
 		"multimodal-response-mime", "multimodal-response-display-name-unique",
 		"multimodal-response-ref-resolves", "multimodal-response-ref-once",
 	},

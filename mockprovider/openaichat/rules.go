@@ -1,6 +1,8 @@
 package openaichat
 
 import (
+	"bytes"
+	"encoding/base64"
 	"fmt"
 	"net/http"
 	"strings"
@@ -18,6 +20,7 @@ const (
 	RuleToolCallsNonEmpty     = "openai-chat.tool-calls-non-empty"
 	RuleStreamOptions         = "openai-chat.stream-options-need-stream"
 	RuleImageOnlyInUser       = "openai-chat.image-only-in-user-messages"
+	RuleImageFormat           = "openai-chat.image-format"
 	RuleToolNamePattern       = "openai-chat.tool-name-pattern"
 	RuleToolSchemaValid       = "openai-chat.tool-schema-valid"
 	RuleStrictSchema          = "openai-chat.strict-schema"
@@ -78,6 +81,8 @@ func catalog() []rules.Rule {
 			"https://github.com/openai/openai-go/blob/v3.98.0/chatcompletion.go (function.arguments: a JSON-encoded string); https://github.com/aaif-goose/goose-mobile/pull/20 (verbatim 400: Invalid type for 'messages[2].tool_calls[0].function.arguments': expected a string, but got an object instead., code invalid_type)", checkArgumentsString),
 		r(RuleImageOnlyInUser, rules.MUST, "Image URLs appear only in user messages; a tool message may carry text only.",
 			"https://github.com/strands-agents/sdk-python/issues/320 [V]", checkImages),
+		r(RuleImageFormat, rules.MUST, "An image sent inline (a base64 data URL) is a PNG, JPEG, GIF or WebP image, whatever its data URL's media type says.",
+			"testdata/corpus/traceloop-openllmetry.jsonl (test_vision_base64.yaml#4: text bytes labelled image/jpeg, recorded 400 with this text, param null, code invalid_image_format)", checkImageFormat),
 		r(RuleToolNamePattern, rules.MUST, "Function names match ^[a-zA-Z0-9_-]+$ and are at most 64 characters.",
 			"https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools (function.name: a-z, A-Z, 0-9, _ and -, max 64); https://github.com/brekkylab/ailoy/pull/109 (verbatim 400)", checkNames),
 		r(RuleToolSchemaValid, rules.MUST, "Function parameters are a valid JSON Schema of an object.",
@@ -96,7 +101,7 @@ func catalog() []rules.Rule {
 			"https://github.com/griptape-ai/ComfyUI-Griptape/issues/312 (gpt-5, verbatim 400 with param max_tokens, code unsupported_parameter); https://github.com/teilomillet/gollm/issues/33 (o1, o3-mini)", checkReasoningMaxTokens),
 	}
 	// Feature tags let suite profiles skip rules a client never meets.
-	features := map[string]string{RuleStreamOptions: "streaming", RuleImageOnlyInUser: "images", RuleStrictSchema: "strict"}
+	features := map[string]string{RuleStreamOptions: "streaming", RuleImageOnlyInUser: "images", RuleImageFormat: "images", RuleStrictSchema: "strict"}
 	for i := range list {
 		list[i].Feature = features[list[i].ID]
 		if list[i].ID == RuleToolCallsAnswered {
@@ -414,6 +419,55 @@ func checkImages(req any, _ *rules.Env) []rules.Violation {
 		}
 	}
 	return out
+}
+
+// UnsupportedImageMessage is the API's answer to inline image bytes that
+// are none of the formats it reads (its wording, "has of one", kept).
+const UnsupportedImageMessage = "You uploaded an unsupported image. Please make sure your image has of one the following formats: ['png', 'jpeg', 'gif', 'webp']."
+
+// checkImageFormat reads the first bytes of each inline image: the API
+// decodes the image itself, so a data URL whose bytes are not an image is
+// refused even when its media type claims one. A URL the API would fetch
+// is not judged (the mock fetches nothing).
+func checkImageFormat(req any, _ *rules.Env) []rules.Violation {
+	r := asRequest(req)
+	if r == nil {
+		return nil
+	}
+	for _, m := range r.Messages {
+		for j, part := range m.Parts {
+			if part.Type != "image_url" {
+				continue
+			}
+			_, data, ok := splitDataURL(part.ImageURL)
+			if !ok || imageFormat(data) {
+				continue
+			}
+			return []rules.Violation{badRequest(m.Index, fmt.Sprintf("messages[%d].content[%d].image_url.url", m.Index, j), "", "invalid_image_format", UnsupportedImageMessage)}
+		}
+	}
+	return nil
+}
+
+// imageFormat reports whether base64 data starts like a PNG, JPEG, GIF or
+// WebP file. Only the first 16 bytes are decoded.
+func imageFormat(data string) bool {
+	head := data[:min(len(data), 24)]
+	head = head[:len(head)/4*4]
+	b, err := base64.StdEncoding.DecodeString(head)
+	if err != nil {
+		if b, err = base64.URLEncoding.DecodeString(head); err != nil {
+			return false
+		}
+	}
+	switch {
+	case bytes.HasPrefix(b, []byte("\x89PNG\r\n\x1a\n")),
+		bytes.HasPrefix(b, []byte{0xFF, 0xD8, 0xFF}),
+		bytes.HasPrefix(b, []byte("GIF87a")), bytes.HasPrefix(b, []byte("GIF89a")),
+		len(b) >= 12 && string(b[:4]) == "RIFF" && string(b[8:12]) == "WEBP":
+		return true
+	}
+	return false
 }
 
 // decls lists the declared functions for the shared openaiwire checks;

@@ -58,6 +58,7 @@ func Expectations() []Expectation {
 		{Break: InvalidSchema, Fails: []string{"openai-chat.tool-schema-valid", "openai-responses.function-schema-valid"}},
 		{Break: UnknownMember, Fails: []string{"openai-chat.known-fields", "openai-responses.known-fields", "anthropic.known-fields", "gemini.known-fields"}},
 		{Break: MessageExtraMember, Fails: []string{"openai-chat.message-members"}},
+		{Break: ImageNotAnImage, Fails: []string{"openai-chat.image-format"}},
 		{Break: WrongMemberType, Fails: []string{"openai-chat.field-types", "openai-responses.field-types", "anthropic.field-types", "gemini.field-types"}},
 		{Break: TruncatedBody, Fails: []string{"openai-chat.valid-json", "openai-responses.valid-json", "anthropic.valid-json", "gemini.valid-json"}},
 		{Break: ToolControlsWithoutTools, Fails: []string{"openai-chat.tool-controls-need-tools", "anthropic.tool-choice-needs-tools", "gemini.function-calling-config-needs-declarations"}},

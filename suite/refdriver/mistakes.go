@@ -31,6 +31,7 @@ const (
 	EmptyToolCalls             Break = "empty-tool-calls"
 	UnknownMember              Break = "unknown-member"
 	MessageExtraMember         Break = "message-extra-member"
+	ImageNotAnImage            Break = "image-not-an-image"
 	WrongMemberType            Break = "wrong-member-type"
 	TruncatedBody              Break = "truncated-body"
 	ToolControlsWithoutTools   Break = "tool-controls-without-tools"
@@ -74,6 +75,7 @@ func init() {
 		BreakInfo{EmptyToolCalls, []conv.Dialect{chat}, "replay the model's text as its own assistant message with tool_calls: [] before the message with the calls"},
 		BreakInfo{UnknownMember, []conv.Dialect{chat, resp, anth, gem}, `send a member the API does not define ("toolwire_extra": 1)`},
 		BreakInfo{MessageExtraMember, []conv.Dialect{chat}, `keep a client-side member in the first message ("toolwire_id": "m1")`},
+		BreakInfo{ImageNotAnImage, []conv.Dialect{chat}, `attach a data URL labelled image/jpeg whose bytes are text (a page saved in place of the picture)`},
 		BreakInfo{WrongMemberType, []conv.Dialect{chat, resp, anth, gem}, `send a member with the wrong JSON kind (Chat "n": "1", elsewhere temperature "warm")`},
 		BreakInfo{TruncatedBody, []conv.Dialect{chat, resp, anth, gem}, "send the body without its closing brace"},
 		BreakInfo{ToolControlsWithoutTools, []conv.Dialect{chat, anth, gem}, "drop tools but keep the tool controls (Chat parallel_tool_calls: false, Anthropic tool_choice auto, Gemini functionCallingConfig)"},
@@ -114,6 +116,10 @@ func (d *Driver) moreEdits() func([]byte) []byte {
 		return setKeys(map[string]any{"toolwire_extra": 1})
 	case MessageExtraMember:
 		return setKeys(map[string]any{"messages.0.toolwire_id": "m1"})
+	case ImageNotAnImage:
+		return setKeys(map[string]any{"messages.-1": map[string]any{"role": "user", "content": []any{
+			map[string]any{"type": "text", "text": "And this picture?"},
+			map[string]any{"type": "image_url", "image_url": map[string]any{"url": "data:image/jpeg;base64,PCFET0NUWVBFIGh0bWw+"}}}}})
 	case WrongMemberType:
 		return setKeys(map[string]any{"n": "1"})
 	case TruncatedBody:
