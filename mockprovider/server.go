@@ -67,6 +67,8 @@ type Options struct {
 	// reading does not hold a stream open.
 	BodyReadTimeout    time.Duration
 	StreamWriteTimeout time.Duration
+	// WebSocket bounds the Responses API's WebSocket mode (responses_ws.go).
+	WebSocket WebSocketOptions
 }
 
 // Server is the mock provider.
@@ -78,6 +80,7 @@ type Server struct {
 	dialects map[conv.Dialect]dialect.Dialect
 	mux      *http.ServeMux
 	rap      *rap.Runtime
+	sockets  socketSet // the open WebSocket-mode sockets, for Shutdown
 }
 
 // New builds a server. It panics only on a broken built-in catalog or

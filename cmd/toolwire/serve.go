@@ -139,6 +139,9 @@ func newServeCommand() *cobra.Command {
 	f.StringVar(&logFormat, "log-format", "text", `request log format: "text" or "json" (one line per request, on stderr)`)
 	f.StringVar(&logLevel, "log-level", "info", `"debug", "info" (every request), "warn" (4xx/5xx answers only), "error" or "off"`)
 	f.DurationVar(&opts.StreamWriteTimeout, "write-timeout", mockprovider.DefaultStreamWriteTimeout, "how long each write of an answer (every stream event) may wait for a client that stopped reading")
+	f.DurationVar(&opts.WebSocket.IdleTimeout, "ws-idle-timeout", mockprovider.DefaultSocketIdleTimeout, "WebSocket mode: close a socket no message has come on for this long")
+	f.DurationVar(&opts.WebSocket.MaxLifetime, "ws-max-lifetime", mockprovider.DefaultSocketLifetime, "WebSocket mode: close a socket this long after it opened, with the API's websocket_connection_limit_reached error (the API's limit is 60 minutes)")
+	f.IntVar(&opts.WebSocket.MaxSockets, "ws-max-sockets", mockprovider.DefaultMaxSockets, "WebSocket mode: sockets open at once; an upgrade beyond gets a 503")
 	return cmd
 }
 
@@ -186,7 +189,13 @@ func serve(ctx context.Context, h *mockprovider.Server, ln net.Listener, drain t
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), drain)
 	defer cancel()
+	// WebSocket-mode sockets are hijacked connections, which hs.Shutdown
+	// neither waits for nor closes: they drain (and are closed with 1001)
+	// in h.Shutdown, in the same grace period.
+	sockets := make(chan struct{})
+	go func() { _ = h.Shutdown(sctx); close(sockets) }()
 	err := hs.Shutdown(sctx)
+	<-sockets
 	if errors.Is(err, context.DeadlineExceeded) {
 		// Drain time is up: cut what is left. A recorded exchange still in
 		// flight is then written, marked incomplete, before we exit.
