@@ -144,14 +144,8 @@ func TestResponsesSocketShutdownFinishesThenGoesAway(t *testing.T) {
 		t.Errorf("journal %+v, want the one response with its %d events", j, len(evs)+1)
 	}
 	// No socket is taken once the shutdown began.
-	res, err := http.DefaultClient.Do(upgradeRequest(t, ts.URL, "sk-ws-drain"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(res.Body)
-	_ = res.Body.Close()
-	if res.StatusCode != 503 || !strings.Contains(string(b), `"shutting down`) && !strings.Contains(string(b), "shutting down") {
-		t.Errorf("upgrade after shutdown: %d %s", res.StatusCode, b)
+	if status, b := refusedUpgrade(t, ts.URL, "sk-ws-drain"); status != 503 || !strings.Contains(string(b), "toolwire: the server is shutting down") {
+		t.Errorf("upgrade after shutdown: %d %s", status, b)
 	}
 }
 
@@ -187,13 +181,18 @@ func TestResponsesSocketShutdownCutsAfterGrace(t *testing.T) {
 // In record mode the cut exchange is written, marked incomplete, before
 // Shutdown returns — what the README promises of a drain cut short.
 func TestResponsesSocketShutdownRecordsIncomplete(t *testing.T) {
+	release := make(chan struct{}) // should the mock never let go
 	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		_, _ = io.WriteString(w, "event: response.created\ndata: {\"type\":\"response.created\"}\n\n")
 		w.(http.Flusher).Flush()
-		<-r.Context().Done() // the rest never comes
+		select { // the rest never comes
+		case <-r.Context().Done():
+		case <-release:
+		}
 	}))
 	t.Cleanup(upstream.Close)
+	t.Cleanup(func() { close(release) })
 	dir := t.TempDir()
 	rec, err := record.NewRecorder(dir, record.Upstreams{"openai": upstream.URL})
 	if err != nil {
@@ -251,6 +250,23 @@ func TestResponsesSocketLifetime(t *testing.T) {
 	}
 }
 
+// refusedUpgrade sends an upgrade by hand and returns the refusal's status
+// and body; an upgrade that is taken fails the test (its body would be the
+// socket, never ending).
+func refusedUpgrade(t *testing.T, base, key string) (int, []byte) {
+	t.Helper()
+	res, err := http.DefaultClient.Do(upgradeRequest(t, base, key))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = res.Body.Close() }()
+	if res.StatusCode == http.StatusSwitchingProtocols {
+		t.Fatal("the upgrade was taken")
+	}
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, b
+}
+
 func upgradeRequest(t *testing.T, base, key string) *http.Request {
 	t.Helper()
 	req, _ := http.NewRequest(http.MethodGet, base+"/v1/responses", nil)
@@ -268,20 +284,15 @@ func TestResponsesSocketCap(t *testing.T) {
 	ts := mockprovider.NewTestServer(t, mockprovider.Options{WebSocket: mockprovider.WebSocketOptions{MaxSockets: 2}})
 	first := wsDial(t, ts.URL, "sk-ws-cap", nil)
 	wsDial(t, ts.URL, "sk-ws-cap", nil)
-	res, err := http.DefaultClient.Do(upgradeRequest(t, ts.URL, "sk-ws-cap"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	status, b := refusedUpgrade(t, ts.URL, "sk-ws-cap")
 	var env struct {
 		Error struct {
 			Type    string `json:"type"`
 			Message string `json:"message"`
 		} `json:"error"`
 	}
-	err = json.NewDecoder(res.Body).Decode(&env)
-	_ = res.Body.Close()
-	if res.StatusCode != 503 || err != nil || env.Error.Type != "server_error" || !strings.Contains(env.Error.Message, "--ws-max-sockets") {
-		t.Fatalf("third upgrade: %d %+v %v", res.StatusCode, env, err)
+	if err := json.Unmarshal(b, &env); status != 503 || err != nil || env.Error.Type != "server_error" || !strings.Contains(env.Error.Message, "--ws-max-sockets") {
+		t.Fatalf("third upgrade: %d %s", status, b)
 	}
 	_ = first.Close(websocket.StatusNormalClosure, "")
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
