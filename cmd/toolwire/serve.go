@@ -126,7 +126,7 @@ func newServeCommand() *cobra.Command {
 	f.IntVar(&limits.JournalEntries, "journal-entries", limits.JournalEntries, "journal entries kept per session")
 	f.Int64Var(&limits.JournalBudget, "journal-budget", limits.JournalBudget, "bytes all journals and stored responses may hold together; the oldest go first")
 	f.Int64Var(&bodyLimit, "body-limit", 32<<20, "largest request body accepted, in bytes (413 beyond)")
-	f.DurationVar(&drain, "drain", 10*time.Second, "on SIGTERM, how long in-flight requests may finish")
+	f.DurationVar(&drain, "drain", 10*time.Second, "on SIGTERM, how long in-flight requests (WebSocket responses too) may finish")
 	f.StringVar(&rapRev, "rap-revision", "2026-06", `RAP protocol revision tools are held to: "2026-06" (the June 2026 pages) or "head" (content results, image segments, user_choice, view_update)`)
 	f.DurationVar(&opts.RAP.Deadline, "rap-deadline", 30*time.Second, "RAP: how long an invocation may go without a result before rap.no-silent-drop")
 	f.StringVar(&recordDir, "record", "", "proxy to the real APIs (see --upstream) and record every exchange into this directory, secrets redacted")
