@@ -73,7 +73,7 @@ func (d *yamlDoc) convert(file string, n *yaml.Node, ptr string, depth int) (any
 			line = d.expanding
 		}
 		return nil, &LoadError{File: file, Line: line, Path: d.dotted(ptr),
-			Message: fmt.Sprintf("more than %d values once aliases are expanded (an alias expanded too often?)", MaxNodes)}
+			Message: fmt.Sprintf("more than %d values, aliases counted as often as they are expanded", MaxNodes)}
 	}
 	if _, seen := d.lines[ptr]; !seen {
 		d.lines[ptr] = n.Line
