@@ -645,11 +645,20 @@ func (w *socketWriter) sendSSE(block []byte) {
 	if len(data) == 0 {
 		return
 	}
-	data = bytes.ToValidUTF8(data, []byte("\uFFFD"))
+	data = validUTF8(data)
 	if w.streamID != "" {
 		data = withStreamID(data, w.streamID)
 	}
 	w.send(data)
+}
+
+// validUTF8 replaces the bytes of b that are not UTF-8 with U+FFFD,
+// copying b only then.
+func validUTF8(b []byte) []byte {
+	if utf8.Valid(b) {
+		return b
+	}
+	return bytes.ToValidUTF8(b, []byte("\uFFFD"))
 }
 
 // withStreamID adds "stream_id" to an event that is a JSON object (any
@@ -687,7 +696,7 @@ func (w *socketWriter) send(b []byte) {
 	if w.err != nil {
 		return
 	}
-	b = bytes.ToValidUTF8(b, []byte("\uFFFD"))
+	b = validUTF8(b)
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(w.ctx), w.timeout)
 	defer cancel()
 	w.err = w.conn.Write(ctx, websocket.MessageText, b)
