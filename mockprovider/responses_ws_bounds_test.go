@@ -223,9 +223,11 @@ func TestResponsesSocketShutdownRecordsIncomplete(t *testing.T) {
 // a response that runs longer than it is not cut, and the timeout counts
 // from its end.
 func TestResponsesSocketIdleTimeout(t *testing.T) {
-	ts := mockprovider.NewTestServer(t, mockprovider.Options{WebSocket: mockprovider.WebSocketOptions{IdleTimeout: 100 * time.Millisecond}})
-	conn := wsDial(t, ts.URL, "sk-ws-idle", slowStream("20"))
-	startSlowResponse(t, conn) // 20 ms an event: longer than 100 ms in all
+	// The message must arrive within the timeout: a second leaves room
+	// for a loaded machine.
+	ts := mockprovider.NewTestServer(t, mockprovider.Options{WebSocket: mockprovider.WebSocketOptions{IdleTimeout: time.Second}})
+	conn := wsDial(t, ts.URL, "sk-ws-idle", slowStream("30"))
+	startSlowResponse(t, conn) // some 50 events 30 ms apart: longer than the timeout
 	evs, err := readUntilClosed(t, conn)
 	if websocket.CloseStatus(err) != websocket.StatusNormalClosure {
 		t.Errorf("socket ended with %v, want a 1000 close", err)
