@@ -5,11 +5,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/coder/websocket"
 	"github.com/go-json-experiment/json/jsontext"
@@ -47,6 +50,143 @@ func (s *Server) routeResponsesSocket() {
 	})
 }
 
+// WebSocketOptions bound WebSocket mode. The zero value of each field
+// takes its default.
+type WebSocketOptions struct {
+	// IdleTimeout closes a socket (1000) no message has come on for this
+	// long while none was being answered (default 10 minutes).
+	IdleTimeout time.Duration
+	// MaxLifetime closes a socket this long after it opened, once the
+	// response in flight is done, with the API's
+	// websocket_connection_limit_reached error event (default 60 minutes,
+	// the API's limit: "Connection duration is limited to 60 minutes",
+	// https://developers.openai.com/api/docs/guides/websocket-mode,
+	// "Connection behavior and limits").
+	MaxLifetime time.Duration
+	// MaxSockets caps the sockets open at once; an upgrade beyond it is
+	// answered 503 in the API's envelope (default 256).
+	MaxSockets int
+}
+
+// The defaults of WebSocketOptions.
+const (
+	DefaultSocketIdleTimeout = 10 * time.Minute
+	DefaultSocketLifetime    = 60 * time.Minute
+	DefaultMaxSockets        = 256
+)
+
+func (o WebSocketOptions) withDefaults() WebSocketOptions {
+	if o.IdleTimeout <= 0 {
+		o.IdleTimeout = DefaultSocketIdleTimeout
+	}
+	if o.MaxLifetime <= 0 {
+		o.MaxLifetime = DefaultSocketLifetime
+	}
+	if o.MaxSockets <= 0 {
+		o.MaxSockets = DefaultMaxSockets
+	}
+	return o
+}
+
+// socketSet counts the open sockets (for MaxSockets) and tells them of a
+// shutdown. Its zero value is ready.
+type socketSet struct {
+	mu      sync.Mutex
+	open    int
+	closing bool
+	// drain closes when Shutdown begins: answer no further message.
+	// cut ends when its grace period does: stop the responses in flight.
+	drain     chan struct{}
+	cut       context.Context
+	cancelCut context.CancelFunc
+	handlers  sync.WaitGroup
+}
+
+func (ss *socketSet) initLocked() {
+	if ss.drain == nil {
+		ss.drain = make(chan struct{})
+		ss.cut, ss.cancelCut = context.WithCancel(context.Background())
+	}
+}
+
+// admit takes a place for one more socket, or says why there is none; a
+// socket admitted calls leave when it is done.
+func (ss *socketSet) admit(max int) *wire.APIError {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	ss.initLocked()
+	if ss.closing {
+		return &wire.APIError{Status: http.StatusServiceUnavailable, Type: "server_error", Message: "toolwire: the server is shutting down"}
+	}
+	if ss.open >= max {
+		h := http.Header{}
+		h.Set("Retry-After", "1")
+		return &wire.APIError{Status: http.StatusServiceUnavailable, Type: "server_error", Headers: h,
+			Message: fmt.Sprintf("toolwire: %d WebSocket connections are open, as many as the server allows (--ws-max-sockets); close one and retry", ss.open)}
+	}
+	ss.open++
+	ss.handlers.Add(1)
+	return nil
+}
+
+func (ss *socketSet) leave() {
+	ss.mu.Lock()
+	ss.open--
+	ss.mu.Unlock()
+	ss.handlers.Done()
+}
+
+func (ss *socketSet) signals() (drain <-chan struct{}, cut context.Context) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	ss.initLocked()
+	return ss.drain, ss.cut
+}
+
+// socketCloseWait bounds how long Shutdown waits, once the grace period is
+// over, for the sockets' handlers to stop their responses and close: the
+// library gives a close frame 5 s to be written and the client's reply 5 s
+// to come.
+const socketCloseWait = 10 * time.Second
+
+// Shutdown ends WebSocket mode for a server shutdown. http.Server.Shutdown
+// does not wait for hijacked connections, which sockets are, so without
+// this the process exits under them: streams cut without a close frame
+// and unjournaled. No socket is accepted from now on and no further
+// message answered; an idle socket is closed with 1001 (going away) at
+// once, one with a response in flight once the response is done. When ctx
+// ends first, the responses still in flight are stopped — the journal
+// entry keeps the events sent, and a recording is written marked
+// incomplete — and their sockets closed with 1001. Shutdown returns when
+// every socket's handler has (ctx's error if responses had to be
+// stopped), or socketCloseWait after ctx ends.
+func (s *Server) Shutdown(ctx context.Context) error {
+	ss := &s.sockets
+	ss.mu.Lock()
+	ss.initLocked()
+	if !ss.closing {
+		ss.closing = true
+		close(ss.drain)
+	}
+	ss.mu.Unlock()
+	done := make(chan struct{})
+	go func() { ss.handlers.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+	}
+	ss.cancelCut()
+	t := time.NewTimer(socketCloseWait)
+	defer t.Stop()
+	select {
+	case <-done:
+		return ctx.Err()
+	case <-t.C:
+		return fmt.Errorf("toolwire: WebSocket connections still open %s after the grace period", socketCloseWait)
+	}
+}
+
 func (s *Server) serveResponsesSocket(w http.ResponseWriter, r *http.Request, d dialect.Dialect, create http.HandlerFunc) {
 	if !strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
 		s.notFound(w, r) // a plain GET is what it was before: no such route
@@ -57,25 +197,146 @@ func (s *Server) serveResponsesSocket(w http.ResponseWriter, r *http.Request, d 
 	if !ok {
 		return
 	}
+	limits := s.opts.WebSocket.withDefaults()
+	if aerr := s.sockets.admit(limits.MaxSockets); aerr != nil {
+		writeError(d, w, aerr)
+		return
+	}
+	defer s.sockets.leave()
 	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{CompressionMode: websocket.CompressionDisabled})
 	if err != nil {
 		return // Accept answered the handshake's error
 	}
 	defer func() { _ = conn.CloseNow() }()
 	conn.SetReadLimit(s.opts.BodyLimit) // a larger message closes the socket (1009)
+	drain, cut := s.sockets.signals()
+	// The responses of this socket end when the shutdown's grace period
+	// does: the pipeline's request context is this one.
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	defer context.AfterFunc(cut, cancel)()
 	sock := &responsesSocket{s: s, conn: conn, upgrade: r, key: key, create: create, cache: openairesp.NewSocketCache()}
-	ctx := openairesp.WithSocketCache(r.Context(), sock.cache)
-	for {
-		_, msg, err := conn.Read(ctx)
-		if err != nil {
-			return
+	sock.run(openairesp.WithSocketCache(ctx, sock.cache), drain, limits)
+}
+
+// socketRead is one Read of the socket.
+type socketRead struct {
+	typ websocket.MessageType
+	msg []byte
+	err error
+}
+
+// run answers the socket's messages until it closes, the client's way or
+// the server's: idle too long, open too long, shutting down, or a frame
+// RFC 6455 says to fail the connection over.
+func (sock *responsesSocket) run(ctx context.Context, drain <-chan struct{}, limits WebSocketOptions) {
+	// Reading has its own goroutine so that the timers and a shutdown
+	// are heard while the client is silent; a Read whose context ends
+	// drops the connection without a close frame, so the reads' context
+	// never ends and the socket is closed to stop them.
+	reads := make(chan socketRead)
+	stop := make(chan struct{})
+	readerDone := make(chan struct{})
+	go func() {
+		defer close(readerDone)
+		readCtx := context.WithoutCancel(ctx)
+		for {
+			typ, msg, err := sock.conn.Read(readCtx)
+			select {
+			case reads <- socketRead{typ, msg, err}:
+			case <-stop:
+				return
+			}
+			if err != nil {
+				return
+			}
 		}
-		// One message at a time, in order: the API runs the responses of
-		// a lane first in, first out.
-		if !sock.answer(ctx, msg) {
+	}()
+	defer func() {
+		close(stop)
+		_ = sock.conn.CloseNow()
+		<-readerDone
+	}()
+	idle := time.NewTimer(limits.IdleTimeout)
+	defer idle.Stop()
+	lifetime := time.NewTimer(limits.MaxLifetime)
+	defer lifetime.Stop()
+	for {
+		select {
+		case <-drain:
+			sock.close(websocket.StatusGoingAway, "server shutting down")
 			return
+		default:
+		}
+		select {
+		case <-drain:
+			sock.close(websocket.StatusGoingAway, "server shutting down")
+			return
+		case <-idle.C:
+			sock.close(websocket.StatusNormalClosure, fmt.Sprintf("no message for %s", limits.IdleTimeout))
+			return
+		case <-lifetime.C:
+			sock.lifetimeReached(ctx, limits.MaxLifetime)
+			return
+		case rd := <-reads:
+			switch {
+			case rd.err != nil:
+				sock.readFailed(rd.err)
+				return
+			case rd.typ == websocket.MessageText && !utf8.Valid(rd.msg):
+				// RFC 6455 §8.1: text that is not UTF-8 fails the
+				// connection, with 1007 (§7.4.1).
+				sock.close(websocket.StatusInvalidFramePayloadData, "text message is not valid UTF-8")
+				return
+			}
+			select {
+			case <-drain: // arrived as the shutdown began: not answered
+				sock.close(websocket.StatusGoingAway, "server shutting down")
+				return
+			default:
+			}
+			if !sock.answer(ctx, rd.msg) {
+				return
+			}
+			idle.Reset(limits.IdleTimeout)
 		}
 	}
+}
+
+// close sends a close frame and waits (briefly: the library bounds it)
+// for the client's.
+func (sock *responsesSocket) close(code websocket.StatusCode, reason string) {
+	_ = sock.conn.Close(code, reason)
+}
+
+// readFailed ends a socket whose Read failed. The library has already
+// answered most protocol errors with a 1002 close (reserved bits, unknown
+// opcodes) and oversized messages with 1009, and a client's close needs no
+// answer; an unmasked client frame it only reports, though RFC 6455 §5.1
+// says the server MUST close the connection over it. The library exposes
+// no sentinel for that error, so its text is matched (a test holds it).
+func (sock *responsesSocket) readFailed(err error) {
+	if strings.Contains(err.Error(), "received unmasked frame from client") {
+		sock.close(websocket.StatusProtocolError, "unmasked frame from a client")
+	}
+}
+
+// lifetimeReached ends a socket at the API's connection limit with the
+// error event the guide shows
+// (https://developers.openai.com/api/docs/guides/websocket-mode, "Errors
+// to handle": websocket_connection_limit_reached, status 400). The close
+// code that follows is not documented; 1000 says the socket did nothing
+// wrong.
+func (sock *responsesSocket) lifetimeReached(ctx context.Context, lifetime time.Duration) {
+	span := lifetime.String()
+	if lifetime%time.Minute == 0 {
+		span = fmt.Sprintf("%d minutes", lifetime/time.Minute)
+	}
+	e := &wire.APIError{Status: http.StatusBadRequest, Type: openaiwire.InvalidRequest, Code: "websocket_connection_limit_reached",
+		Message: fmt.Sprintf("Responses websocket connection limit reached (%s). Create a new websocket connection to continue.", span)}
+	out := socketWriter{ctx: ctx, conn: sock.conn, timeout: sock.s.opts.StreamWriteTimeout}
+	out.send(errorEvent(e.Status, apiErrorObject(e), ""))
+	sock.close(websocket.StatusNormalClosure, "connection limit reached")
 }
 
 type responsesSocket struct {
@@ -114,6 +375,11 @@ func (sock *responsesSocket) answer(ctx context.Context, msg []byte) bool {
 	}
 	return out.err == nil
 }
+
+// errCut is what the pipeline's writes get once the shutdown's grace
+// period is over: the stream stops there and its journal entry (and
+// recording, marked incomplete) keeps what was sent.
+var errCut = errors.New("toolwire: server shut down before the response finished")
 
 // journalRefusal records a message refused before the pipeline (not a
 // response.create, or a field only WebSocket mode has, wrong).
@@ -282,9 +548,12 @@ type socketWriter struct {
 	sse      bool
 	pending  []byte
 	// failed is set when the answer was an error, before or during the
-	// stream; err when the socket could not be written.
+	// stream; err when the socket could not be written; cut when the
+	// answer was stopped by a shutdown (the socket is still open, to be
+	// closed with 1001).
 	failed bool
 	err    error
+	cut    bool
 }
 
 func (w *socketWriter) Header() http.Header { return w.header }
@@ -304,6 +573,10 @@ func (w *socketWriter) Write(b []byte) (int, error) {
 	}
 	if w.err != nil {
 		return 0, w.err
+	}
+	if w.ctx.Err() != nil {
+		w.cut = true
+		return 0, errCut
 	}
 	w.pending = append(w.pending, b...)
 	if w.sse {
@@ -339,6 +612,7 @@ func (d droppedSocket) Close() error { return d.ws.CloseNow() }
 // finish sends what is left once the pipeline returns.
 func (w *socketWriter) finish() {
 	switch {
+	case w.cut: // the rest of the answer was never written
 	case w.sse:
 		if len(bytes.TrimSpace(w.pending)) > 0 {
 			w.sendSSE(w.pending)
@@ -371,20 +645,59 @@ func (w *socketWriter) sendSSE(block []byte) {
 	if len(data) == 0 {
 		return
 	}
-	if w.streamID != "" && jsontext.Value(data).Kind() == '{' && jsontext.Value(data).IsValid() {
-		data = bytes.TrimRight(data, " \r\n\t")
-		data = append(data[:len(data)-1:len(data)-1], `,"stream_id":`...)
-		data, _ = jsontext.AppendQuote(data, w.streamID)
-		data = append(data, '}')
+	data = validUTF8(data)
+	if w.streamID != "" {
+		data = withStreamID(data, w.streamID)
 	}
 	w.send(data)
 }
 
+// validUTF8 replaces the bytes of b that are not UTF-8 with U+FFFD,
+// copying b only then.
+func validUTF8(b []byte) []byte {
+	if utf8.Valid(b) {
+		return b
+	}
+	return bytes.ToValidUTF8(b, []byte("\uFFFD"))
+}
+
+// withStreamID adds "stream_id" to an event that is a JSON object (any
+// member of that name replaced); anything else is returned as it is.
+func withStreamID(event []byte, id string) []byte {
+	if jsontext.Value(event).Kind() != '{' || !jsontext.Value(event).IsValid(jsontext.AllowDuplicateNames(true)) {
+		return event
+	}
+	dec := jsontext.NewDecoder(bytes.NewReader(event), jsontext.AllowDuplicateNames(true))
+	_, _ = dec.ReadToken() // {
+	out := make([]byte, 0, len(event)+len(id)+16)
+	out = append(out, '{')
+	for dec.PeekKind() != '}' {
+		name, _ := dec.ReadToken()
+		key := name.String() // before the next read voids the token
+		val, _ := dec.ReadValue()
+		if key == "stream_id" {
+			continue
+		}
+		out, _ = jsontext.AppendQuote(out, key)
+		out = append(out, ':')
+		out = append(out, val...)
+		out = append(out, ',')
+	}
+	out = append(out, `"stream_id":`...)
+	out, _ = jsontext.AppendQuote(out, id)
+	return append(out, '}')
+}
+
+// send writes one text message: valid UTF-8 always (RFC 6455 §5.6), since
+// a recorded or upstream event may not be; invalid bytes become U+FFFD.
+// The write's deadline is its own: a shutdown that cuts the response
+// must not drop the socket mid-write, before its 1001 close.
 func (w *socketWriter) send(b []byte) {
 	if w.err != nil {
 		return
 	}
-	ctx, cancel := context.WithTimeout(w.ctx, w.timeout)
+	b = validUTF8(b)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(w.ctx), w.timeout)
 	defer cancel()
 	w.err = w.conn.Write(ctx, websocket.MessageText, b)
 }

@@ -80,6 +80,8 @@ type Options struct {
 	// work at the next stage. The answer's writes are bounded by
 	// StreamWriteTimeout.
 	WorkTimeout time.Duration
+	// WebSocket bounds the Responses API's WebSocket mode (responses_ws.go).
+	WebSocket WebSocketOptions
 }
 
 // Server is the mock provider.
@@ -95,6 +97,7 @@ type Server struct {
 	// routeDialects names the dialect serving each route path, whatever
 	// its method: the request log's dialect (see loggedDialect).
 	routeDialects map[string]conv.Dialect
+	sockets  socketSet // the open WebSocket-mode sockets, for Shutdown
 }
 
 // New builds a server. It panics only on a broken built-in catalog or

@@ -27,9 +27,13 @@ func newScenariosCommand() *cobra.Command {
 			}
 			bad := 0
 			for _, f := range files {
-				data, err := os.ReadFile(f)
+				data, err := scenario.ReadFile(f)
 				if err != nil {
-					return err
+					// Not a regular file, too large, unreadable: a
+					// problem of this file, reported with the rest.
+					fmt.Fprintln(cmd.OutOrStdout(), err.Error())
+					bad++
+					continue
 				}
 				probs := scenario.Validate(f, data)
 				for _, p := range probs {

@@ -131,7 +131,7 @@ func newServeCommand() *cobra.Command {
 	f.IntVar(&limits.JournalEntries, "journal-entries", limits.JournalEntries, "journal entries kept per session")
 	f.Int64Var(&limits.JournalBudget, "journal-budget", limits.JournalBudget, "bytes all journals and stored responses may hold together; the oldest go first")
 	f.Int64Var(&bodyLimit, "body-limit", 32<<20, "largest request body accepted, in bytes (413 beyond)")
-	f.DurationVar(&drain, "drain", 10*time.Second, "on SIGTERM, how long in-flight requests may finish")
+	f.DurationVar(&drain, "drain", 10*time.Second, "on SIGTERM, how long in-flight requests (WebSocket responses too) may finish")
 	f.StringVar(&rapRev, "rap-revision", "2026-06", `RAP protocol revision tools are held to: "2026-06" (the June 2026 pages) or "head" (content results, image segments, user_choice, view_update)`)
 	f.DurationVar(&opts.RAP.Deadline, "rap-deadline", 30*time.Second, "RAP: how long an invocation may go without a result before rap.no-silent-drop")
 	f.StringVar(&recordDir, "record", "", "proxy to the real APIs (see --upstream) and record every exchange into this directory, secrets redacted")
@@ -147,6 +147,9 @@ func newServeCommand() *cobra.Command {
 	f.IntVar(&opts.MaxConcurrentDecodes, "max-concurrent-decodes", mockprovider.DefaultMaxConcurrentDecodes(), "requests decoded and checked at once (a decoded request holds many times its size); the others wait, within --work-timeout")
 	f.DurationVar(&opts.WorkTimeout, "work-timeout", mockprovider.DefaultWorkTimeout, "how long a request may wait for a decode slot and be decoded, checked and answered by the model before it gets the provider's overloaded answer")
 	f.DurationVar(&opts.StreamWriteTimeout, "write-timeout", mockprovider.DefaultStreamWriteTimeout, "how long each write of an answer (every stream event) may wait for a client that stopped reading")
+	f.DurationVar(&opts.WebSocket.IdleTimeout, "ws-idle-timeout", mockprovider.DefaultSocketIdleTimeout, "WebSocket mode: close a socket no message has come on for this long")
+	f.DurationVar(&opts.WebSocket.MaxLifetime, "ws-max-lifetime", mockprovider.DefaultSocketLifetime, "WebSocket mode: close a socket this long after it opened, with the API's websocket_connection_limit_reached error (the API's limit is 60 minutes)")
+	f.IntVar(&opts.WebSocket.MaxSockets, "ws-max-sockets", mockprovider.DefaultMaxSockets, "WebSocket mode: sockets open at once; an upgrade beyond gets a 503")
 	return cmd
 }
 
@@ -194,7 +197,13 @@ func serve(ctx context.Context, h *mockprovider.Server, ln net.Listener, drain t
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), drain)
 	defer cancel()
+	// WebSocket-mode sockets are hijacked connections, which hs.Shutdown
+	// neither waits for nor closes: they drain (and are closed with 1001)
+	// in h.Shutdown, in the same grace period.
+	sockets := make(chan struct{})
+	go func() { _ = h.Shutdown(sctx); close(sockets) }()
 	err := hs.Shutdown(sctx)
+	<-sockets
 	if errors.Is(err, context.DeadlineExceeded) {
 		// Drain time is up: cut what is left. A recorded exchange still in
 		// flight is then written, marked incomplete, before we exit.

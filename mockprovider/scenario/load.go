@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -31,7 +32,7 @@ func LoadFS(fsys fs.FS, dir string) ([]*Scenario, error) {
 	sort.Strings(files)
 	var out []*Scenario
 	for _, f := range files {
-		b, err := fs.ReadFile(fsys, f)
+		b, err := readBounded(f, func() (fs.FileInfo, error) { return fs.Stat(fsys, f) }, func() (io.ReadCloser, error) { return fsys.Open(f) })
 		if err != nil {
 			return nil, err
 		}
@@ -64,6 +65,71 @@ func LoadDir(dir string) ([]*Scenario, error) {
 	return list, err
 }
 
+// MaxFileSize caps a scenario file: the largest built-in one is a few KiB,
+// and generated_text_bytes makes large content without large files. The
+// YAML library's node tree costs up to about 100 bytes per byte of a
+// dense file (a 4 MiB flow sequence of numbers held 450 MB), so the cap
+// is what bounds the memory a file can take before MaxNodes is checked.
+const MaxFileSize = 1 << 20
+
+// ReadFile reads a scenario file from disk, refusing what is not a
+// regular file (a symlink to one is fine) and what is over MaxFileSize.
+func ReadFile(name string) ([]byte, error) {
+	return readBounded(name, func() (fs.FileInfo, error) { return os.Stat(name) }, func() (io.ReadCloser, error) { return os.Open(name) })
+}
+
+// readBounded reads one file whose size it checks first and bounds while
+// reading. The stat comes before the open, which follows symlinks: a
+// named pipe would block the open itself, and a device (a link to
+// /dev/zero) would never end. Errors are *LoadError naming the file.
+func readBounded(name string, stat func() (fs.FileInfo, error), open func() (io.ReadCloser, error)) ([]byte, error) {
+	fi, err := stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &LoadError{File: name, Message: fmt.Sprintf("not a regular file (%s)", fileKind(fi.Mode()))}
+	}
+	if fi.Size() > MaxFileSize {
+		return nil, tooLarge(name)
+	}
+	f, err := open()
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	// The file may have changed since the stat: the limit holds whatever
+	// is read.
+	b, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > MaxFileSize {
+		return nil, tooLarge(name)
+	}
+	return b, nil
+}
+
+func tooLarge(file string) *LoadError {
+	return &LoadError{File: file, Message: fmt.Sprintf("larger than %d MiB, the limit for a scenario file", MaxFileSize>>20)}
+}
+
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "mode " + m.String()
+}
+
 // LoadError is a scenario file that does not load: where and why.
 // Error() reads "FILE:LINE: PATH: MESSAGE", e.g.
 // "fixtures/scenarios/x.yaml:12: turns[1].calls[0].name: missing required property".
@@ -76,7 +142,12 @@ type LoadError struct {
 	Message string
 }
 
+// Error reads "FILE:LINE: PATH: MESSAGE"; an error about the file itself
+// (Line 0: not a regular file, too large) reads "FILE: MESSAGE".
 func (e *LoadError) Error() string {
+	if e.Line == 0 && e.Path == "" {
+		return fmt.Sprintf("%s: %s", e.File, e.Message)
+	}
 	if e.Path == "" {
 		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Message)
 	}

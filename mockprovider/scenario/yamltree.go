@@ -22,9 +22,17 @@ type yamlDoc struct {
 	// arrays holds the pointers of sequences, to print "turns[1]" rather
 	// than "turns.1".
 	arrays map[string]bool
+	// nodes counts the values converted, each alias counted as often as
+	// it is expanded; expanding is the line of the outermost alias being
+	// expanded (0 when none is), where an error about expansion points.
+	nodes     int
+	expanding int
 }
 
 func parseYAML(file string, data []byte) (*yamlDoc, error) {
+	if len(data) > MaxFileSize {
+		return nil, tooLarge(file)
+	}
 	dec := yaml.NewDecoder(strings.NewReader(string(data)))
 	var root yaml.Node
 	if err := dec.Decode(&root); err != nil {
@@ -46,13 +54,26 @@ func parseYAML(file string, data []byte) (*yamlDoc, error) {
 	return d, nil
 }
 
-// maxNesting bounds alias expansion (a "billion laughs" file would
-// otherwise expand without end).
+// maxNesting bounds how deep values (aliases included) may nest.
 const maxNesting = 64
+
+// MaxNodes bounds the values of a scenario once its aliases are expanded.
+// Nesting alone does not bound a "billion laughs" file: nine aliases of
+// nine aliases, nine levels deep, are a few hundred bytes that expand
+// to 387 million values. No scenario needs more than a fraction of this.
+const MaxNodes = 100_000
 
 func (d *yamlDoc) convert(file string, n *yaml.Node, ptr string, depth int) (any, error) {
 	if depth > maxNesting {
 		return nil, &LoadError{File: file, Line: n.Line, Path: d.dotted(ptr), Message: "nested too deeply"}
+	}
+	if d.nodes++; d.nodes > MaxNodes {
+		line := n.Line
+		if d.expanding != 0 {
+			line = d.expanding
+		}
+		return nil, &LoadError{File: file, Line: line, Path: d.dotted(ptr),
+			Message: fmt.Sprintf("more than %d values, aliases counted as often as they are expanded", MaxNodes)}
 	}
 	if _, seen := d.lines[ptr]; !seen {
 		d.lines[ptr] = n.Line
@@ -64,6 +85,10 @@ func (d *yamlDoc) convert(file string, n *yaml.Node, ptr string, depth int) (any
 		}
 		return d.convert(file, n.Content[0], ptr, depth)
 	case yaml.AliasNode:
+		if d.expanding == 0 {
+			d.expanding = n.Line
+			defer func() { d.expanding = 0 }()
+		}
 		return d.convert(file, n.Alias, ptr, depth+1)
 	case yaml.SequenceNode:
 		d.arrays[ptr] = true
