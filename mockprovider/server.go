@@ -97,7 +97,7 @@ type Server struct {
 	// routeDialects names the dialect serving each route path, whatever
 	// its method: the request log's dialect (see loggedDialect).
 	routeDialects map[string]conv.Dialect
-	sockets  socketSet // the open WebSocket-mode sockets, for Shutdown
+	sockets       socketSet // the open WebSocket-mode sockets, for Shutdown
 }
 
 // New builds a server. It panics only on a broken built-in catalog or
