@@ -114,7 +114,7 @@ func (c *FormatCommand) start() error {
 		c.cmd = exec.Command("sh", "-c", c.Line)
 	}
 	c.cmd.Dir = c.Dir
-	c.stderr = &lockedWriter{w: &tailBuffer{max: 4096}}
+	c.stderr = &lockedWriter{w: &driverLog{}}
 	c.cmd.Stderr = c.stderr
 	// A child that keeps the pipes open must not stall Wait forever.
 	c.cmd.WaitDelay = time.Second
@@ -175,7 +175,7 @@ func (c *FormatCommand) Call(ctx context.Context, request []byte) (json.RawMessa
 func (c *FormatCommand) fail(msg string) error {
 	log := strings.TrimSpace(c.stopLocked())
 	if log != "" {
-		msg += "; driver stderr: " + clip(log, 800)
+		msg += "; driver stderr: " + logExcerpt(log, logExcerptSize)
 	}
 	return errors.New(msg)
 }
@@ -208,7 +208,7 @@ func (c *FormatCommand) Close() error {
 
 type lockedWriter struct {
 	mu sync.Mutex
-	w  *tailBuffer
+	w  *driverLog
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {

@@ -238,7 +238,7 @@ func (j *judge) checkFinalText() {
 			msg += fmt.Sprintf("; the mock answered %d: %s", e.Status, clip(string(e.Response), 400))
 		}
 		if j.out.Log != "" {
-			msg += "; driver stderr: " + clip(strings.TrimSpace(j.out.Log), 800)
+			msg += "; driver stderr: " + logExcerpt(j.out.Log, logExcerptSize)
 		}
 		j.add(checkFinalText, finding{level: rules.MUST, message: msg, fix: fix})
 		return
