@@ -219,4 +219,3 @@ func (u URL) Drive(ctx context.Context, inv Invocation) Outcome {
 	}
 	return out
 }
-
