@@ -65,11 +65,11 @@ const (
 	geminiResponseDoc  = "https://github.com/googleapis/go-genai/blob/v1.77.0/types.go (FunctionResponse.Response: \"output\" key for the output, \"error\" key for error details)"
 	// Where each API takes the output token limit, thinking, and item
 	// references.
-	openAIChatLimit      = "https://platform.openai.com/docs/api-reference/chat/create (max_completion_tokens: an upper bound for the number of tokens that can be generated; max_tokens is deprecated)"
+	openAIChatLimit      = "https://platform.openai.com/docs/api-reference/chat/create (max_completion_tokens: an upper bound for the number of tokens that can be generated, max_tokens deprecated)"
 	openAIRespLimit      = "https://platform.openai.com/docs/api-reference/responses/create (max_output_tokens: an upper bound for the number of tokens that can be generated, reasoning tokens included)"
 	anthropicLimit       = "https://platform.claude.com/docs/en/api/messages (max_tokens: the maximum number of tokens to generate before stopping)"
 	geminiLimit          = "https://ai.google.dev/api/generate-content#generationconfig (maxOutputTokens: the maximum number of tokens to include in a response candidate)"
-	anthropicThinkingDoc = "https://platform.claude.com/docs/en/build-with-claude/extended-thinking (thinking {type: enabled, budget_tokens}; budget_tokens must be below max_tokens)"
+	anthropicThinkingDoc = "https://platform.claude.com/docs/en/build-with-claude/extended-thinking (thinking {type: enabled, budget_tokens}, budget_tokens below max_tokens)"
 	openAIItemReference  = "https://platform.openai.com/docs/api-reference/responses/create (input item_reference: an internal identifier for an item to reference)"
 )
 
