@@ -333,6 +333,35 @@ type expectation struct {
 	// and answers with its own error result is as right as one that runs
 	// the tool and passes its error on.
 	badArguments bool
+	// names are words that name the problem of a call the driver answers
+	// with its own error ("Please send valid JSON arguments" says it
+	// without an error word): on the OpenAI APIs, which have no error
+	// flag, a result that names the problem reads as that error.
+	names []string
+}
+
+// argumentWords name a problem with a call's arguments.
+var argumentWords = []string{"argument", "json", "pars", "schema", "valid"}
+
+// reportsProblem is errorFlagged for a call the driver answers with its
+// own error: on the OpenAI APIs, naming the problem says it too.
+func reportsProblem(d conv.Dialect, exp expectation, r *conv.Result) bool {
+	if errorFlagged(d, r) {
+		return true
+	}
+	if d != conv.OpenAIChat && d != conv.OpenAIResponses {
+		return false
+	}
+	texts, _ := evidence(r)
+	for _, t := range texts {
+		t = strings.ToLower(t)
+		for _, w := range exp.names {
+			if strings.Contains(t, strings.ToLower(w)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (j *judge) expect(p *pair, i int) expectation {
@@ -346,7 +375,7 @@ func (j *judge) expect(p *pair, i int) expectation {
 		openAI := j.c.Dialect == conv.OpenAIChat || j.c.Dialect == conv.OpenAIResponses
 		if openAI && sc.RawArguments != "" {
 			if _, ok := task.ParseArguments(sc.RawArguments); !ok {
-				return expectation{result: task.ErrorResult(""), synthetic: true, why: fmt.Sprintf("call %s had unparseable arguments %q", call.Name, sc.RawArguments)}
+				return expectation{result: task.ErrorResult(""), synthetic: true, why: fmt.Sprintf("call %s had unparseable arguments %q", call.Name, sc.RawArguments), names: argumentWords}
 			}
 		}
 		if sc.Arguments != nil {
@@ -359,9 +388,16 @@ func (j *judge) expect(p *pair, i int) expectation {
 		if j.t.Tool(call.Name) != nil {
 			why = fmt.Sprintf("call %s matched none of the tool's results", call.Name)
 		}
-		return expectation{result: o.Result, synthetic: true, why: why}
+		names := []string{call.Name}
+		if j.t.Tool(call.Name) != nil {
+			names = argumentWords
+		}
+		return expectation{result: o.Result, synthetic: true, why: why, names: names}
 	}
-	return expectation{result: o.Result, badArguments: sc != nil && sc.InvalidArguments}
+	if sc != nil && sc.InvalidArguments {
+		return expectation{result: o.Result, badArguments: true, names: argumentWords}
+	}
+	return expectation{result: o.Result}
 }
 
 // checkResults judges every delivered result against its call, except
@@ -556,7 +592,7 @@ func (j *judge) judgeResult(p *pair, call *conv.Call, r *conv.Result, exps []exp
 		j.add(check, f)
 	}
 	if exp.synthetic {
-		if !errorFlagged(j.c.Dialect, r) {
+		if !reportsProblem(j.c.Dialect, exp, r) {
 			add(checkBadCallAnswered, finding{level: rules.MUST, message: exp.why + " but its result is not an error", got: clip(resultText(r), 300), excerpt: excerpt,
 				fix: "answer such calls with an error result (" + judgeOf(j.c.Dialect).errorForm + ")"})
 		}
@@ -564,7 +600,7 @@ func (j *judge) judgeResult(p *pair, call *conv.Call, r *conv.Result, exps []exp
 	}
 	// Arguments that break the schema may be caught before the tool runs:
 	// the library's own error result for the call answers it.
-	if exp.badArguments && !resultCarries(exp.result, r) && errorFlagged(j.c.Dialect, r) {
+	if exp.badArguments && !resultCarries(exp.result, r) && reportsProblem(j.c.Dialect, exp, r) {
 		return
 	}
 	if !resultCarries(exp.result, r) {

@@ -71,3 +71,29 @@ func TestErrorReachedByItsSubstance(t *testing.T) {
 		t.Error(`"Error:" alone counted as the error's substance`)
 	}
 }
+
+// A call the driver answers with its own error (an undeclared tool,
+// arguments that break the schema) may say what is wrong without an
+// error word on the OpenAI APIs: naming the tool or the arguments is
+// enough there; where the API has a flag, the flag decides.
+func TestOwnErrorsNameTheProblem(t *testing.T) {
+	unknown := expectation{synthetic: true, names: []string{"get_forecast"}}
+	args := expectation{synthetic: true, names: argumentWords}
+	for _, tc := range []struct {
+		exp  expectation
+		text string
+		want bool
+	}{
+		{unknown, "get_forecast is not one of the tools: get_weather", true},
+		{args, "Please send the arguments as one JSON object.", true},
+		{args, `{"location":"Oslo"}`, false},
+		{unknown, "ok", false},
+	} {
+		if got := reportsProblem(conv.OpenAIChat, tc.exp, sentText(tc.text)); got != tc.want {
+			t.Errorf("reportsProblem(%q) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+	if reportsProblem(conv.Anthropic, args, sentText("Please send the arguments as one JSON object.")) {
+		t.Error("anthropic: an unflagged result counted as an error")
+	}
+}
