@@ -32,7 +32,8 @@ type Outcome struct {
 	// Err is set when the driver failed (non-zero exit, no reply line,
 	// timeout); the judge reports it against final-text.
 	Err error
-	// Log holds the tail of the driver's stderr, for the report.
+	// Log holds the driver's stderr (its start and its end when it is
+	// long: driverLog), for the report.
 	Log string
 }
 
@@ -127,7 +128,7 @@ func (c Command) Drive(ctx context.Context, inv Invocation) Outcome {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
 	var stdout bytes.Buffer
-	stderr := &tailBuffer{max: 4096}
+	stderr := &driverLog{}
 	cmd.Stdout, cmd.Stderr = &stdout, stderr
 	// The process group is not ours to kill wholesale; WaitDelay bounds
 	// how long a child holding the pipes can stall us after cancellation.
@@ -218,19 +219,3 @@ func (u URL) Drive(ctx context.Context, inv Invocation) Outcome {
 	}
 	return out
 }
-
-// tailBuffer keeps the last max bytes written.
-type tailBuffer struct {
-	buf []byte
-	max int
-}
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.buf = append(t.buf, p...)
-	if len(t.buf) > t.max {
-		t.buf = append([]byte(nil), t.buf[len(t.buf)-t.max:]...)
-	}
-	return len(p), nil
-}
-
-func (t *tailBuffer) String() string { return string(t.buf) }

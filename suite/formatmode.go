@@ -61,16 +61,18 @@ const (
 func FormatRules() []rules.Rule {
 	var out []rules.Rule
 	for _, d := range conv.Dialects {
-		r := func(check, summary, source string) rules.Rule {
-			return rules.Rule{ID: ruleID(d, check), Dialect: d, Level: rules.MUST, Feature: "core", Summary: summary, Source: source}
+		r := func(check, summary, why, source string) rules.Rule {
+			return rules.Rule{ID: ruleID(d, check), Dialect: d, Level: rules.MUST, Feature: "core", Summary: summary, Why: why, Source: source}
 		}
 		fd := formatDialects[d]
 		native, nativeSrc := fd.nativeRule()
 		ids, args := fd.normalizeWording()
 		out = append(out,
-			r(checkFormatNative, native, nativeSrc),
-			r(checkNormalize, "normalize_calls returns every function call of the response, in order, with its name and "+ids+"; a response without calls gives an empty list", guide(d)+" (the calls in a response)"),
-			r(checkNormalizeArgs, "normalize_calls returns each call's arguments as a JSON object: "+args, guide(d)+" (a call's arguments)"),
+			r(checkFormatNative, native, "the real API refuses a result in any other shape, or one that references no call (400)", nativeSrc),
+			r(checkNormalize, "normalize_calls returns every function call of the response, in order, with its name and "+ids+"; a response without calls gives an empty list",
+				"data the model needs is lost: a call left out is never run, and a wrong id cannot be answered", guide(d)+" (the calls in a response)"),
+			r(checkNormalizeArgs, "normalize_calls returns each call's arguments as a JSON object: "+args,
+				"data the model needs is lost: arguments that are not the object the model sent run the tool on something else", guide(d)+" (a call's arguments)"),
 		)
 	}
 	return out
@@ -112,7 +114,7 @@ func (c *FormatCommand) start() error {
 		c.cmd = exec.Command("sh", "-c", c.Line)
 	}
 	c.cmd.Dir = c.Dir
-	c.stderr = &lockedWriter{w: &tailBuffer{max: 4096}}
+	c.stderr = &lockedWriter{w: &driverLog{}}
 	c.cmd.Stderr = c.stderr
 	// A child that keeps the pipes open must not stall Wait forever.
 	c.cmd.WaitDelay = time.Second
@@ -173,7 +175,7 @@ func (c *FormatCommand) Call(ctx context.Context, request []byte) (json.RawMessa
 func (c *FormatCommand) fail(msg string) error {
 	log := strings.TrimSpace(c.stopLocked())
 	if log != "" {
-		msg += "; driver stderr: " + clip(log, 800)
+		msg += "; driver stderr: " + logExcerpt(log, logExcerptSize)
 	}
 	return errors.New(msg)
 }
@@ -206,7 +208,7 @@ func (c *FormatCommand) Close() error {
 
 type lockedWriter struct {
 	mu sync.Mutex
-	w  *tailBuffer
+	w  *driverLog
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
@@ -719,10 +721,10 @@ func (j *formatJudge) judgeResults(c *conv.Conversation, excerpt string) {
 			continue
 		}
 		exp := call.result
-		if !carries(exp, r) {
+		if !resultCarries(exp, r) {
 			other := -1
 			for k, e := range exps {
-				if k != i && !sameData(e, exp) && carries(e, r) {
+				if k != i && !sameData(e, exp) && resultCarries(e, r) {
 					other = k
 					break
 				}
@@ -735,7 +737,7 @@ func (j *formatJudge) judgeResults(c *conv.Conversation, excerpt string) {
 					expected: clip(expectedText(exp), 300), got: clip(resultText(r), 300), excerpt: excerpt, fix: "convert the tool's text (or structured content) into the dialect's result"})
 			}
 		}
-		if exp.IsError && !errorFlagged(d, r) {
+		if exp.IsError && !errorDelivered(d, exp, r) {
 			lvl := rules.MUST
 			for _, rr := range dialectRules(d) {
 				if rr.ID == ruleID(d, checkErrorFlagged) {
@@ -743,7 +745,7 @@ func (j *formatJudge) judgeResults(c *conv.Conversation, excerpt string) {
 				}
 			}
 			j.add(checkErrorFlagged, finding{level: lvl, message: fmt.Sprintf("the tool's error for call %s (%s) is sent as a normal result", id, call.name),
-				got: clip(resultText(r), 300), excerpt: excerpt, fix: judgeOf(d).errorFix})
+				expected: judgeOf(d).errorForm, got: clip(resultText(r), 300), excerpt: excerpt, fix: judgeOf(d).errorFix})
 		}
 		if media := exp.Media(); len(media) > 0 && fd.mediaInResults(fc) {
 			for _, m := range media {

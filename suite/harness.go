@@ -277,7 +277,7 @@ func neverTalked(out Outcome) string {
 		msg += ": " + out.Err.Error()
 	}
 	if log := strings.TrimSpace(out.Log); log != "" {
-		msg += "; driver stderr: " + clip(log, 800)
+		msg += "; driver stderr: " + logExcerpt(log, logExcerptSize)
 	}
 	return msg
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/jsonview"
@@ -91,6 +92,9 @@ func (j *judge) run() {
 	j.checkToolChoice()
 	j.checkToolChoiceReset()
 	j.checkStrict()
+	j.checkLimitSent()
+	j.checkThinkingSent()
+	j.checkItemRefsSent()
 }
 
 // violationMessage is a journaled violation as the report shows it: the
@@ -234,7 +238,7 @@ func (j *judge) checkFinalText() {
 			msg += fmt.Sprintf("; the mock answered %d: %s", e.Status, clip(string(e.Response), 400))
 		}
 		if j.out.Log != "" {
-			msg += "; driver stderr: " + clip(strings.TrimSpace(j.out.Log), 800)
+			msg += "; driver stderr: " + logExcerpt(j.out.Log, logExcerptSize)
 		}
 		j.add(checkFinalText, finding{level: rules.MUST, message: msg, fix: fix})
 		return
@@ -324,6 +328,40 @@ type expectation struct {
 	result    task.CallToolResult
 	synthetic bool // an error the driver words itself
 	why       string
+	// badArguments: the scenario made the call's arguments break the
+	// tool's schema on purpose, so a library that validates them itself
+	// and answers with its own error result is as right as one that runs
+	// the tool and passes its error on.
+	badArguments bool
+	// names are words that name the problem of a call the driver answers
+	// with its own error ("Please send valid JSON arguments" says it
+	// without an error word): on the OpenAI APIs, which have no error
+	// flag, a result that names the problem reads as that error.
+	names []string
+}
+
+// argumentWords name a problem with a call's arguments.
+var argumentWords = []string{"argument", "json", "pars", "schema", "valid"}
+
+// reportsProblem is errorFlagged for a call the driver answers with its
+// own error: on the OpenAI APIs, naming the problem says it too.
+func reportsProblem(d conv.Dialect, exp expectation, r *conv.Result) bool {
+	if errorFlagged(d, r) {
+		return true
+	}
+	if d != conv.OpenAIChat && d != conv.OpenAIResponses {
+		return false
+	}
+	texts, _ := evidence(r)
+	for _, t := range texts {
+		t = strings.ToLower(t)
+		for _, w := range exp.names {
+			if strings.Contains(t, strings.ToLower(w)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (j *judge) expect(p *pair, i int) expectation {
@@ -337,7 +375,7 @@ func (j *judge) expect(p *pair, i int) expectation {
 		openAI := j.c.Dialect == conv.OpenAIChat || j.c.Dialect == conv.OpenAIResponses
 		if openAI && sc.RawArguments != "" {
 			if _, ok := task.ParseArguments(sc.RawArguments); !ok {
-				return expectation{result: task.ErrorResult(""), synthetic: true, why: fmt.Sprintf("call %s had unparseable arguments %q", call.Name, sc.RawArguments)}
+				return expectation{result: task.ErrorResult(""), synthetic: true, why: fmt.Sprintf("call %s had unparseable arguments %q", call.Name, sc.RawArguments), names: argumentWords}
 			}
 		}
 		if sc.Arguments != nil {
@@ -350,7 +388,14 @@ func (j *judge) expect(p *pair, i int) expectation {
 		if j.t.Tool(call.Name) != nil {
 			why = fmt.Sprintf("call %s matched none of the tool's results", call.Name)
 		}
-		return expectation{result: o.Result, synthetic: true, why: why}
+		names := []string{call.Name}
+		if j.t.Tool(call.Name) != nil {
+			names = argumentWords
+		}
+		return expectation{result: o.Result, synthetic: true, why: why, names: names}
+	}
+	if sc != nil && sc.InvalidArguments {
+		return expectation{result: o.Result, badArguments: true, names: argumentWords}
 	}
 	return expectation{result: o.Result}
 }
@@ -547,16 +592,21 @@ func (j *judge) judgeResult(p *pair, call *conv.Call, r *conv.Result, exps []exp
 		j.add(check, f)
 	}
 	if exp.synthetic {
-		if !errorFlagged(j.c.Dialect, r) {
+		if !reportsProblem(j.c.Dialect, exp, r) {
 			add(checkBadCallAnswered, finding{level: rules.MUST, message: exp.why + " but its result is not an error", got: clip(resultText(r), 300), excerpt: excerpt,
-				fix: "answer such calls with an error result (flagged the dialect's way)"})
+				fix: "answer such calls with an error result (" + judgeOf(j.c.Dialect).errorForm + ")"})
 		}
 		return
 	}
-	if !carries(exp.result, r) {
+	// Arguments that break the schema may be caught before the tool runs:
+	// the library's own error result for the call answers it.
+	if exp.badArguments && !resultCarries(exp.result, r) && reportsProblem(j.c.Dialect, exp, r) {
+		return
+	}
+	if !resultCarries(exp.result, r) {
 		other := -1
 		for k, e := range exps {
-			if k != i && !e.synthetic && !sameData(e.result, exp.result) && carries(e.result, r) {
+			if k != i && !e.synthetic && !sameData(e.result, exp.result) && resultCarries(e.result, r) {
 				other = k
 				break
 			}
@@ -569,9 +619,9 @@ func (j *judge) judgeResult(p *pair, call *conv.Call, r *conv.Result, exps []exp
 				expected: clip(expectedText(exp.result), 300), got: clip(resultText(r), 300), excerpt: excerpt, fix: "convert the tool's text (or structured content) into the dialect's result"})
 		}
 	}
-	if exp.result.IsError && !errorFlagged(j.c.Dialect, r) {
+	if exp.result.IsError && !errorDelivered(j.c.Dialect, exp.result, r) {
 		add(checkErrorFlagged, finding{level: j.level(checkErrorFlagged), message: fmt.Sprintf("the tool's error for call %s (%s) is sent as a normal result", call.ID, call.Name),
-			got: clip(resultText(r), 300), excerpt: excerpt, fix: judgeOf(j.c.Dialect).errorFix})
+			expected: judgeOf(j.c.Dialect).errorForm, got: clip(resultText(r), 300), excerpt: excerpt, fix: judgeOf(j.c.Dialect).errorFix})
 	}
 	if media := exp.result.Media(); len(media) > 0 && judgeOf(j.c.Dialect).mediaInResults(j.t.Model) {
 		for _, m := range media {
@@ -600,32 +650,127 @@ func (j *judge) level(check string) rules.Level {
 	return rules.MUST
 }
 
-// errorFlagged: Anthropic is_error; Gemini an "error" key; OpenAI an
-// output that reads as an error.
+// errorFlagged reports whether r says that its call failed, the way the
+// dialect can: Anthropic is_error, Gemini an "error" member of the
+// response. The OpenAI APIs have no error flag, so there the wording
+// decides (readsAsError): whatever wrapping a library gives an error
+// ("An error occurred while …", "Tool … not found"), it says so.
 func errorFlagged(d conv.Dialect, r *conv.Result) bool {
 	if r.IsError {
 		return true
 	}
-	if _, ok := r.Structured["error"]; ok && d == conv.Gemini {
-		return true
-	}
-	if d == conv.Anthropic || d == conv.Gemini {
+	switch d {
+	case conv.Gemini:
+		_, ok := r.Structured["error"]
+		return ok
+	case conv.Anthropic:
 		return false
 	}
-	text := strings.ToLower(strings.TrimSpace(r.Text()))
-	if strings.HasPrefix(text, "error") || strings.Contains(text, "error:") {
-		return true
+	return readsAsError(r)
+}
+
+// errorWords are what an error message says in some form, lower case:
+// the words libraries wrap a tool's failure in, and those a tool's own
+// error messages use.
+var errorWords = []string{"error", "fail", "invalid", "not found", "unknown", "no such", "not exist", "does not", "doesn't", "not available",
+	"unavailable", "could not", "couldn't", "cannot", "can't", "unable", "exception", "malformed", "not allowed", "denied", "missing", "not a valid"}
+
+// readsAsError reports whether a result's text or JSON says it is an
+// error: an error word anywhere in it, or an object with an "error"
+// member or a true isError / is_error.
+func readsAsError(r *conv.Result) bool {
+	texts, values := evidence(r)
+	for _, t := range texts {
+		t = strings.ToLower(t)
+		for _, w := range errorWords {
+			if strings.Contains(t, w) {
+				return true
+			}
+		}
 	}
-	var obj map[string]any
-	if json.Unmarshal([]byte(text), &obj) == nil {
+	for _, v := range values {
+		obj, ok := v.(map[string]any)
+		if !ok {
+			continue
+		}
 		if _, ok := obj["error"]; ok {
 			return true
 		}
-		if v, ok := obj["iserror"].(bool); ok && v {
+		for _, k := range []string{"isError", "is_error", "iserror"} {
+			if b, ok := obj[k].(bool); ok && b {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// errorReached reports whether the error a call's tool returned reached
+// the model in r, in whatever wrapping: the scripted error verbatim (or
+// as the same JSON value), or its substance — its opening words (errorHead),
+// compared word by word, so a library that re-quotes, re-cases or
+// prefixes the message still delivers it.
+func errorReached(exp task.CallToolResult, r *conv.Result) bool {
+	if carries(exp, r) {
+		return true
+	}
+	head := errorHead(exp.Text())
+	if head == "" {
+		return false
+	}
+	texts, _ := evidence(r)
+	for _, t := range texts {
+		if strings.Contains(" "+words(t)+" ", " "+head+" ") {
 			return true
 		}
 	}
 	return false
+}
+
+// errorHead is what an error message says first, as words: up to its
+// first sentence end, colon or line break (what a library that shortens
+// the message keeps), and at least three words where it has them, so a
+// lone "Error:" is not taken for the message.
+func errorHead(s string) string {
+	all := strings.Fields(words(s))
+	n := len(strings.Fields(words(firstClause(s))))
+	n = min(max(n, 3), len(all))
+	return strings.Join(all[:n], " ")
+}
+
+// firstClause is the text up to its first sentence end, colon or line
+// break.
+func firstClause(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexAny(s, ".:;\n"); i > 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// words is s lower-cased with every run of non-letters and non-digits
+// one space: quoting and punctuation do not count.
+func words(s string) string {
+	return strings.Join(strings.FieldsFunc(strings.ToLower(s), func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) }), " ")
+}
+
+// resultCarries is carries for every expected result: an error's content
+// may arrive in the library's own wrapping (errorReached).
+func resultCarries(exp task.CallToolResult, r *conv.Result) bool {
+	if exp.IsError {
+		return errorReached(exp, r)
+	}
+	return carries(exp, r)
+}
+
+// errorDelivered is the error-flagged check on one result: flagged the
+// dialect's way; on the OpenAI APIs, which have no flag, the error's
+// content reached the model or the result says it failed.
+func errorDelivered(d conv.Dialect, exp task.CallToolResult, r *conv.Result) bool {
+	if d == conv.OpenAIChat || d == conv.OpenAIResponses {
+		return errorReached(exp, r) || readsAsError(r)
+	}
+	return errorFlagged(d, r)
 }
 
 // carries reports whether a delivered result holds the expected output:

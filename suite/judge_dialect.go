@@ -19,11 +19,20 @@ type judgeDialect struct {
 	// truncatedSource where it says so ("" = the API drops a cut call:
 	// there is nothing to judge).
 	truncatedSignal, truncatedSource string
-	// errorLevel, errorSummary and errorSource are the error-flagged
-	// check's; errorFix is its fix.
-	errorLevel                rules.Level
-	errorSummary, errorSource string
-	errorFix                  string
+	// errorLevel, errorSummary, errorWhy and errorSource are the
+	// error-flagged check's; errorForm is how an error result looks on the
+	// wire, errorFix how to send one.
+	errorLevel                          rules.Level
+	errorSummary, errorWhy, errorSource string
+	errorForm, errorFix                 string
+	// limitMember is the request member that carries the output token
+	// limit (the task's max_output_tokens).
+	limitMember string
+	// thinking reads a request body's thinking configuration (whether it
+	// is on, and its token budget), and thinkingShape words it; nil where
+	// the dialect takes no thinking budget the suite asks for.
+	thinking      func(body []byte) (on bool, budget int64)
+	thinkingShape string
 	// matchSummary is the matches-call check's summary.
 	matchSummary string
 	// mediaInResults: a tool result can carry images and files under
@@ -37,10 +46,10 @@ type judgeDialect struct {
 }
 
 type judgeCheck struct {
-	check            string
-	level            rules.Level
-	feature, summary string
-	source           string
+	check                 string
+	level                 rules.Level
+	feature, summary, why string
+	source                string
 }
 
 // judgeDialects holds every dialect's judge knowledge.
@@ -56,10 +65,14 @@ func judgeOf(d conv.Dialect) *judgeDialect { return judgeDialects[d] }
 // guide is the dialect's tool-use guide.
 func guide(d conv.Dialect) string { return judgeOf(d).guide }
 
-// The OpenAI APIs share the error wording: they have no error flag.
+// The OpenAI APIs share the error wording: they have no error flag, so
+// an error reaches the model by what the output says, in whatever
+// wrapping the library gives it.
 const (
-	openAIErrorSummary = `A tool error (MCP isError) is sent as an error: the output starts with "Error" (the API has no error flag)`
-	openAIErrorFix     = `prefix the output with "Error: "`
+	openAIErrorSummary = `A tool error (MCP isError) reaches the model as an error: the API has no error flag, so the output carries the tool's error (its text, or the substance of it, in any wrapping) or says that the call failed`
+	openAIErrorWhy     = "data the model needs is lost: with no flag on the wire, the output is the only way the model learns that the call failed and why"
+	openAIErrorForm    = `an output that carries the tool's error text, in any wrapping ("Error: …", "An error occurred while …", a JSON {"error": …})`
+	openAIErrorFix     = `send the tool's error text as the output, wrapped as the library likes (e.g. "Error: <message>"); never an empty or success-looking output`
 	byCallIDSummary    = "Each result references the call it answers (by call id): no result carries another call's data"
 	openAIForced       = `tool_choice "required" or a named function`
 )

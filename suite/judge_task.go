@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -150,5 +151,112 @@ func (j *judge) checkOneResult(p *pair) {
 			message:  fmt.Sprintf("the model's turn %d: %d result(s) answer %d call(s) %s", p.index+1, got[k], calls[k], strings.TrimPrefix(k, "name:")),
 			expected: "one result per call", got: fmt.Sprintf("%d results", got[k]), excerpt: clip(string(p.request), 1500),
 			fix: "send exactly one result per call, once"})
+	}
+}
+
+// checkLimitSent: the first request carries the task's max_output_tokens
+// in the dialect's limit member. Later requests may raise it (a turn the
+// limit cut is asked again with a larger one), so only the first is
+// judged. On Anthropic with thinking on, the budget counts against
+// max_tokens, so the limit is the budget plus the task's value.
+func (j *judge) checkLimitSent() {
+	if j.t.MaxOutputTokens <= 0 {
+		return
+	}
+	first := j.firstRequest()
+	if first == nil || first.Conversation == nil {
+		return
+	}
+	want := int64(j.t.MaxOutputTokens)
+	if j.c.Dialect == conv.Anthropic && j.t.Thinking != nil {
+		want += int64(j.t.Thinking.BudgetTokens)
+	}
+	got := first.Conversation.Controls.MaxOutputTokens
+	if got == want {
+		return
+	}
+	member := judgeOf(j.c.Dialect).limitMember
+	sent := "no output token limit"
+	if got > 0 {
+		sent = fmt.Sprintf("%s %d", member, got)
+	}
+	j.add(checkLimitSent, finding{level: rules.MUST,
+		message:  fmt.Sprintf("the task sets max_output_tokens %d but the first request sent %s", j.t.MaxOutputTokens, sent),
+		expected: fmt.Sprintf("%s %d", member, want), got: sent, excerpt: clip(string(first.Request), 1500),
+		fix: "send the task's max_output_tokens as " + member + " on the first request"})
+}
+
+// checkThinkingSent: with the task's thinking on, every request carries
+// the dialect's thinking configuration with the task's budget. The API
+// answers thinking only when asked, so a driver that drops the setting
+// meets no thinking block to pass back and would otherwise pass.
+func (j *judge) checkThinkingSent() {
+	jd := judgeOf(j.c.Dialect)
+	if j.t.Thinking == nil || jd.thinking == nil {
+		return
+	}
+	want := int64(j.t.Thinking.BudgetTokens)
+	for i := range j.entries {
+		e := &j.entries[i]
+		if e.Conversation == nil {
+			continue
+		}
+		on, budget := jd.thinking(e.Request)
+		if on && budget == want {
+			continue
+		}
+		got := "no thinking"
+		if on {
+			got = fmt.Sprintf("thinking with budget_tokens %d", budget)
+		}
+		j.add(checkThinkingSent, finding{level: rules.MUST,
+			message:  fmt.Sprintf("the task turns thinking on with budget_tokens %d but request %d sent %s", want, i+1, got),
+			expected: fmt.Sprintf("%s, N = %d", jd.thinkingShape, want), got: got, excerpt: clip(string(e.Request), 1500),
+			fix: "send the task's thinking on every request: " + jd.thinkingShape})
+		return
+	}
+}
+
+// checkItemRefsSent: on the Responses API, with the task's
+// item_references on, every request that continues the conversation
+// refers to the model's earlier output items by item_reference, and
+// replays none of them in full. The API takes either, so only the task
+// shows that a driver ignored the setting.
+func (j *judge) checkItemRefsSent() {
+	if !j.t.ItemReferences || j.c.Dialect != conv.OpenAIResponses {
+		return
+	}
+	for i := range j.entries {
+		e := &j.entries[i]
+		if e.Conversation == nil || assistantTurns(e.Conversation) == 0 {
+			continue
+		}
+		refs, full := 0, ""
+		for k, it := range gjson.GetBytes(e.Request, "input").Array() {
+			typ := it.Get("type").Str
+			switch {
+			case typ == "item_reference":
+				refs++
+			case full == "" && (typ == "function_call" || typ == "reasoning" || it.Get("role").Str == "assistant"):
+				full = fmt.Sprintf("input.%d (%s)", k, cmp.Or(typ, "message"))
+			}
+		}
+		var got string
+		switch {
+		case full != "":
+			got = "the output item " + full + " replayed in full"
+		case refs == 0 && gjson.GetBytes(e.Request, "previous_response_id").Exists():
+			got = "a continuation by previous_response_id, without item_reference"
+		case refs == 0:
+			got = "no item_reference"
+		default:
+			continue
+		}
+		j.add(checkItemRefsSent, finding{level: rules.MUST,
+			message:  fmt.Sprintf("the task asks to continue by item_reference, but request %d sent %s", i+1, got),
+			expected: `every earlier output item as {"type": "item_reference", "id": …}, then the new function_call_output items`, got: got,
+			excerpt: clip(string(e.Request), 1500),
+			fix:     `replace each output item of the earlier responses by {"type": "item_reference", "id": <its id>} (leave store on)`})
+		return
 	}
 }

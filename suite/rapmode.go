@@ -48,7 +48,8 @@ const srcToolset = "mockprovider/rap/README.md §Conformance toolset"
 // rap.Rules(); none repeats one of its IDs.
 func RAPRules() []rules.Rule {
 	r := func(id string, feature, summary string) rules.Rule {
-		return rules.Rule{ID: id, Dialect: conv.RAP, Level: rules.MUST, Feature: feature, Summary: summary, Source: srcToolset}
+		return rules.Rule{ID: id, Dialect: conv.RAP, Level: rules.MUST, Feature: feature, Summary: summary, Source: srcToolset,
+			Why: "the conformance toolset is the contract the RAP rules are judged through: an operation that answers otherwise leaves its rules unjudged, or loses what the tool returned"}
 	}
 	return []rules.Rule{
 		r(RuleRAPConformanceToolset, "core", "The toolset declares echo, fail, edit, subscribe and slow, each accepting the contract's arguments ({text}, {message}, {path}, {count}, {ms})"),

@@ -25,6 +25,9 @@ const (
 	checkStrictSent      = checks.StrictSent
 	checkToolChoiceReset = checks.ToolChoiceReset
 	checkTruncatedCall   = checks.TruncatedCallRun
+	checkLimitSent       = checks.MaxOutputTokensSent
+	checkThinkingSent    = checks.ThinkingSent
+	checkItemRefsSent    = checks.ItemReferencesSent
 )
 
 // ruleID names a scenario check of one dialect.
@@ -60,29 +63,58 @@ const (
 	truncatedChat      = "https://platform.openai.com/docs/api-reference/chat/object (finish_reason \"length\": the maximum number of tokens specified in the request was reached)"
 	truncatedResponses = "https://platform.openai.com/docs/guides/reasoning#allocating-space-for-reasoning (status \"incomplete\", incomplete_details.reason \"max_output_tokens\")"
 	geminiResponseDoc  = "https://github.com/googleapis/go-genai/blob/v1.77.0/types.go (FunctionResponse.Response: \"output\" key for the output, \"error\" key for error details)"
+	// Where each API takes the output token limit, thinking, and item
+	// references.
+	openAIChatLimit      = "https://platform.openai.com/docs/api-reference/chat/create (max_completion_tokens: an upper bound for the number of tokens that can be generated, max_tokens deprecated)"
+	openAIRespLimit      = "https://platform.openai.com/docs/api-reference/responses/create (max_output_tokens: an upper bound for the number of tokens that can be generated, reasoning tokens included)"
+	anthropicLimit       = "https://platform.claude.com/docs/en/api/messages (max_tokens: the maximum number of tokens to generate before stopping)"
+	geminiLimit          = "https://ai.google.dev/api/generate-content#generationconfig (maxOutputTokens: the maximum number of tokens to include in a response candidate)"
+	anthropicThinkingDoc = "https://platform.claude.com/docs/en/build-with-claude/extended-thinking (thinking {type: enabled, budget_tokens}, budget_tokens below max_tokens)"
+	openAIItemReference  = "https://platform.openai.com/docs/api-reference/responses/create (input item_reference: an internal identifier for an item to reference)"
+)
+
+// Why each scenario check has its level: a MUST because the real API
+// refuses the breach, or because data the model needs is lost on the way
+// (the tool's output, the failure of a call, a setting the caller gave);
+// a SHOULD because the data may still reach the model.
+const (
+	whyFinalText      = "data the model needs is lost: a loop that stops early, or reports another text, loses the model's answer"
+	whyCarriesData    = "data the model needs is lost: the model answers without the tool's output"
+	whyMatchesCall    = "data the model needs is lost: the model reads one call's output as another's (and an id no call has is the API's 400)"
+	whyResultsSent    = "the real API refuses a call without its result (400), and a call left out of the replayed turn loses its output"
+	whyOneResult      = "data the model needs is lost: two answers to one call leave the model no way to tell which is the tool's output"
+	whyBadCall        = "the real API refuses a conversation that leaves a call unanswered (400); a driver that crashes or drops the call ends the loop"
+	whyChoiceReset    = "data the model needs is lost: a forced choice kept after its call was answered makes every answer a call, so the model's final answer never comes"
+	whyTruncated      = "data the model needs is lost: a call cut by the token limit carries a fragment of its arguments; running it runs a call the model never finished"
+	whyChoiceLost     = "data the model needs is lost: the caller's tool_choice never reaches the API, so the model answers unforced"
+	whyStrictLost     = "data the model needs is lost: without strict the API does not hold the model's arguments to the schema the caller asked it to enforce"
+	whyLimitLost      = "data the model needs is lost: the caller's output token limit never reaches the API, so the answers are not bounded as asked (and a cut turn is never met)"
+	whyThinkingLost   = "data the model needs is lost: the caller's thinking budget never reaches the API, so the model answers without extended thinking"
+	whyItemRefsLost   = "data the model needs is lost: the caller asked to continue by reference to the stored items, and the API is sent something else"
+	whyMediaElsewhere = "SHOULD: the image or document may still reach the model another way (a user message after the results, which this check does not follow), and not every model takes media in results"
 )
 
 func dialectRules(d conv.Dialect) []rules.Rule {
-	r := func(check string, level rules.Level, feature, summary, source string) rules.Rule {
-		return rules.Rule{ID: ruleID(d, check), Dialect: d, Level: level, Feature: feature, Summary: summary, Source: source}
+	r := func(check string, level rules.Level, feature, summary, why, source string) rules.Rule {
+		return rules.Rule{ID: ruleID(d, check), Dialect: d, Level: level, Feature: feature, Summary: summary, Why: why, Source: source}
 	}
 	jd := judgeOf(d)
 	src := jd.guide
 	out := []rules.Rule{
-		r(checkFinalText, rules.MUST, "core", "The driver completes the tool loop and reports the model's final text unchanged (streamed text fully assembled)", src),
-		r(checkCarriesData, rules.MUST, "core", "Every result sent back carries the tool's output (its text, or its structured content)", src),
-		r(checkMatchesCall, rules.MUST, "core", jd.matchSummary, src),
-		r(checkResultsSent, rules.MUST, "core", "Every call the model issued comes back in the next request — in the replayed model turn, with its result (a conversation never goes back ending in unanswered calls, nor with a call left out)", src),
-		r(checkOneResult, rules.MUST, "core", "Each call is answered by exactly one result: no second result for the same call", src),
-		r(checkErrorFlagged, jd.errorLevel, "errors", jd.errorSummary, jd.errorSource),
-		r(checkBadCallAnswered, rules.MUST, "errors", "A call to an undeclared tool or with unparseable arguments is answered with an error result; the driver does not crash or drop it", src),
-		r(checkToolChoiceReset, rules.MUST, "tool-choice", "Once the forced call is answered, the next request no longer forces a call ("+jd.forcedChoice+" goes back to auto): a forced choice makes every answer a call, so a loop that keeps it never ends in text", toolChoiceReset),
+		r(checkFinalText, rules.MUST, "core", "The driver completes the tool loop and reports the model's final text unchanged (streamed text fully assembled)", whyFinalText, src),
+		r(checkCarriesData, rules.MUST, "core", "Every result sent back carries the tool's output (its text, or its structured content; a tool error's text, or the substance of it, in any wrapping)", whyCarriesData, src),
+		r(checkMatchesCall, rules.MUST, "core", jd.matchSummary, whyMatchesCall, src),
+		r(checkResultsSent, rules.MUST, "core", "Every call the model issued comes back in the next request — in the replayed model turn, with its result (a conversation never goes back ending in unanswered calls, nor with a call left out)", whyResultsSent, src),
+		r(checkOneResult, rules.MUST, "core", "Each call is answered by exactly one result: no second result for the same call", whyOneResult, src),
+		r(checkErrorFlagged, jd.errorLevel, "errors", jd.errorSummary, jd.errorWhy, jd.errorSource),
+		r(checkBadCallAnswered, rules.MUST, "errors", "A call to an undeclared tool or with unparseable arguments is answered with an error result ("+jd.errorForm+", in the driver's own words); the driver does not crash or drop it", whyBadCall, src),
+		r(checkToolChoiceReset, rules.MUST, "tool-choice", "Once the forced call is answered, the next request no longer forces a call ("+jd.forcedChoice+" goes back to auto, or is left out): a forced choice makes every answer a call, so a loop that keeps it never ends in text", whyChoiceReset, toolChoiceReset),
 	}
 	if jd.truncatedSource != "" {
-		out = append(out, r(checkTruncatedCall, rules.MUST, "truncation", "A turn the token limit cut ("+jd.truncatedSignal+") is not continued: the cut call is neither run nor answered; the driver asks again with a larger limit (or reports the turn incomplete)", jd.truncatedSource))
+		out = append(out, r(checkTruncatedCall, rules.MUST, "truncation", "A turn the token limit cut ("+jd.truncatedSignal+") is not continued: the cut call is neither run nor answered; the driver asks again with a larger limit (or reports the turn incomplete)", whyTruncated, jd.truncatedSource))
 	}
 	for _, c := range jd.extraChecks {
-		out = append(out, r(c.check, c.level, c.feature, c.summary, c.source))
+		out = append(out, r(c.check, c.level, c.feature, c.summary, c.why, c.source))
 	}
 	return out
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolwire/toolwire/suite"
+	"github.com/toolwire/toolwire/suite/task"
 )
 
 // newConformCommand is `toolwire conform`: run a driver through every
@@ -32,6 +33,32 @@ OPENAI_BASE_URL, OPENAI_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY,
 GOOGLE_GEMINI_BASE_URL, GEMINI_API_KEY, GOOGLE_API_KEY, and prints
 {"final_text": "..."} as its last stdout line. --driver-url URL gets the task
 JSON POSTed (with the variables in its "env" field) and answers the same JSON.
+
+The driver declares the tools, sends the prompt, answers every call with the
+task's canned result converted to the dialect's native result, and sends it
+back until the model answers in text. The task JSON's members:
+
+` + task.FieldsHelp() + `
+What the suite judges, beyond the APIs' own rules:
+  - Tool errors (isError, an undeclared tool, arguments that do not parse) go
+    back as error results: Anthropic is_error: true, Gemini
+    functionResponse.response {"error": ...}; the OpenAI APIs have no flag,
+    so the output carries the error's text in any wrapping ("Error: ...",
+    "An error occurred while ..."). Arguments that break the schema may be
+    answered by the library's own validation error instead of the tool's.
+  - A turn the output limit cut (Chat finish_reason "length"; Responses
+    status "incomplete", streamed as a response.incomplete event; Anthropic
+    stop_reason "max_tokens"; Gemini finishReason "MAX_TOKENS", the cut call
+    left out) is never run: ask the same turn again with a larger limit (the
+    same limit is cut again; the reference driver doubles it and keeps the
+    larger one for the later turns, which the suite does not require). With
+    Anthropic thinking, max_tokens = budget_tokens + max_output_tokens.
+  - A forced tool_choice is sent on the first request and dropped once its
+    call is answered: left out, or auto (Anthropic {"type": "auto"}, Gemini
+    mode AUTO). none is "none" / {"type": "none"} / mode NONE.
+  - strict tools: Chat function.strict, Responses and Anthropic strict: true;
+    Gemini has no flag (mode VALIDATED is accepted, not required).
+See the README's "The driver contract" for every detail.
 
 --format-driver CMD starts one long-running process and exchanges JSON lines:
 {"op":"format_result","dialect","call":{name,call_id,arguments},"result":<MCP

@@ -31,9 +31,11 @@ func newRulesCommand() *cobra.Command {
 	var dialect string
 	cmd := &cobra.Command{
 		Use:   "rules",
-		Short: "Print the rule catalog (ID, dialect, level, summary, source)",
+		Short: "Print the rule catalog (ID, dialect, level, summary, why, source)",
 		Long: `Print the rule catalog. The table fits 100 columns: ID, level and the summary
-(cut with …). --wide prints whole summaries and the sources; --json and
+(cut with …). --wide prints whole summaries, why each rule has its level
+(a MUST: the real API refuses the breach, or data the model needs is lost on
+the way; a SHOULD: neither need follow) and the sources; --json and
 --markdown print every field.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var list []rules.Rule
@@ -61,19 +63,19 @@ func newRulesCommand() *cobra.Command {
 				return enc.Encode(list)
 			}
 			if asMarkdown {
-				fmt.Fprintln(out, "| rule | dialect | level | summary | source |")
-				fmt.Fprintln(out, "|---|---|---|---|---|")
+				fmt.Fprintln(out, "| rule | dialect | level | summary | why | source |")
+				fmt.Fprintln(out, "|---|---|---|---|---|---|")
 				cell := strings.NewReplacer("|", `\|`, "\n", " ")
 				for _, r := range list {
-					fmt.Fprintf(out, "| `%s` | %s | %s | %s | %s |\n", r.ID, r.Dialect, r.Level, cell.Replace(r.Summary), cell.Replace(markdownSource(r.Source)))
+					fmt.Fprintf(out, "| `%s` | %s | %s | %s | %s | %s |\n", r.ID, r.Dialect, r.Level, cell.Replace(r.Summary), cell.Replace(levelWhy(r)), cell.Replace(markdownSource(r.Source)))
 				}
 				return nil
 			}
 			if wide {
 				tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-				fmt.Fprintln(tw, "ID\tLEVEL\tSUMMARY\tSOURCE")
+				fmt.Fprintln(tw, "ID\tLEVEL\tSUMMARY\tWHY\tSOURCE")
 				for _, r := range list {
-					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Level, oneLine(r.Summary), r.Source)
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Level, oneLine(r.Summary), levelWhy(r), r.Source)
 				}
 				return tw.Flush()
 			}
@@ -86,6 +88,22 @@ func newRulesCommand() *cobra.Command {
 	cmd.Flags().BoolVar(&asMarkdown, "markdown", false, "print a Markdown table (docs/rules.md is this output)")
 	cmd.Flags().StringVar(&dialect, "dialect", "", "only this dialect (openai-chat, openai-responses, anthropic, gemini, rap)")
 	return cmd
+}
+
+// levelWhy says why a rule has its level: the rule's own reason (the
+// suite's checks give one), or, for a request rule the mock checks, what
+// its level means there — a MUST is answered with the API's own refusal,
+// a SHOULD is journaled and answered normally.
+func levelWhy(r rules.Rule) string {
+	switch {
+	case r.Why != "":
+		return r.Why
+	case r.Check == nil:
+		return ""
+	case r.Level == rules.MUST:
+		return "the real API refuses it"
+	}
+	return "the real API accepts it: journaled, not refused"
 }
 
 // tableWidth is the width the terminal table of the catalog fits in.

@@ -30,6 +30,11 @@ type Rule struct {
 	// Source is a provider doc link, or a seed file and section, or a
 	// reference-notes section, so a reader can check the rule's origin.
 	Source string `json:"source"`
+	// Why says why the rule has its level: a MUST because the real API
+	// refuses the breach or data the model needs is lost on the way, a
+	// SHOULD because neither need follow. Set on the rules the suite
+	// judges; a request rule's level says it (a MUST is the API's refusal).
+	Why string `json:"why,omitempty"`
 	// Feature tags the rule for profiles (e.g. "images", "reasoning").
 	Feature string `json:"feature,omitempty"`
 	// Option names the serve flag that changes this rule's behaviour, where

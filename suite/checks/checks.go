@@ -9,22 +9,27 @@ import "github.com/toolwire/toolwire/mockprovider/conv"
 
 // Check names.
 const (
-	FinalText          = "final-text"
-	CarriesData        = "result-carries-data"
-	MatchesCall        = "result-matches-call"
-	ErrorFlagged       = "error-flagged"
-	BadCallAnswered    = "bad-call-error-result"
-	CarriesMedia       = "result-carries-media"
-	StructuredObject   = "structured-response-object"
-	ResultsSent        = "results-sent"
-	OneResultPerCall   = "one-result-per-call"
-	ToolChoiceSent     = "tool-choice-sent"
-	ToolChoiceReset    = "tool-choice-reset"
-	TruncatedCallRun   = "truncated-call-not-run"
-	StrictSent         = "strict-sent"
-	FormatNative       = "format-result-native"
-	NormalizeCalls     = "normalize-calls"
-	NormalizeArguments = "normalize-arguments"
+	FinalText        = "final-text"
+	CarriesData      = "result-carries-data"
+	MatchesCall      = "result-matches-call"
+	ErrorFlagged     = "error-flagged"
+	BadCallAnswered  = "bad-call-error-result"
+	CarriesMedia     = "result-carries-media"
+	StructuredObject = "structured-response-object"
+	ResultsSent      = "results-sent"
+	OneResultPerCall = "one-result-per-call"
+	ToolChoiceSent   = "tool-choice-sent"
+	ToolChoiceReset  = "tool-choice-reset"
+	TruncatedCallRun = "truncated-call-not-run"
+	StrictSent       = "strict-sent"
+	// What the task asked the request to carry: the output token limit,
+	// the thinking budget, continuation by item reference.
+	MaxOutputTokensSent = "max-output-tokens-sent"
+	ThinkingSent        = "thinking-sent"
+	ItemReferencesSent  = "item-references-sent"
+	FormatNative        = "format-result-native"
+	NormalizeCalls      = "normalize-calls"
+	NormalizeArguments  = "normalize-arguments"
 )
 
 // ID is the rule ID of a check on one dialect.
@@ -40,4 +45,5 @@ var Family = map[string]string{
 	MatchesCall: "pairing", ResultsSent: "pairing", OneResultPerCall: "pairing",
 	CarriesData: "results", CarriesMedia: "results", ErrorFlagged: "results", StructuredObject: "results", FormatNative: "results",
 	ToolChoiceSent: "shapes", StrictSent: "shapes", NormalizeCalls: "shapes", NormalizeArguments: "shapes",
+	MaxOutputTokensSent: "shapes", ThinkingSent: "shapes", ItemReferencesSent: "continuity",
 }

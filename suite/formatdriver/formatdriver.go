@@ -38,8 +38,12 @@ const (
 	// string under "output" instead of the response object.
 	StringifyGeminiResponse Break = "stringify-gemini-response"
 	// OmitIsError drops the error marking: no is_error (Anthropic), the
-	// error under "output" (Gemini), no "Error: " prefix (OpenAI).
+	// error under "output" (Gemini), no "Error: " prefix (OpenAI, where
+	// the error's own text still tells the model: not a mistake there).
 	OmitIsError Break = "omit-is-error"
+	// ErrorAsNull sends "null" as the OpenAI output of a tool error (the
+	// JSON of the structured content errors lack): the error is lost.
+	ErrorAsNull Break = "error-as-null"
 	// IDForToolUseID names the Anthropic tool_result's call reference "id"
 	// instead of "tool_use_id".
 	IDForToolUseID Break = "id-for-tool-use-id"
@@ -60,7 +64,8 @@ type BreakInfo struct {
 
 var breaks = []BreakInfo{
 	{StringifyGeminiResponse, "Gemini structured output sent as a JSON string under \"output\"", []string{"gemini.structured-response-object"}},
-	{OmitIsError, "tool errors sent as ordinary results", []string{"anthropic.error-flagged", "gemini.error-flagged", "openai-chat.error-flagged", "openai-responses.error-flagged"}},
+	{OmitIsError, "tool errors sent as ordinary results", []string{"anthropic.error-flagged", "gemini.error-flagged"}},
+	{ErrorAsNull, `OpenAI tool errors sent as the output "null"`, []string{"openai-chat.error-flagged", "openai-chat.result-carries-data", "openai-responses.error-flagged", "openai-responses.result-carries-data"}},
 	{IDForToolUseID, "Anthropic tool_result references its call with \"id\", not \"tool_use_id\"", []string{"anthropic.format-result-native"}},
 	{ArgumentsAsObject, "OpenAI arguments passed through as the JSON string", []string{"openai-chat.normalize-arguments", "openai-responses.normalize-arguments"}},
 	{GeminiIDsMissing, "Gemini calls left without the synthetic gemini_N ids", []string{"gemini.normalize-calls"}},
@@ -184,6 +189,9 @@ func (d *Driver) FormatResult(dialect string, call Call, r task.CallToolResult, 
 // errorText prefixes an error's text for wires without an error flag
 // (https://platform.openai.com/docs/guides/function-calling).
 func (d *Driver) errorText(r task.CallToolResult, text string) string {
+	if r.IsError && d.Break == ErrorAsNull {
+		return "null"
+	}
 	if !r.IsError || d.Break == OmitIsError || strings.HasPrefix(strings.ToLower(text), "error") {
 		return text
 	}

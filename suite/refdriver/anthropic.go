@@ -14,14 +14,15 @@ import (
 
 func (d *Driver) runAnthropic(ctx context.Context, env Env, t *task.Task) (string, error) {
 	opts := []option.RequestOption{option.WithBaseURL(env.AnthropicBaseURL), option.WithAPIKey(env.APIKey), option.WithHTTPClient(httpClient(env, d.editFor(conv.Anthropic)))}
-	// The output token limit: the task's, else 1024; with thinking, room
-	// for the budget on top.
+	// The output token limit: the task's, else 1024. With thinking on,
+	// the budget counts against max_tokens, which must exceed it: the
+	// budget goes on top.
 	limit := 1024
-	if t.MaxOutputTokens > 0 {
-		limit = t.MaxOutputTokens
+	if n := d.startLimit(t); n > 0 {
+		limit = n
 	}
 	if t.Thinking != nil {
-		limit = t.Thinking.BudgetTokens + 1024
+		limit += t.Thinking.BudgetTokens
 		// A tool loop thinks between its calls: every assistant message
 		// then opens with its own signed thinking block, each passed back.
 		opts = append(opts, option.WithHeaderAdd("anthropic-beta", interleavedThinkingBeta))

@@ -34,7 +34,7 @@ func openAIToolChoice(tc string, responses bool) any {
 func (d *Driver) runChat(ctx context.Context, env Env, t *task.Task) (string, error) {
 	client := openai.NewClient(option.WithBaseURL(env.OpenAIBaseURL), option.WithAPIKey(env.APIKey), option.WithHTTPClient(httpClient(env, d.editFor(conv.OpenAIChat))))
 	choice := openAIToolChoice(t.ToolChoice, false)
-	limit := t.MaxOutputTokens
+	limit := d.startLimit(t)
 
 	var tools []openai.ChatCompletionToolUnionParam
 	for _, tool := range t.Tools {

@@ -146,6 +146,8 @@ func (d *Driver) dialectEdit(dialect conv.Dialect) func([]byte) []byte {
 			}
 			return kept
 		})
+	case ThinkingNotSent:
+		return deleteKey("thinking")
 	case ForgedThinkingSignature:
 		forged := strconv.Quote(base64.StdEncoding.EncodeToString([]byte("forged signature")))
 		return eachPath([]string{"messages.#.content.#.signature"}, func(v gjson.Result) (string, bool) {

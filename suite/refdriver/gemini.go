@@ -45,7 +45,7 @@ func (d *Driver) runGemini(ctx context.Context, env Env, t *task.Task) (string, 
 	default:
 		forced = &genai.ToolConfig{FunctionCallingConfig: &genai.FunctionCallingConfig{Mode: genai.FunctionCallingConfigModeAny, AllowedFunctionNames: []string{t.ToolChoice}}}
 	}
-	limit := t.MaxOutputTokens
+	limit := d.startLimit(t)
 	contents := []*genai.Content{genai.NewContentFromText(t.Prompt, genai.RoleUser)}
 	if d.Break == PromptAsSystemInstruction {
 		config.SystemInstruction = genai.NewContentFromText(strings.TrimSpace(t.System+"\n"+t.Prompt), genai.RoleUser)

@@ -34,7 +34,10 @@ func Expectations() []Expectation {
 		{Break: UnansweredCall, Fails: []string{"openai-chat.tool-calls-answered", "openai-responses.tool-output-required", "anthropic.tool-use-answered", "gemini.function-response-count", checks.ID(anth, checks.ResultsSent), checks.ID(gem, checks.ResultsSent)}, MayFail: []string{"gemini.function-call-after-user", "anthropic.role-alternation"}},
 		{Break: DropReasoning, Fails: []string{"openai-responses.reasoning-before-call"}},
 		{Break: GeminiStringify, Fails: []string{checks.ID(gem, checks.StructuredObject)}},
-		{Break: OmitIsError, Fails: []string{checks.ID(chat, checks.ErrorFlagged), checks.ID(resp, checks.ErrorFlagged), checks.ID(anth, checks.ErrorFlagged), checks.ID(gem, checks.ErrorFlagged), checks.ID(chat, checks.BadCallAnswered)}},
+		// The OpenAI APIs have no error flag: an error's text sent as is
+		// still tells the model that the call failed.
+		{Break: OmitIsError, Fails: []string{checks.ID(anth, checks.ErrorFlagged), checks.ID(gem, checks.ErrorFlagged)}},
+		{Break: ErrorAsNull, Fails: []string{checks.ID(chat, checks.ErrorFlagged), checks.ID(resp, checks.ErrorFlagged), checks.ID(chat, checks.CarriesData), checks.ID(resp, checks.CarriesData)}},
 		{Break: ReorderSameName, Fails: []string{checks.ID(gem, checks.MatchesCall), "gemini.function-response-order"}},
 		{Break: ReorderSameName, GeminiCallIDs: true, Fails: []string{"gemini.function-response-order-ids"}, MayFail: []string{checks.ID(gem, checks.MatchesCall)}},
 		{Break: StripSignature, Fails: []string{"gemini.thought-signature"}},
@@ -123,7 +126,12 @@ func Expectations() []Expectation {
 		{Break: UnstoredItemReference, Scenarios: []string{"responses-item-references"}, Fails: []string{"openai-responses.items-persisted"}, MayFail: []string{"openai-responses.output-needs-call"}},
 		{Break: KeepForcing, Scenarios: []string{"forced-tool-choice", "forced-choice-reset"}, Fails: []string{checks.Every(checks.ToolChoiceReset)}},
 		{Break: ExecuteTruncatedCall, Scenarios: []string{"truncated-call"}, Fails: []string{checks.ID(chat, checks.TruncatedCallRun), checks.ID(resp, checks.TruncatedCallRun), checks.ID(anth, checks.TruncatedCallRun)}},
-		// A correct variant: nothing may fail.
+		{Break: ThinkingNotSent, Scenarios: []string{"thinking-pass-back"}, Fails: []string{checks.ID(anth, checks.ThinkingSent)}},
+		{Break: MaxOutputTokensIgnored, Scenarios: []string{"truncated-call"}, Fails: []string{checks.Every(checks.MaxOutputTokensSent)}},
+		{Break: ItemReferencesIgnored, Scenarios: []string{"responses-item-references"}, Fails: []string{checks.ID(resp, checks.ItemReferencesSent)}},
+		// Correct variants: nothing may fail.
 		{Break: BlocksAsJSONOutput},
+		{Break: LibraryErrorWording},
+		{Break: ValidateArguments},
 	}
 }

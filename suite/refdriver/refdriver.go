@@ -169,18 +169,34 @@ func errTooManyTurns(n int) error {
 	return fmt.Errorf("no final text after %d model turns", n)
 }
 
-// answer runs the contract's tool for one call, honouring the
-// crash-on-unknown-tool break.
+// answer runs the contract's tool for one call, honouring the breaks
+// that change what a call is answered with.
 func (d *Driver) answer(t *task.Task, name string, args map[string]any, argsErr bool) (task.CallToolResult, error) {
-	if argsErr {
-		return task.ErrorResult("arguments are not a JSON object"), nil
-	}
-	out := t.Answer(name, args)
-	if t.Tool(name) == nil && d.Break == CrashOnUnknownTool {
+	declared := t.Tool(name) != nil
+	if !declared && d.Break == CrashOnUnknownTool {
 		return task.CallToolResult{}, fmt.Errorf("tool %q is not declared", name)
 	}
-	if d.Break == DropData {
+	switch {
+	case argsErr && d.Break == LibraryErrorWording:
+		return task.ErrorResult(argumentsWording), nil
+	case argsErr && d.Break == ValidateArguments:
+		return task.ErrorResult(fmt.Sprintf("Tool input validation failed for %s: the arguments are not valid JSON", name)), nil
+	case argsErr:
+		return task.ErrorResult("arguments are not a JSON object"), nil
+	case !declared && d.Break == LibraryErrorWording:
+		return unknownToolWording(t, name), nil
+	}
+	if d.Break == ValidateArguments {
+		if msg := validationError(t, name, args); msg != "" {
+			return task.ErrorResult(msg), nil
+		}
+	}
+	out := t.Answer(name, args)
+	switch d.Break {
+	case DropData:
 		return task.CallToolResult{Content: []task.Content{{Type: "text", Text: ""}}, IsError: out.Result.IsError}, nil
+	case LibraryErrorWording:
+		return libraryWording(name, out.Result), nil
 	}
 	return out.Result, nil
 }
@@ -190,13 +206,16 @@ func (d *Driver) answer(t *task.Task, name string, args map[string]any, argsErr 
 func parseArgs(raw string) (map[string]any, bool) { return task.ParseArguments(raw) }
 
 // errorText marks an error result's text the way OpenAI and Gemini
-// adapters must (their wire formats have no error flag).
+// adapters may (their wire formats have no error flag): an "Error: "
+// prefix, unless the text already says it is an error.
 func errorText(r task.CallToolResult, b Break) string {
 	text := r.Text()
-	if !r.IsError || b == OmitIsError {
+	switch {
+	case r.IsError && b == ErrorAsNull:
+		return "null"
+	case !r.IsError || b == OmitIsError || b == LibraryErrorWording:
 		return text
-	}
-	if strings.HasPrefix(strings.ToLower(text), "error") {
+	case strings.HasPrefix(strings.ToLower(text), "error"):
 		return text
 	}
 	return "Error: " + text

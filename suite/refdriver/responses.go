@@ -19,7 +19,7 @@ import (
 func (d *Driver) runResponses(ctx context.Context, env Env, t *task.Task) (string, error) {
 	client := openai.NewClient(option.WithBaseURL(env.OpenAIBaseURL), option.WithAPIKey(env.APIKey), option.WithHTTPClient(httpClient(env, d.editFor(conv.OpenAIResponses))))
 	choice := openAIToolChoice(t.ToolChoice, true)
-	limit := t.MaxOutputTokens
+	limit := d.startLimit(t)
 
 	var tools []responses.ToolUnionParam
 	for _, tool := range t.Tools {
@@ -36,7 +36,7 @@ func (d *Driver) runResponses(ctx context.Context, env Env, t *task.Task) (strin
 	prevID := ""
 	// With item references, the items the API stored (store defaults to
 	// true) go back as item_reference by id instead of in full.
-	byReference := t.ItemReferences && !chain
+	byReference := d.byReference(t, chain)
 
 	answered := false
 	for turn := 0; turn < t.MaxTurns; turn++ {

@@ -1,6 +1,9 @@
 package task
 
 import (
+	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
@@ -68,5 +71,32 @@ func TestFromScenarioFeatureSettings(t *testing.T) {
 	}
 	if tk.Thinking == nil || tk.Thinking.BudgetTokens != ThinkingBudget || tk.MaxOutputTokens != TruncationLimit || !tk.ItemReferences {
 		t.Errorf("got %+v", tk)
+	}
+}
+
+// Fields documents every member of the task JSON, in order, and nothing
+// else: the help and the README list what a driver really gets.
+func TestFieldsDocumentEveryTaskMember(t *testing.T) {
+	var members []string
+	typ := reflect.TypeOf(Task{})
+	for i := range typ.NumField() {
+		name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+		members = append(members, name)
+	}
+	var documented []string
+	for _, f := range Fields {
+		if f.Doc == "" || strings.Contains(f.Doc, "\n") {
+			t.Errorf("field %s: want one line of doc, got %q", f.Name, f.Doc)
+		}
+		documented = append(documented, f.Name)
+	}
+	if !slices.Equal(members, documented) {
+		t.Errorf("task members %v, documented %v", members, documented)
+	}
+	help := FieldsHelp()
+	for _, f := range Fields {
+		if !strings.Contains(help, "  "+f.Name+" ") {
+			t.Errorf("help lacks %s:\n%s", f.Name, help)
+		}
 	}
 }
