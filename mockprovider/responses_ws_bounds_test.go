@@ -211,7 +211,7 @@ func TestResponsesSocketShutdownRecordsIncomplete(t *testing.T) {
 		t.Fatalf("recordings: %v", files)
 	}
 	b, _ := os.ReadFile(files[0])
-	if !strings.Contains(string(b), "incomplete: true") || !strings.Contains(string(b), "response.created") {
+	if !strings.Contains(string(b), `"incomplete":true`) || !strings.Contains(string(b), "response.created") {
 		t.Errorf("recording:\n%s", b)
 	}
 	if j := ts.Journal("sk-ws-rec"); len(j) != 1 {
