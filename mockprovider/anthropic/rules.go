@@ -99,8 +99,8 @@ func catalog() []rules.Rule {
 			"https://github.com/liuw1535/antigravity2api-nodejs/issues/149 (\"`max_tokens` must be greater than `thinking.budget_tokens`. …\"); https://platform.claude.com/docs/en/build-with-claude/extended-thinking (interleaved thinking lets the budget exceed max_tokens)",
 			checkThinkingBelowMax),
 		r(RuleThinkingForcedChoice, rules.MUST,
-			"Thinking cannot be combined with a tool_choice that forces tool use (any, tool).",
-			"https://github.com/mastra-ai/mastra/issues/7507 (\"Thinking may not be enabled when tool_choice forces tool use.\")",
+			"Manual extended thinking (type enabled) cannot be combined with a tool_choice that forces tool use (any, tool); adaptive thinking can.",
+			"https://github.com/mastra-ai/mastra/issues/7507 (\"Thinking may not be enabled when tool_choice forces tool use.\"); https://platform.claude.com/docs/build-with-claude/thinking-tool-workflows (forced tool_choice \"return[s] an error with manual extended thinking (thinking: {type: \\\"enabled\\\"}); adaptive thinking supports forced tool use\")",
 			checkThinkingForcedChoice),
 		r(RuleThinkingSignature, rules.MUST,
 			"A thinking block passed back must carry the signature it was issued with, for its exact text.",
@@ -159,8 +159,8 @@ func catalog() []rules.Rule {
 			"https://docs.claude.com/en/api/messages (tool_result.is_error: boolean); message text [I] (pydantic bool_type wording)",
 			checkIsErrorBool),
 		r(RuleToolUseIDsUnique, rules.MUST,
-			"tool_use ids must be unique within a request.",
-			refDoc+" (tool_use ids)",
+			"tool_use ids must be unique within an assistant turn; an id may come back in a later turn once its call was answered.",
+			"https://github.com/trycua/cua/issues/524 and https://github.com/anthropics/claude-code/issues/20901 (\"messages.1.content.1: `tool_use` ids must be unique\": a duplicate within one message); reuse across turns accepted [I] (every quoted report points inside one message)",
 			checkUniqueIDs),
 		r(RuleNoContentAfterToolUse, rules.MUST,
 			"No text or other content may follow a tool_use block in the same assistant turn.",
@@ -206,7 +206,7 @@ func checkThinkingBelowMax(req any, _ *rules.Env) []rules.Violation {
 
 func checkThinkingForcedChoice(req any, _ *rules.Env) []rules.Violation {
 	r := asRequest(req)
-	if r == nil || !r.Thinking || (r.ToolChoice.Mode != conv.ToolChoiceRequired && r.ToolChoice.Mode != conv.ToolChoiceFunction) {
+	if r == nil || !r.Thinking || r.AdaptiveThinking || (r.ToolChoice.Mode != conv.ToolChoiceRequired && r.ToolChoice.Mode != conv.ToolChoiceFunction) {
 		return nil
 	}
 	return []rules.Violation{bad(-1, "tool_choice", "Thinking may not be enabled when tool_choice forces tool use.")}
@@ -455,10 +455,16 @@ func checkRequired(req any, _ *rules.Env) []rules.Violation {
 func checkFirstUser(strict bool) rules.CheckFunc {
 	return func(req any, env *rules.Env) []rules.Violation {
 		r := asRequest(req)
-		if r == nil || len(r.Messages) == 0 || r.Messages[0].Role == "user" || strictRoles(env) != strict {
+		if r == nil || strictRoles(env) != strict {
 			return nil
 		}
-		return []rules.Violation{bad(0, "messages.0.role", `messages: first message must use the "user" role`)}
+		// System messages are instructions, not turns.
+		first := slices.IndexFunc(r.Messages, func(m Message) bool { return m.Role != "system" })
+		if first < 0 || r.Messages[first].Role == "user" {
+			return nil
+		}
+		p := fmt.Sprintf("messages.%d.role", first)
+		return []rules.Violation{bad(first, p, `messages: first message must use the "user" role`)}
 	}
 }
 
@@ -469,11 +475,16 @@ func checkAlternation(strict bool) rules.CheckFunc {
 			return nil
 		}
 		var out []rules.Violation
-		for i := 1; i < len(r.Messages); i++ {
-			if role := r.Messages[i].Role; role == r.Messages[i-1].Role {
-				out = append(out, bad(i, fmt.Sprintf("messages.%d.role", i),
-					fmt.Sprintf(`messages: roles must alternate between "user" and "assistant", but found multiple %q roles in a row`, role)))
+		previous := ""
+		for i, m := range r.Messages {
+			if m.Role == "system" {
+				continue // instructions between turns
 			}
+			if m.Role == previous {
+				out = append(out, bad(i, fmt.Sprintf("messages.%d.role", i),
+					fmt.Sprintf(`messages: roles must alternate between "user" and "assistant", but found multiple %q roles in a row`, m.Role)))
+			}
+			previous = m.Role
 		}
 		return out
 	}
@@ -578,6 +589,11 @@ func checkIsErrorBool(req any, _ *rules.Env) []rules.Violation {
 	return out
 }
 
+// checkUniqueIDs: the ids of one assistant turn must differ. An id may
+// come back in a later turn once its first call was answered: the API
+// reports duplicates at a block of one message (messages.1.content.1 in
+// every report quoted in the rule's source), and agents that number their
+// calls per turn reuse ids across turns.
 func checkUniqueIDs(req any, _ *rules.Env) []rules.Violation {
 	r := asRequest(req)
 	if r == nil {
@@ -585,17 +601,23 @@ func checkUniqueIDs(req any, _ *rules.Env) []rules.Violation {
 	}
 	var out []rules.Violation
 	var stack [16]string
-	seen := stack[:0] // the ids so far: a request carries few
-	r.blocks(func(b *Block) {
-		if b.Type != "tool_use" {
-			return
+	for _, g := range r.Groups {
+		if g.Role != "assistant" {
+			continue
 		}
-		if slices.Contains(seen, b.ID) {
-			p := blockPath(b)
-			out = append(out, bad(b.Msg, p, p+": `tool_use` ids must be unique"))
+		seen := stack[:0] // the ids of the turn so far: a turn carries few
+		for k := range g.Blocks {
+			b := &g.Blocks[k]
+			if b.Type != "tool_use" {
+				continue
+			}
+			if slices.Contains(seen, b.ID) {
+				p := blockPath(b)
+				out = append(out, bad(b.Msg, p, p+": `tool_use` ids must be unique"))
+			}
+			seen = append(seen, b.ID)
 		}
-		seen = append(seen, b.ID)
-	})
+	}
 	return out
 }
 
