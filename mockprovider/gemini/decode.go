@@ -143,6 +143,13 @@ func (d decoder) decode(v any, lenient bool) ([]unknownMember, *wire.APIError) {
 		opts.Memo = d.memos
 	}
 	paths, err := wirejson.Decode(d.body, v, opts)
+	if err != nil && d.singleForRepeated(err) {
+		if body, ok := wrapSingles(d.body, d.root); ok {
+			d.body = body
+			reflect.ValueOf(v).Elem().SetZero() // what the first attempt filled
+			paths, err = wirejson.Decode(d.body, v, opts)
+		}
+	}
 	if err != nil {
 		return nil, d.decodeError(err)
 	}

@@ -93,7 +93,7 @@ func init() {
 		BreakInfo{PromptAsSystemInstruction, []conv.Dialect{gem}, "send the prompt as systemInstruction, leaving contents empty"},
 		BreakInfo{ResponseIDNotEchoed, []conv.Dialect{gem}, "leave functionResponse.id empty when the functionCall had an id"},
 		BreakInfo{DuplicateDisplayName, []conv.Dialect{gem}, "give every multimodal part of a function response the same displayName"},
-		BreakInfo{FileDataParts, []conv.Dialect{gem}, "send tool media as fileData (a URI) instead of inlineData"},
+		BreakInfo{FileDataParts, []conv.Dialect{gem}, "send tool media as fileData without a fileUri (the bytes dropped) instead of inlineData"},
 		BreakInfo{UnsupportedMIME, []conv.Dialect{gem}, "label every multimodal part application/octet-stream"},
 		BreakInfo{DanglingRef, []conv.Dialect{gem}, `reference multimodal parts with {"$ref": …} but send them without a displayName`},
 		BreakInfo{GeminiRoleTool, []conv.Dialect{gem}, `send function responses in a content with role "tool" (as older docs showed)`},
