@@ -72,7 +72,7 @@ func catalog() []rules.Rule {
 			checkKnownFields),
 		r(RuleFieldTypes, rules.MUST,
 			"Every member must have its type: wrong JSON kinds, fractions for integers, numbers out of range, unknown union tags and duplicate members are 400s at the dotted path.",
-			"https://github.com/anthropics/anthropic-sdk-go/v2/blob/v1.84.0/message.go (param types); texts [I]: pydantic wording (\"Input should be a valid string\", \"Input tag 'x' found using 'type' does not match any of the expected tags\"); duplicate members [I]",
+			"https://github.com/anthropics/anthropic-sdk-go/v2/blob/v1.84.0/message.go (param types); the body is validated by pydantic, whose errors the API passes through (https://github.com/themaximalist/llm.js/issues/30, https://github.com/jedisct1/openapi-mcp/issues/9) [V]; texts [I]: pydantic wording (\"Input should be a valid string\", \"Input tag 'x' found using 'type' does not match any of the expected tags\"); duplicate members [I]",
 			nil),
 		r(RuleRequiredFields, rules.MUST,
 			"model, max_tokens and a non-empty messages list are required, and so are each block's own required members.",
