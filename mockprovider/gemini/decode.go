@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"reflect"
 	"strings"
+	"unicode"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -325,8 +326,16 @@ func deref(t reflect.Type) reflect.Type {
 	return t
 }
 
+// fold is a member name as the decoder matches it: case, '_' and '-'
+// ignored. (A strings.Replacer built per call cost the single-value
+// rewrite, which folds every member of a body, most of its time.)
 func fold(s string) string {
-	return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(s))
+	return strings.Map(func(r rune) rune {
+		if r == '_' || r == '-' {
+			return -1
+		}
+		return unicode.ToLower(r)
+	}, s)
 }
 
 // typeAt is the wire type at path (nil inside free-form JSON).
