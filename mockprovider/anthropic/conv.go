@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -199,8 +198,19 @@ func fromWire(w *wireRequest, size int) (*Request, *wire.APIError) {
 	}
 	// A tool a tool_addition block defines inline counts as declared
 	// (tool_choice may name it).
+	var declared map[string]bool
 	req.blocks(func(b *Block) {
-		if b.Added != nil && !slices.Contains(req.ToolNames, b.Name) {
+		if b.Added == nil {
+			return
+		}
+		if declared == nil {
+			declared = make(map[string]bool, len(req.ToolNames))
+			for _, n := range req.ToolNames {
+				declared[n] = true
+			}
+		}
+		if !declared[b.Name] {
+			declared[b.Name] = true
 			req.ToolNames = append(req.ToolNames, b.Name)
 		}
 	})
@@ -526,32 +536,60 @@ func (r *Request) conversation() *conv.Conversation {
 // leave them (https://platform.claude.com/docs/en/build-with-claude/mid-conversation-system-messages;
 // anthropic-sdk-go v2 SystemMessageParam, BetaRequestToolAdditionBlockParam).
 func (r *Request) instructions() (string, []conv.Tool) {
-	system, tools := r.System, r.Tools
-	copied := false
+	lastUser := -1
+	changes := false
+	for i, m := range r.Messages {
+		switch m.Role {
+		case "user":
+			lastUser = i
+		case "system":
+			changes = true
+		}
+	}
+	if !changes {
+		return r.System, r.Tools
+	}
+	var system strings.Builder
+	system.WriteString(r.System)
+	// The tools in order, a removed one nil; at holds where each name is
+	// (r.Tools is the request's own: copied, not edited).
+	tools := make([]*conv.Tool, len(r.Tools))
+	at := make(map[string]int, len(r.Tools))
+	for i := range r.Tools {
+		tools[i] = &r.Tools[i]
+		at[r.Tools[i].Name] = i
+	}
 	for i, m := range r.Messages {
 		if m.Role != "system" {
 			continue
 		}
-		shown := m.ClearAt != "next_user_message" || !slices.ContainsFunc(r.Messages[i+1:], func(l Message) bool { return l.Role == "user" })
+		shown := m.ClearAt != "next_user_message" || lastUser < i
 		for _, b := range m.Blocks {
 			switch {
 			case b.Type == "text" && shown:
-				if system != "" {
-					system += "\n"
+				if system.Len() > 0 {
+					system.WriteByte('\n')
 				}
-				system += b.Text
+				system.WriteString(b.Text)
 			case b.Type == "tool_addition" && b.Added != nil, b.Type == "tool_removal":
-				if !copied {
-					tools, copied = slices.Clone(tools), true // r.Tools is the request's own
+				if k, ok := at[b.Name]; ok {
+					tools[k] = nil
+					delete(at, b.Name)
 				}
-				tools = slices.DeleteFunc(tools, func(t conv.Tool) bool { return t.Name == b.Name })
 				if b.Added != nil {
-					tools = append(tools, *b.Added)
+					at[b.Name] = len(tools)
+					tools = append(tools, b.Added)
 				}
 			}
 		}
 	}
-	return system, tools
+	out := make([]conv.Tool, 0, len(tools))
+	for _, t := range tools {
+		if t != nil {
+			out = append(out, *t)
+		}
+	}
+	return system.String(), out
 }
 
 // blockTotal is the number of blocks in the merged turns.
