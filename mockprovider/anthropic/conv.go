@@ -533,8 +533,9 @@ func (r *Request) conversation() *conv.Conversation {
 // instructions are what the model is told besides the turns: the system
 // prompt followed by the text of the system messages it still sees, and
 // the tools as the system messages' tool_addition and tool_removal blocks
-// leave them (https://platform.claude.com/docs/en/build-with-claude/mid-conversation-system-messages;
-// anthropic-sdk-go v2 SystemMessageParam, BetaRequestToolAdditionBlockParam).
+// leave them (anthropic-sdk-go v2.15.0 message.go SystemMessageParam,
+// betamessage.go BetaSystemMessageParam's clear_at and
+// BetaRequestToolAdditionBlockParam).
 func (r *Request) instructions() (string, []conv.Tool) {
 	lastUser := -1
 	changes := false

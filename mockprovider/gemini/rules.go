@@ -164,7 +164,7 @@ func catalog() []rules.Rule {
 		rule("multimodal-response-model", "functionResponse.parts (multimodal function responses) are accepted by Gemini 3 models only.",
 			srcMultimodal+" (Gemini 3 models only) [V]", checkMultimodalModel),
 		rule("multimodal-response-inline-data", "On Gemini 3 each multimodal function response part carries its media: inlineData, or fileData with a fileUri (an uploaded file).",
-			"https://docs.cloud.google.com/vertex-ai/generative-ai/docs/multimodal/function-calling (each multimodal part must contain inlineData or fileData) [D]; https://ai.google.dev/api/caching#FileData (fileUri required) [D]; message [I]", checkMultimodalInlineData),
+			"https://docs.cloud.google.com/gemini-enterprise-agent-platform/models/tools/function-calling (each multimodal part must contain inlineData or fileData, as quoted in https://github.com/BerriAI/litellm/pull/29324) [D]; https://ai.google.dev/api/caching#FileData (fileUri required) [D]; message [I]", checkMultimodalInlineData),
 		rule("multimodal-response-mime", "On Gemini 3 multimodal function response parts are image/png, image/jpeg, image/webp, application/pdf or text/plain.",
 			"https://ai.google.dev/gemini-api/docs/function-calling#multimodal (supported MIME types); message [I]", checkMultimodalMIME),
 		rule("multimodal-response-display-name-unique", "On Gemini 3 the displayNames of one function response's parts are unique.",
