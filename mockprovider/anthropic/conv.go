@@ -38,6 +38,9 @@ type Request struct {
 	// Thinking is set when extended thinking is enabled: only then does
 	// the reply carry a thinking block.
 	Thinking bool
+	// AdaptiveThinking: thinking of type "adaptive" (the model decides
+	// whether to think; forced tool use is allowed).
+	AdaptiveThinking bool
 	// ThinkingBudget is thinking.budget_tokens of type "enabled" (nil
 	// otherwise).
 	ThinkingBudget *int64
@@ -80,8 +83,12 @@ type Message struct {
 	Index  int
 	Role   string
 	Blocks []Block
-	// Empty is set for content "" or [].
+	// Empty is set for content "" or [] (a system message carrying only
+	// output_config is not empty).
 	Empty bool
+	// ClearAt is a system message's clear_at: "next_user_message" hides
+	// its text from the model once a later user message exists.
+	ClearAt string
 }
 
 // Group is a run of consecutive same-role messages merged into one turn.
@@ -110,6 +117,10 @@ type Block struct {
 	ResultHasItems bool
 	// image, document
 	Media conv.Content
+	// tool_addition: the tool a tool_definition declares inline (nil for
+	// a reference); tool_addition and tool_removal: the name referenced
+	// or defined (in Name).
+	Added *conv.Tool
 }
 
 // ResultItem is one block of a tool_result's content list.
@@ -185,10 +196,29 @@ func fromWire(w *wireRequest, size int) (*Request, *wire.APIError) {
 	if err := req.fromTools(w.Tools); err != nil {
 		return nil, err
 	}
+	// A tool a tool_addition block defines inline counts as declared
+	// (tool_choice may name it).
+	var declared map[string]bool
+	req.blocks(func(b *Block) {
+		if b.Added == nil {
+			return
+		}
+		if declared == nil {
+			declared = make(map[string]bool, len(req.ToolNames))
+			for _, n := range req.ToolNames {
+				declared[n] = true
+			}
+		}
+		if !declared[b.Name] {
+			declared[b.Name] = true
+			req.ToolNames = append(req.ToolNames, b.Name)
+		}
+	})
 	if err := req.fromToolChoice(&w.ToolChoice); err != nil {
 		return nil, err
 	}
 	req.Thinking = w.Thinking.Enabled != nil || w.Thinking.Adaptive != nil
+	req.AdaptiveThinking = w.Thinking.Adaptive != nil
 	if w.Thinking.Enabled != nil {
 		if w.Thinking.Enabled.BudgetTokens == nil {
 			return nil, invalidRule(RuleRequiredFields, "thinking.enabled.budget_tokens: "+required)
@@ -219,22 +249,29 @@ func blockCount(msgs []wMessage) int {
 // capacity holds them).
 func fromMessage(i int, m *wMessage, into []Block) (Message, *wire.APIError) {
 	path := func() string { return "messages." + strconv.Itoa(i) }
-	msg := Message{Index: i, Role: str(m.Role)}
+	msg := Message{Index: i, Role: str(m.Role), ClearAt: str(m.ClearAt)}
+	// A system message (anthropic-sdk-go v2 SystemMessageParam) may carry
+	// only an output_config, so its content is optional.
+	system := msg.Role == "system"
 	switch {
 	case m.Role == nil:
 		return msg, invalidRule(RuleRequiredFields, path()+".role: "+required)
-	case msg.Role != "user" && msg.Role != "assistant":
-		return msg, invalidRule(RuleFieldTypes, path()+".role: Input should be 'user' or 'assistant'")
+	case msg.Role != "user" && msg.Role != "assistant" && !system:
+		return msg, invalidRule(RuleFieldTypes, path()+".role: Input should be 'user', 'assistant' or 'system'")
 	case m.Content.String == nil && m.Content.Blocks == nil:
+		if system {
+			msg.Empty = m.OutputConfig == nil
+			return msg, nil
+		}
 		return msg, invalidRule(RuleRequiredFields, path()+".content: "+required)
 	case m.Content.String != nil:
-		msg.Empty = *m.Content.String == ""
-		if !msg.Empty {
+		msg.Empty = *m.Content.String == "" && !(system && m.OutputConfig != nil)
+		if *m.Content.String != "" {
 			msg.Blocks = append(into, Block{Msg: i, Index: 0, Type: "text", Text: *m.Content.String})
 		}
 		return msg, nil
 	}
-	msg.Empty = len(m.Content.Blocks) == 0
+	msg.Empty = len(m.Content.Blocks) == 0 && !(system && m.OutputConfig != nil)
 	if !msg.Empty {
 		msg.Blocks = into
 	}
@@ -286,6 +323,10 @@ func fromBlock(i, j int, u *wContentBlockUnion) (Block, *wire.APIError) {
 		for _, it := range t.Content.Items {
 			b.ResultItems = append(b.ResultItems, ResultItem{Type: it.Tag, HasTag: it.HasTag, Content: resultContent(&it.Block)})
 		}
+	case u.ToolAddition != nil:
+		b.Name, b.Added = toolChange(&u.ToolAddition.Tool)
+	case u.ToolRemoval != nil:
+		b.Name = toolRemoved(&u.ToolRemoval.Tool)
 	case u.Image != nil:
 		b.Media = imageContent(&u.Image.Source)
 		if u.Image.Source.Tag == "" {
@@ -298,6 +339,42 @@ func fromBlock(i, j int, u *wContentBlockUnion) (Block, *wire.APIError) {
 		}
 	}
 	return b, err
+}
+
+// toolChange reads the tool a tool_addition block offers from here on:
+// the name it references, or the custom tool it defines inline.
+func toolChange(u *wRequestToolAdditionBlockToolUnion) (string, *conv.Tool) {
+	switch {
+	case u.ToolReference != nil:
+		return str(u.ToolReference.Name), nil
+	case u.MCPToolReference != nil:
+		return str(u.MCPToolReference.Name), nil
+	case u.ToolDefinition != nil:
+		d := &u.ToolDefinition.Definition
+		if t := d.Tool; t != nil && t.Name != nil {
+			tool := &conv.Tool{Name: *t.Name, Description: str(t.Description)}
+			if t.InputSchema.Kind() == '{' {
+				tool.Parameters = json.RawMessage(t.InputSchema)
+			}
+			if t.Strict != nil {
+				tool.Strict = *t.Strict
+			}
+			return tool.Name, tool
+		}
+		return serverToolName(d), nil
+	}
+	return "", nil
+}
+
+// toolRemoved is the name a tool_removal block withdraws.
+func toolRemoved(u *wRequestToolRemovalBlockToolUnion) string {
+	switch {
+	case u.ToolReference != nil:
+		return str(u.ToolReference.Name)
+	case u.MCPToolReference != nil:
+		return str(u.MCPToolReference.Name)
+	}
+	return ""
 }
 
 func (req *Request) fromTools(tools []wToolUnion) *wire.APIError {
@@ -377,6 +454,12 @@ func mergeRuns(msgs []Message) []Group {
 	}
 	out := make([]Group, 0, len(msgs))
 	for _, m := range msgs {
+		if m.Role == "system" {
+			// Instructions between turns: they neither take a turn nor
+			// split one (a tool_use and its tool_result may sit around
+			// them).
+			continue
+		}
 		if n := len(out); n > 0 && out[n-1].Role == m.Role {
 			out[n-1].Blocks = append(out[n-1].Blocks, m.Blocks...)
 			continue
@@ -394,9 +477,10 @@ func mergeRuns(msgs []Message) []Group {
 
 // conversation maps the merged turns to the neutral model.
 func (r *Request) conversation() *conv.Conversation {
+	system, tools := r.instructions()
 	c := &conv.Conversation{
-		Dialect: conv.Anthropic, Model: r.Model, System: r.System,
-		Tools: r.Tools, ToolChoice: r.ToolChoice, Stream: r.Stream,
+		Dialect: conv.Anthropic, Model: r.Model, System: system,
+		Tools: tools, ToolChoice: r.ToolChoice, Stream: r.Stream,
 		Controls: conv.Controls{MaxOutputTokens: max(r.MaxTokens, 0), StopSequences: r.StopSequences, SerialCalls: r.SerialCalls},
 	}
 	if len(r.Groups) > 0 {
@@ -444,6 +528,69 @@ func (r *Request) conversation() *conv.Conversation {
 		c.Turns = append(c.Turns, t)
 	}
 	return c
+}
+
+// instructions are what the model is told besides the turns: the system
+// prompt followed by the text of the system messages it still sees, and
+// the tools as the system messages' tool_addition and tool_removal blocks
+// leave them (anthropic-sdk-go v2.15.0 message.go SystemMessageParam,
+// betamessage.go BetaSystemMessageParam's clear_at and
+// BetaRequestToolAdditionBlockParam).
+func (r *Request) instructions() (string, []conv.Tool) {
+	lastUser := -1
+	changes := false
+	for i, m := range r.Messages {
+		switch m.Role {
+		case "user":
+			lastUser = i
+		case "system":
+			changes = true
+		}
+	}
+	if !changes {
+		return r.System, r.Tools
+	}
+	var system strings.Builder
+	system.WriteString(r.System)
+	// The tools in order, a removed one nil; at holds where each name is
+	// (r.Tools is the request's own: copied, not edited).
+	tools := make([]*conv.Tool, len(r.Tools))
+	at := make(map[string]int, len(r.Tools))
+	for i := range r.Tools {
+		tools[i] = &r.Tools[i]
+		at[r.Tools[i].Name] = i
+	}
+	for i, m := range r.Messages {
+		if m.Role != "system" {
+			continue
+		}
+		shown := m.ClearAt != "next_user_message" || lastUser < i
+		for _, b := range m.Blocks {
+			switch {
+			case b.Type == "text" && shown:
+				if system.Len() > 0 {
+					system.WriteByte('\n')
+				}
+				system.WriteString(b.Text)
+			case b.Type == "tool_addition" && b.Added != nil, b.Type == "tool_removal":
+				if k, ok := at[b.Name]; ok {
+					tools[k] = nil
+					delete(at, b.Name)
+				}
+				if b.Added != nil {
+					at[b.Name] = len(tools)
+					tools = append(tools, b.Added)
+				}
+			}
+		}
+	}
+	out := make([]conv.Tool, 0, len(tools))
+	for _, t := range tools {
+		if t != nil {
+			out = append(out, *t)
+		}
+	}
+	return system.String(), out
 }
 
 // blockTotal is the number of blocks in the merged turns.

@@ -2,6 +2,7 @@ package anthropic
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -66,14 +67,57 @@ type modelCapabilities struct {
 }
 
 // knownModels are the models the mock describes (the ids GET /v1/models
-// lists), with their published limits.
+// lists): every Model constant of anthropic-sdk-go v2.15.0 (message.go;
+// TestKnownModelsCoverSDK keeps the two in step) and older ids still
+// served. Limits and dates are the published ones where known; for the
+// 5-series ids, which the SDK names without a launch date, created is the
+// SDK release that first listed them and max_tokens that of their line
+// [I]. retires is the end-of-life the SDK's deprecation comment gives.
 var knownModels = []struct {
 	id, name, line, created string
 	maxTokens               int64
+	retires                 string
 }{
-	{"claude-sonnet-4-5", "Claude Sonnet 4.5", "sonnet", "2025-09-29T00:00:00Z", 64000},
-	{"claude-opus-4-7", "Claude Opus 4.7", "opus", "2026-04-16T00:00:00Z", 128000},
-	{"claude-haiku-4-5", "Claude Haiku 4.5", "haiku", "2025-10-15T00:00:00Z", 64000},
+	{"claude-fable-5-2", "Claude Fable 5.2", "fable", "2026-10-21T00:00:00Z", 128000, ""},
+	{"claude-mythos-5-2", "Claude Mythos 5.2", "mythos", "2026-10-21T00:00:00Z", 128000, ""},
+	{"claude-haiku-5-5", "Claude Haiku 5.5", "haiku", "2026-10-21T00:00:00Z", 64000, ""},
+	{"claude-sonnet-5-5", "Claude Sonnet 5.5", "sonnet", "2026-10-21T00:00:00Z", 64000, ""},
+	{"claude-fable-5-1", "Claude Fable 5.1", "fable", "2026-09-15T00:00:00Z", 128000, ""},
+	{"claude-opus-5-5", "Claude Opus 5.5", "opus", "2026-10-21T00:00:00Z", 128000, ""},
+	{"claude-mythos-5-1", "Claude Mythos 5.1", "mythos", "2026-09-15T00:00:00Z", 128000, ""},
+	{"claude-sonnet-5", "Claude Sonnet 5", "sonnet", "2026-07-01T00:00:00Z", 64000, ""},
+	{"claude-fable-5", "Claude Fable 5", "fable", "2026-07-01T00:00:00Z", 128000, ""},
+	{"claude-mythos-5", "Claude Mythos 5", "mythos", "2026-07-01T00:00:00Z", 128000, ""},
+	{"claude-opus-5", "Claude Opus 5", "opus", "2026-07-01T00:00:00Z", 128000, ""},
+	{"claude-opus-4-8", "Claude Opus 4.8", "opus", "2026-06-01T00:00:00Z", 128000, ""},
+	{"claude-opus-4-7", "Claude Opus 4.7", "opus", "2026-04-16T00:00:00Z", 128000, ""},
+	{"claude-mythos-preview", "Claude Mythos Preview", "mythos", "2026-04-07T00:00:00Z", 128000, "2026-06-30T00:00:00Z"},
+	{"claude-opus-4-6", "Claude Opus 4.6", "opus", "2026-02-05T00:00:00Z", 128000, ""},
+	{"claude-sonnet-4-6", "Claude Sonnet 4.6", "sonnet", "2026-02-17T00:00:00Z", 64000, ""},
+	{"claude-haiku-4-5", "Claude Haiku 4.5", "haiku", "2025-10-15T00:00:00Z", 64000, ""},
+	{"claude-opus-4-5", "Claude Opus 4.5", "opus", "2025-11-24T00:00:00Z", 64000, "2027-01-22T00:00:00Z"},
+	{"claude-sonnet-4-5", "Claude Sonnet 4.5", "sonnet", "2025-09-29T00:00:00Z", 64000, "2026-11-30T00:00:00Z"},
+	{"claude-opus-4-1", "Claude Opus 4.1", "opus", "2025-08-05T00:00:00Z", 32000, ""},
+}
+
+// beforeAdaptive are the known models without adaptive thinking.
+var beforeAdaptive = []string{"claude-haiku-4-5", "claude-sonnet-4-5", "claude-opus-4-5", "claude-opus-4-1"}
+
+// lookupModel finds the model an id names: the id itself, or its dated
+// snapshot (claude-haiku-4-5-20251001). An exact match wins, so
+// claude-sonnet-5-5 is not read as a snapshot of claude-sonnet-5.
+func lookupModel(id string) (int, bool) {
+	for i, m := range knownModels {
+		if id == m.id {
+			return i, true
+		}
+	}
+	for i, m := range knownModels {
+		if date, ok := strings.CutPrefix(id, m.id+"-"); ok && len(date) == 8 && strings.Trim(date, "0123456789") == "" {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 // GetModel answers GET /v1/models/{id} with the model object. It is not a
@@ -92,12 +136,13 @@ func (d *Dialect) GetModel(w http.ResponseWriter, r *http.Request) {
 	if id == "" {
 		id = r.URL.Path[strings.LastIndexByte(r.URL.Path, '/')+1:]
 	}
-	for _, m := range knownModels {
-		if id != m.id && !strings.HasPrefix(id, m.id+"-") {
-			continue
-		}
+	if i, ok := lookupModel(id); ok {
+		m := knownModels[i]
 		info := modelInfo{Type: "model", ID: id, DisplayName: m.name, CreatedAt: m.created, Lifecycle: "active", Line: m.line,
 			MaxInputTokens: 200000, MaxTokens: m.maxTokens}
+		if m.retires != "" {
+			info.Lifecycle, info.RetiresAt = "deprecated", &m.retires
+		}
 		c := &info.Capabilities
 		for _, s := range []*support{&c.Batch, &c.Citations, &c.CodeExecution, &c.ImageInput, &c.PDFInput, &c.StructuredOutputs,
 			&c.ServerTools.CodeExecution, &c.ServerTools.WebSearch, &c.Thinking.Types.Enabled, &c.Thinking.Types.Disabled,
@@ -105,7 +150,10 @@ func (d *Dialect) GetModel(w http.ResponseWriter, r *http.Request) {
 			s.Supported = true
 		}
 		c.ServerTools.Supported, c.Thinking.Supported, c.ContextManagement.Supported = true, true, true
-		if m.line == "opus" {
+		// Adaptive thinking and effort came with Opus 4.6: the older
+		// models take thinking of type "enabled" only
+		// (https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-adaptive-thinking.html).
+		if !slices.Contains(beforeAdaptive, m.id) {
 			c.Effort.Supported = true
 			c.Effort.Low.Supported, c.Effort.Medium.Supported, c.Effort.High.Supported = true, true, true
 			c.Thinking.Types.Adaptive.Supported = true

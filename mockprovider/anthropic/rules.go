@@ -72,7 +72,7 @@ func catalog() []rules.Rule {
 			checkKnownFields),
 		r(RuleFieldTypes, rules.MUST,
 			"Every member must have its type: wrong JSON kinds, fractions for integers, numbers out of range, unknown union tags and duplicate members are 400s at the dotted path.",
-			"https://github.com/anthropics/anthropic-sdk-go/blob/v1.84.0/message.go (param types); texts [I]: pydantic wording (\"Input should be a valid string\", \"Input tag 'x' found using 'type' does not match any of the expected tags\"); duplicate members [I]",
+			"https://github.com/anthropics/anthropic-sdk-go/blob/v1.84.0/message.go (param types); https://github.com/themaximalist/llm.js/issues/30 and https://github.com/jedisct1/openapi-mcp/issues/9 (the body is validated by pydantic, whose errors the API passes through) [V]; texts [I]: pydantic wording (\"Input should be a valid string\", \"Input tag 'x' found using 'type' does not match any of the expected tags\"); duplicate members [I]",
 			nil),
 		r(RuleRequiredFields, rules.MUST,
 			"model, max_tokens and a non-empty messages list are required, and so are each block's own required members.",
@@ -99,8 +99,8 @@ func catalog() []rules.Rule {
 			"https://github.com/liuw1535/antigravity2api-nodejs/issues/149 (\"`max_tokens` must be greater than `thinking.budget_tokens`. …\"); https://platform.claude.com/docs/en/build-with-claude/extended-thinking (interleaved thinking lets the budget exceed max_tokens)",
 			checkThinkingBelowMax),
 		r(RuleThinkingForcedChoice, rules.MUST,
-			"Thinking cannot be combined with a tool_choice that forces tool use (any, tool).",
-			"https://github.com/mastra-ai/mastra/issues/7507 (\"Thinking may not be enabled when tool_choice forces tool use.\")",
+			"Manual extended thinking (type enabled) cannot be combined with a tool_choice that forces tool use (any, tool); adaptive thinking can.",
+			"https://github.com/mastra-ai/mastra/issues/7507 (\"Thinking may not be enabled when tool_choice forces tool use.\"); https://platform.claude.com/docs/build-with-claude/thinking-tool-workflows (options that force tool use return an error with manual extended thinking, adaptive thinking supports forced tool use)",
 			checkThinkingForcedChoice),
 		r(RuleThinkingSignature, rules.MUST,
 			"A thinking block passed back must carry the signature it was issued with, for its exact text.",
@@ -114,13 +114,13 @@ func catalog() []rules.Rule {
 			"With thinking on, the assistant turn whose tool calls the request answers must open with its thinking block (its first message since the last user message that is not only tool results).",
 			"https://github.com/lbjlaq/Antigravity-Manager/issues/139 (\"messages.129.content.0.type: Expected `thinking` or `redacted_thinking`, but found `text`. When `thinking` is enabled, a final `assistant` message must start with a thinking block …\"); https://github.com/dust-tt/srchd/pull/41 (one opening block suffices for a long loop)",
 			checkThinkingFirst),
-		r(RuleToolChoiceNeedsTools, rules.MUST,
-			"tool_choice (auto, any or tool) needs a tools list.",
-			"https://platform.claude.com/docs/en/agents-and-tools/tool-use/implement-tool-use#forcing-tool-use (tool_choice chooses among the tools provided); text [I] in the API's style",
+		r(RuleToolChoiceNeedsTools, rules.SHOULD,
+			"tool_choice (auto, any or tool) should come with a tools list (journaled: no public source shows the API refusing one without).",
+			"https://platform.claude.com/docs/en/agents-and-tools/tool-use/implement-tool-use#forcing-tool-use (tool_choice chooses among the tools provided); a refusal not seen, text [I] in the API's style",
 			checkToolChoiceNeedsTools),
-		r(RuleToolChoiceDeclared, rules.MUST,
-			"A tool_choice of type tool must name a declared tool.",
-			"https://platform.claude.com/docs/en/agents-and-tools/tool-use/implement-tool-use#forcing-tool-use (tool: force one specific tool of the list); text [I] in the API's style",
+		r(RuleToolChoiceDeclared, rules.SHOULD,
+			"A tool_choice of type tool should name a declared tool (journaled: no public source shows the API refusing an undeclared one).",
+			"https://platform.claude.com/docs/en/agents-and-tools/tool-use/implement-tool-use#forcing-tool-use (tool: force one specific tool of the list); a refusal not seen, text [I] in the API's style",
 			checkToolChoiceDeclared),
 		r(RuleCacheControlLimit, rules.MUST,
 			"At most 4 blocks may carry cache_control (tools, system, messages and the automatic breakpoint together).",
@@ -143,8 +143,8 @@ func catalog() []rules.Rule {
 			"https://github.com/etkecc/baibot/issues/13; https://github.com/lobehub/lobe-chat/issues/1496",
 			checkAlternation(true)),
 		r(RuleNonEmptyContent, rules.MUST,
-			"Every message needs non-empty content, except an optional final assistant message.",
-			"https://docs.claude.com/en/api/messages",
+			"Every message needs non-empty content, except an optional final assistant message (a system message may carry only output_config).",
+			"https://docs.claude.com/en/api/messages; https://github.com/anthropics/claude-code/issues/2663 (\"messages.5: all messages must have non-empty content except for the optional final assistant message\")",
 			checkNonEmpty),
 		r(RuleToolUseInputObject, rules.MUST,
 			"tool_use.input must be a JSON object.",
@@ -159,8 +159,8 @@ func catalog() []rules.Rule {
 			"https://docs.claude.com/en/api/messages (tool_result.is_error: boolean); message text [I] (pydantic bool_type wording)",
 			checkIsErrorBool),
 		r(RuleToolUseIDsUnique, rules.MUST,
-			"tool_use ids must be unique within a request.",
-			refDoc+" (tool_use ids)",
+			"tool_use ids must be unique within an assistant turn; an id may come back in a later turn once its call was answered.",
+			"https://github.com/trycua/cua/issues/524 and https://github.com/anthropics/claude-code/issues/20901 (\"messages.1.content.1: `tool_use` ids must be unique\": a duplicate within one message); reuse across turns accepted [I] (every quoted report points inside one message)",
 			checkUniqueIDs),
 		r(RuleNoContentAfterToolUse, rules.MUST,
 			"No text or other content may follow a tool_use block in the same assistant turn.",
@@ -206,7 +206,7 @@ func checkThinkingBelowMax(req any, _ *rules.Env) []rules.Violation {
 
 func checkThinkingForcedChoice(req any, _ *rules.Env) []rules.Violation {
 	r := asRequest(req)
-	if r == nil || !r.Thinking || (r.ToolChoice.Mode != conv.ToolChoiceRequired && r.ToolChoice.Mode != conv.ToolChoiceFunction) {
+	if r == nil || !r.Thinking || r.AdaptiveThinking || (r.ToolChoice.Mode != conv.ToolChoiceRequired && r.ToolChoice.Mode != conv.ToolChoiceFunction) {
 		return nil
 	}
 	return []rules.Violation{bad(-1, "tool_choice", "Thinking may not be enabled when tool_choice forces tool use.")}
@@ -455,10 +455,16 @@ func checkRequired(req any, _ *rules.Env) []rules.Violation {
 func checkFirstUser(strict bool) rules.CheckFunc {
 	return func(req any, env *rules.Env) []rules.Violation {
 		r := asRequest(req)
-		if r == nil || len(r.Messages) == 0 || r.Messages[0].Role == "user" || strictRoles(env) != strict {
+		if r == nil || strictRoles(env) != strict {
 			return nil
 		}
-		return []rules.Violation{bad(0, "messages.0.role", `messages: first message must use the "user" role`)}
+		// System messages are instructions, not turns.
+		first := slices.IndexFunc(r.Messages, func(m Message) bool { return m.Role != "system" })
+		if first < 0 || r.Messages[first].Role == "user" {
+			return nil
+		}
+		p := fmt.Sprintf("messages.%d.role", first)
+		return []rules.Violation{bad(first, p, `messages: first message must use the "user" role`)}
 	}
 }
 
@@ -469,11 +475,16 @@ func checkAlternation(strict bool) rules.CheckFunc {
 			return nil
 		}
 		var out []rules.Violation
-		for i := 1; i < len(r.Messages); i++ {
-			if role := r.Messages[i].Role; role == r.Messages[i-1].Role {
-				out = append(out, bad(i, fmt.Sprintf("messages.%d.role", i),
-					fmt.Sprintf(`messages: roles must alternate between "user" and "assistant", but found multiple %q roles in a row`, role)))
+		previous := ""
+		for i, m := range r.Messages {
+			if m.Role == "system" {
+				continue // instructions between turns
 			}
+			if m.Role == previous {
+				out = append(out, bad(i, fmt.Sprintf("messages.%d.role", i),
+					fmt.Sprintf(`messages: roles must alternate between "user" and "assistant", but found multiple %q roles in a row`, m.Role)))
+			}
+			previous = m.Role
 		}
 		return out
 	}
@@ -578,6 +589,11 @@ func checkIsErrorBool(req any, _ *rules.Env) []rules.Violation {
 	return out
 }
 
+// checkUniqueIDs: the ids of one assistant turn must differ. An id may
+// come back in a later turn once its first call was answered: the API
+// reports duplicates at a block of one message (messages.1.content.1 in
+// every report quoted in the rule's source), and agents that number their
+// calls per turn reuse ids across turns.
 func checkUniqueIDs(req any, _ *rules.Env) []rules.Violation {
 	r := asRequest(req)
 	if r == nil {
@@ -585,17 +601,23 @@ func checkUniqueIDs(req any, _ *rules.Env) []rules.Violation {
 	}
 	var out []rules.Violation
 	var stack [16]string
-	seen := stack[:0] // the ids so far: a request carries few
-	r.blocks(func(b *Block) {
-		if b.Type != "tool_use" {
-			return
+	for _, g := range r.Groups {
+		if g.Role != "assistant" {
+			continue
 		}
-		if slices.Contains(seen, b.ID) {
-			p := blockPath(b)
-			out = append(out, bad(b.Msg, p, p+": `tool_use` ids must be unique"))
+		seen := stack[:0] // the ids of the turn so far: a turn carries few
+		for k := range g.Blocks {
+			b := &g.Blocks[k]
+			if b.Type != "tool_use" {
+				continue
+			}
+			if slices.Contains(seen, b.ID) {
+				p := blockPath(b)
+				out = append(out, bad(b.Msg, p, p+": `tool_use` ids must be unique"))
+			}
+			seen = append(seen, b.ID)
 		}
-		seen = append(seen, b.ID)
-	})
+	}
 	return out
 }
 

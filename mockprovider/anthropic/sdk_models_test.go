@@ -40,6 +40,16 @@ func TestSDKGetModel(t *testing.T) {
 		}
 	}
 
+	// The model anthropic-sdk-go v2's README uses, and a deprecated one
+	// (the SDK names its end of life).
+	if m, err := c.Models.Get(context.Background(), sdk.ModelClaudeOpus5_5, sdk.ModelGetParams{}); err != nil || m.Line != sdk.ModelLineOpus {
+		t.Fatalf("%s: %v", sdk.ModelClaudeOpus5_5, err)
+	}
+	if m, err := c.Models.Get(context.Background(), sdk.ModelClaudeSonnet4_5, sdk.ModelGetParams{}); err != nil ||
+		m.Lifecycle != sdk.ModelInfoLifecycleDeprecated || m.RetiresAt.IsZero() {
+		t.Fatalf("%s: %v %+v", sdk.ModelClaudeSonnet4_5, err, m)
+	}
+
 	_, err = c.Models.Get(context.Background(), "claude-nope", sdk.ModelGetParams{})
 	var apiErr *sdk.Error
 	if !errors.As(err, &apiErr) || apiErr.StatusCode != 404 || apiErr.Type() != "not_found_error" {

@@ -102,7 +102,7 @@ func TestDecodeErrors(t *testing.T) {
 		{`{"model":"m","max_tokens":64,"messages":{}}`, "messages: Input should be a valid list"},
 		{`{"model":"m","max_tokens":64,"messages":[],"stream":"yes"}`, "stream: Input should be a valid boolean"},
 		{`{"model":"m","max_tokens":64,"messages":[],"system":5}`, "system: Input should be a valid list"},
-		{msg(`{"role":"system","content":"x"}`), "messages.0.role: Input should be 'user' or 'assistant'"},
+		{msg(`{"role":"tool","content":"x"}`), "messages.0.role: Input should be 'user', 'assistant' or 'system'"},
 		{msg(`{"role":"user"}`), "messages.0.content: Field required"},
 		{msg(`{"role":"user","content":[{"type":"video"}]}`), "messages.0.content.0: Input tag 'video' found using 'type' does not match any of the expected tags: 'advisor_tool_result', 'bash_code_execution_tool_result', "},
 		{msg(`{"role":"user","content":[{"text":"x"}]}`), "messages.0.content.0: Unable to extract tag using discriminator 'type'"},

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -178,6 +179,13 @@ func (d decoder) decode(v any, lenient bool) ([]unknownMember, *wire.APIError) {
 		opts.Memo = d.memos
 	}
 	paths, err := wirejson.Decode(d.body, v, opts)
+	if err != nil && d.singleForRepeated(err) {
+		if body, ok := wrapSingles(d.body, d.root); ok {
+			d.body = body
+			reflect.ValueOf(v).Elem().SetZero() // what the first attempt filled
+			paths, err = wirejson.Decode(d.body, v, opts)
+		}
+	}
 	if err != nil {
 		return nil, d.decodeError(err)
 	}
@@ -353,12 +361,16 @@ func deref(t reflect.Type) reflect.Type {
 	return t
 }
 
-// foldSeparators is built once: building a Replacer costs more than
-// using it, and fold runs for every field of every step of a path.
-var foldSeparators = strings.NewReplacer("_", "", "-", "")
-
+// fold is a member name as the decoder matches it: case, '_' and '-'
+// ignored. (A strings.Replacer built per call cost the single-value
+// rewrite, which folds every member of a body, most of its time.)
 func fold(s string) string {
-	return strings.ToLower(foldSeparators.Replace(s))
+	return strings.Map(func(r rune) rune {
+		if r == '_' || r == '-' {
+			return -1
+		}
+		return unicode.ToLower(r)
+	}, s)
 }
 
 // typeAt is the wire type at path (nil inside free-form JSON).

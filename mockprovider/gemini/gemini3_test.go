@@ -132,8 +132,9 @@ func TestSDKGemini3ReorderedResponsesWithIDs(t *testing.T) {
 }
 
 // TestSDKFunctionCallingConfig: forced calling (mode ANY) naming a function
-// nobody declared, or any calling config without declarations, is a 400;
-// the same config over declared functions forces the call.
+// nobody declared is journaled (no public source shows a 400), a calling
+// config without any tool is a 400 and one beside Google Search only is
+// accepted; the same config over declared functions forces the call.
 func TestSDKFunctionCallingConfig(t *testing.T) {
 	ts := newServer(t, mockprovider.Options{})
 	c := newClient(t, ts, "calling-config", nil, nil)
@@ -142,13 +143,18 @@ func TestSDKFunctionCallingConfig(t *testing.T) {
 		return &genai.ToolConfig{FunctionCallingConfig: &genai.FunctionCallingConfig{Mode: genai.FunctionCallingConfigModeAny, AllowedFunctionNames: names}}
 	}
 	for _, stream := range []bool{false, true} {
-		_, _, err := collect(t, c, stream, "gemini-2.5-flash", ask, &genai.GenerateContentConfig{Tools: []*genai.Tool{weatherTool()}, ToolConfig: anyOf("get_time")})
-		if ae := apiError(t, err); ae.Code != 400 || ae.Message != "Function calling config allowed_function_names contains 'get_time', which is not declared in function_declarations." {
-			t.Fatalf("stream=%v undeclared: %+v", stream, ae)
+		if _, _, err := collect(t, c, stream, "gemini-2.5-flash", ask, &genai.GenerateContentConfig{Tools: []*genai.Tool{weatherTool()}, ToolConfig: anyOf("get_time")}); err != nil {
+			t.Fatalf("stream=%v undeclared: %v", stream, err)
 		}
-		_, _, err = collect(t, c, stream, "gemini-2.5-flash", ask, &genai.GenerateContentConfig{ToolConfig: anyOf()})
+		assertJournaled(t, ts, "calling-config", "gemini.allowed-function-names-declared")
+		_, _, err := collect(t, c, stream, "gemini-2.5-flash", ask, &genai.GenerateContentConfig{ToolConfig: anyOf()})
 		if ae := apiError(t, err); ae.Code != 400 || ae.Message != "Function calling config is set without function_declarations." {
 			t.Fatalf("stream=%v no tools: %+v", stream, ae)
+		}
+		search := &genai.GenerateContentConfig{Tools: []*genai.Tool{{GoogleSearch: &genai.GoogleSearch{}}},
+			ToolConfig: &genai.ToolConfig{FunctionCallingConfig: &genai.FunctionCallingConfig{Mode: genai.FunctionCallingConfigModeAuto}}}
+		if _, _, err := collect(t, c, stream, "gemini-2.5-flash", ask, search); err != nil {
+			t.Fatalf("stream=%v config beside Google Search only: %v", stream, err)
 		}
 		turn, _, err := collect(t, c, stream, "gemini-2.5-flash", ask, &genai.GenerateContentConfig{Tools: []*genai.Tool{weatherTool(), timeTool()}, ToolConfig: anyOf("get_weather")})
 		if err != nil {

@@ -111,6 +111,18 @@ func apiError(t *testing.T, err error) genai.APIError {
 	return ae
 }
 
+// assertJournaled: the session's journal holds a SHOULD violation of rule
+// (a breach the API is not known to refuse: answered 200, journaled).
+func assertJournaled(t *testing.T, ts *mockprovider.TestServer, key, rule string) {
+	t.Helper()
+	for _, v := range ts.Violations(key) {
+		if v.Rule == rule && v.Level == "SHOULD" {
+			return
+		}
+	}
+	t.Fatalf("%s not journaled as SHOULD: %v", rule, ts.Violations(key))
+}
+
 // weatherTool is the get_weather declaration of https://platform.openai.com/docs/guides/function-calling.
 func weatherTool() *genai.Tool {
 	return &genai.Tool{FunctionDeclarations: []*genai.FunctionDeclaration{{

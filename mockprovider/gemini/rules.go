@@ -39,7 +39,7 @@ const (
 	msgAllowedUndeclaredFormat = "Function calling config allowed_function_names contains '%s', which is not declared in function_declarations."
 	msgResponseOrderIDs        = "The function response parts are not in the order of the function call parts. Every response names its call's id, so they can be paired, but answering in call order is advised."
 	msgResponseIDFormat        = "Please ensure that each function response part echoes the id of its function call part: function call `%s` has id '%s' but its function response has id '%s'."
-	msgInlineDataFormat        = "Invalid function response part at 'contents[%d].parts[%d].function_response.parts[%d]': each multimodal function response part must contain inline_data."
+	msgInlineDataFormat        = "Invalid function response part at 'contents[%d].parts[%d].function_response.parts[%d]': each multimodal function response part must contain inline_data or file_data with a file_uri."
 	msgMIMEFormat              = "Unsupported MIME type in function response part at 'contents[%d].parts[%d].function_response.parts[%d]': %s. Supported MIME types are image/png, image/jpeg, image/webp, application/pdf and text/plain."
 	msgDisplayDupFormat        = "Duplicate display_name '%s' at 'contents[%d].parts[%d].function_response.parts'. Each multimodal part of a function response must have a unique display_name."
 	msgRefDangleFormat         = "Invalid reference {\"$ref\": \"%s\"} at 'contents[%d].parts[%d].function_response.response': no multimodal part of the function response has that display_name."
@@ -95,6 +95,13 @@ func catalog() []rules.Rule {
 	rule := func(id, summary, source string, check func(*Request, *rules.Env) []rules.Violation) rules.Rule {
 		return rules.Rule{ID: "gemini." + id, Dialect: conv.Gemini, Level: rules.MUST, Summary: summary, Source: source, Check: typed(check)}
 	}
+	// should is a rule no public source shows the API enforcing: journaled,
+	// never answered with a 400.
+	should := func(id, summary, source string, check func(*Request, *rules.Env) []rules.Violation) rules.Rule {
+		r := rule(id, summary, source, check)
+		r.Level = rules.SHOULD
+		return r
+	}
 	rs := []rules.Rule{
 		{ID: ruleValidJSON, Dialect: conv.Gemini, Level: rules.MUST,
 			Summary: "The body is well-formed JSON in UTF-8.",
@@ -109,21 +116,21 @@ func catalog() []rules.Rule {
 			Source:  "https://github.com/openswarm-ai/openswarm/issues/24 and https://github.com/Laisky/one-api/issues/60 [V]",
 			Check:   typed(checkUnknown(true))},
 		{ID: ruleFieldTypes, Dialect: conv.Gemini, Level: rules.MUST,
-			Summary: "Every field has its proto type: a message is an object, a repeated field a list, numbers fit their type (int32, float), enums name a value; no member twice.",
-			Source:  "https://github.com/n8n-io/n8n/issues/15553 (list on a singular field) [V]; https://github.com/vercel/ai/issues/3589 (`Invalid value at 'FIELD' (TYPE), VALUE` wording of the Struct captures) [V], applied to scalars, enums and messages [I]; duplicate member [I]",
+			Summary: "Every field has its proto type: a message is an object, numbers fit their type (int32, float), enums name a value, a singular field takes no list; no member twice. A repeated field takes a list or a single value (a list of one).",
+			Source:  "https://github.com/n8n-io/n8n/issues/15553 (list on a singular field) [V]; a single value for a repeated field is accepted, as protobuf's JSON parsers do [I]; https://github.com/vercel/ai/issues/3589 (`Invalid value at 'FIELD' (TYPE), VALUE` wording of the Struct captures) [V], applied to scalars, enums and messages [I]; duplicate member [I]",
 			Check:   typed(decodedAlready)},
-		rule("function-calling-config-needs-declarations", "toolConfig.functionCallingConfig (any mode, allowedFunctionNames) is only set when a tool declares functions.",
-			"https://github.com/Chevey339/kelivo/issues/317 [V]", checkCallingConfigHasDeclarations),
-		rule("allowed-function-names-declared", "Every name in functionCallingConfig.allowedFunctionNames is a declared function.",
-			"https://github.com/googleapis/go-genai/blob/v1.77.0/types.go (FunctionCallingConfig.AllowedFunctionNames: \"Function names should match [FunctionDeclaration.Name]\") [D]; message [I]", checkAllowedNamesDeclared),
-		rule("parameters-one-schema", "A function declaration sets parameters or parametersJsonSchema (response or responseJsonSchema), never both.",
-			"https://github.com/googleapis/go-genai/blob/v1.77.0/types.go (FunctionDeclaration.ParametersJsonSchema: \"This field is mutually exclusive with `parameters`\") [D]; message [I]", checkOneSchema),
+		rule("function-calling-config-needs-declarations", "toolConfig.functionCallingConfig (any mode, allowedFunctionNames) needs tools: functions declared, or built-in tools (googleSearch, codeExecution…), beside which it is accepted.",
+			"https://github.com/Chevey339/kelivo/issues/317 [V] (a config with no tools); beside built-in tools only accepted [I]", checkCallingConfigHasDeclarations),
+		should("allowed-function-names-declared", "Every name in functionCallingConfig.allowedFunctionNames should be a declared function (journaled: no public source shows the API refusing one).",
+			"https://github.com/googleapis/go-genai/blob/v1.77.0/types.go (FunctionCallingConfig.AllowedFunctionNames: \"Function names should match [FunctionDeclaration.Name]\") [D]; a refusal not seen [I]", checkAllowedNamesDeclared),
+		should("parameters-one-schema", "A function declaration should set parameters or parametersJsonSchema (response or responseJsonSchema), not both (journaled: no public source shows the API refusing both).",
+			"https://github.com/googleapis/go-genai/blob/v1.77.0/types.go (FunctionDeclaration.ParametersJsonSchema: \"This field is mutually exclusive with `parameters`\") [D]; a refusal not seen [I]", checkOneSchema),
 		rule("schema-required-defined", "Every name in a Schema's required list is one of its properties.",
 			"https://github.com/iBUHub/AIStudioToAPI/issues/154 [V]", checkRequiredDefined),
 		rule("function-response-object", "functionResponse.response is a JSON object (a google.protobuf.Struct), never a string or list.",
 			"https://github.com/googleapis/go-genai/blob/v1.77.0/types.go (FunctionResponse.Response: a map); https://github.com/vercel/ai/issues/3589 (list message) [V]; string message [I] (Struct wording from a Live API capture)", checkResponseObject),
 		rule("function-call-args-object", "functionCall.args in history is a JSON object.",
-			srcShapes+" (FunctionCall.Args: a map); message [I] (same Struct parse error as function-response-object)", checkArgsObject),
+			"https://github.com/googleapis/googleapis/blob/master/google/ai/generativelanguage/v1beta/content.proto (FunctionCall.args: google.protobuf.Struct, the type of FunctionResponse.response); https://github.com/vercel/ai/issues/3589 (a Struct field given a list is refused) [V]; message [I] (same Struct parse error as function-response-object)", checkArgsObject),
 		rule("contents-required", "The request has at least one content.",
 			"https://github.com/langchain-ai/langchain-google/issues/1393 (\"400 - contents is not specified\") [V]; full text [I]", checkContents),
 		rule("function-name-valid", "Declared function names start with a letter or underscore and use a-z, A-Z, 0-9, _ . : - (at most 64).",
@@ -134,38 +141,38 @@ func catalog() []rules.Rule {
 			"https://github.com/googleapis/python-genai/issues/81 [V]", checkMixed),
 		rule("function-response-after-call", "A function response turn comes immediately after a function call turn.",
 			srcRules+" (a function response turn follows the call turn) [V]", checkResponseAfterCall),
-		rule("function-call-after-user", "A function call turn comes immediately after a user turn or a function response turn.",
-			"https://github.com/google-gemini/gemini-cli/issues/11814 [V]", checkCallAfterUser),
-		rule("function-response-count", "A function response turn answers every call of the preceding function call turn: as many responses as calls.",
-			srcRules+" (one response per call) [V]", checkResponseCount),
-		rule("function-response-order", "The responses to a parallel batch come together, in call order, matched by name.",
-			srcRules+" (responses in the order of the calls); message [I]", checkResponseOrder),
+		rule("function-call-after-user", "A function call turn comes immediately after a user turn, a function response turn, or another function call turn of the model (steps answered together).",
+			"https://github.com/google-gemini/gemini-cli/issues/11814 [V]; consecutive call turns accepted [I]", checkCallAfterUser),
+		rule("function-response-count", "A function response turn answers every call of the preceding function call turn (consecutive call turns of the model counted as one): as many responses as calls.",
+			"https://github.com/google-gemini/gemini-cli/issues/4504 and https://github.com/microsoft/vscode/issues/299295 (\"Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.\") [V]", checkResponseCount),
+		should("function-response-order", "The responses to a parallel batch should come in call order, matched by name (journaled: no public source shows the API refusing a reordered batch).",
+			srcRules+" (responses in the order of the calls); a refusal not seen [I]", checkResponseOrder),
 		{ID: "gemini.function-response-order-ids", Dialect: conv.Gemini, Level: rules.SHOULD,
 			Summary: "Responses that each name their call's id may come in another order than the calls; keeping the call order is still advised.",
 			Source:  srcRules + " (responses in the order of the calls); no public source shows the API rejecting a reordered batch whose responses carry the calls' ids [I]",
 			Check:   typed(checkResponseOrderByID)},
-		rule("function-response-id", "A functionResponse echoes the id of its functionCall when the call had one.",
-			srcShapes+" (FunctionResponse.ID echoes FunctionCall.ID); message [I]", checkResponseID),
+		should("function-response-id", "A functionResponse should echo the id of its functionCall when the call had one (journaled: no public source shows the API refusing another id).",
+			srcShapes+" (FunctionResponse.ID echoes FunctionCall.ID); a refusal not seen [I]", checkResponseID),
 		{ID: "gemini.thought-signature", Dialect: conv.Gemini, Level: rules.MUST,
 			Summary: "On Gemini 3 the first functionCall part of each step of the current turn carries its thoughtSignature (the two documented dummy values bypass validation).",
 			Source:  "https://ai.google.dev/gemini-api/docs/thought-signatures [D][V]; position = 1-based content index [I]",
 			Feature: "signatures", Option: "--thought-signatures", Check: typed(checkThoughtSignatures)},
 		{ID: "gemini.thought-signature-issued", Dialect: conv.Gemini, Level: rules.MUST,
-			Summary: "On Gemini 3 a functionCall's thoughtSignature in the current turn is the one the model issued for that call, passed back unchanged (or a documented dummy value).",
+			Summary: "On Gemini 3 a functionCall's thoughtSignature in the current turn is the one the model issued for that call, passed back unchanged (or a documented dummy value, as text or base64-encoded as a bytes field is).",
 			Source:  "https://github.com/anomalyco/opencode/issues/4832 and https://github.com/heyhuynhgiabuu/proxypal/issues/119 (\"Corrupted thought signature.\") [V]; mockprovider/gemini/signature.go (the mock's signatures are an HMAC of the call, so it knows which it issued)",
 			Feature: "signatures", Option: "--thought-signatures", Check: typed(checkSignaturesIssued)},
 		rule("multimodal-response-model", "functionResponse.parts (multimodal function responses) are accepted by Gemini 3 models only.",
 			srcMultimodal+" (Gemini 3 models only) [V]", checkMultimodalModel),
-		rule("multimodal-response-inline-data", "On Gemini 3 each multimodal function response part contains inlineData.",
-			srcMultimodal+"; message [I]", checkMultimodalInlineData),
+		rule("multimodal-response-inline-data", "On Gemini 3 each multimodal function response part carries its media: inlineData, or fileData with a fileUri (an uploaded file).",
+			"https://docs.cloud.google.com/gemini-enterprise-agent-platform/models/tools/function-calling (each multimodal part must contain inlineData or fileData, as quoted in https://github.com/BerriAI/litellm/pull/29324) [D]; https://ai.google.dev/api/caching#FileData (fileUri required) [D]; message [I]", checkMultimodalInlineData),
 		rule("multimodal-response-mime", "On Gemini 3 multimodal function response parts are image/png, image/jpeg, image/webp, application/pdf or text/plain.",
 			"https://ai.google.dev/gemini-api/docs/function-calling#multimodal (supported MIME types); message [I]", checkMultimodalMIME),
 		rule("multimodal-response-display-name-unique", "On Gemini 3 the displayNames of one function response's parts are unique.",
 			srcMultimodal+"; message [I]", checkDisplayNamesUnique),
 		rule("multimodal-response-ref-resolves", "On Gemini 3 every {\"$ref\": NAME} in functionResponse.response names a part's displayName.",
-			srcMultimodal+"; message [I]", checkRefsResolve),
-		rule("multimodal-response-ref-once", "On Gemini 3 each displayName is referenced at most once in functionResponse.response.",
-			srcMultimodal+"; message [I]", checkRefsOnce),
+			srcMultimodal+"; https://github.com/googleapis/python-genai/issues/2792 (the API checks a $ref against the parts' display_name: \"does not match to a display_name\") [V]; message [I]", checkRefsResolve),
+		should("multimodal-response-ref-once", "On Gemini 3 each displayName should be referenced at most once in functionResponse.response (journaled: no public source shows the API refusing a second reference).",
+			srcMultimodal+"; a refusal not seen [I]", checkRefsOnce),
 	}
 	for i := range rs {
 		switch rs[i].ID {
@@ -305,8 +312,11 @@ func callingConfig(r *Request) *FunctionCallingConfig {
 	return r.ToolConfig.FunctionCallingConfig
 }
 
+// checkCallingConfigHasDeclarations: a functionCallingConfig with no tool
+// at all is refused; beside built-in tools only (googleSearch…) it is
+// accepted, as a config for tools the request may add later.
 func checkCallingConfigHasDeclarations(r *Request, _ *rules.Env) []rules.Violation {
-	if callingConfig(r) == nil || declarationCount(r.Tools) > 0 {
+	if callingConfig(r) == nil || declarationCount(r.Tools) > 0 || slices.ContainsFunc(r.Tools, builtIn) {
 		return nil
 	}
 	return []rules.Violation{violation(orderProto, "toolConfig.functionCallingConfig", MsgCallingConfigWithoutDeclarations)}
@@ -329,6 +339,18 @@ func checkAllowedNamesDeclared(r *Request, _ *rules.Env) []rules.Violation {
 		}
 	}
 	return nil
+}
+
+// builtIn reports a tool entry that enables a built-in tool (Google
+// Search, code execution, URL context…) rather than declaring functions.
+func builtIn(t Tool) bool {
+	for _, o := range []Object{t.GoogleSearch, t.GoogleSearchRetrieval, t.GoogleMaps, t.CodeExecution, t.ComputerUse, t.FileSearch,
+		t.URLContext, t.Retrieval, t.EnterpriseWebSearch, t.ParallelAISearch, t.ExaAISearch} {
+		if len(o) > 0 && string(o) != "null" {
+			return true
+		}
+	}
+	return len(t.MCPServers) > 0
 }
 
 // declarationCount is the number of function declarations of all tools.
@@ -477,6 +499,9 @@ func checkCallAfterUser(r *Request, _ *rules.Env) []rules.Violation {
 			continue
 		}
 		prev := r.Contents[i-1]
+		if prev.Role == roleModel && isCallTurn(prev) && !isMixed(prev) {
+			continue // the call turn goes on: its steps answered together
+		}
 		if prev.Role == roleModel || isCallTurn(prev) {
 			out = append(out, violation(i, fmt.Sprintf("contents[%d]", i), MsgCallAfterUser))
 		}
@@ -485,15 +510,29 @@ func checkCallAfterUser(r *Request, _ *rules.Env) []rules.Violation {
 }
 
 // answeredPairs yields each response turn i that follows a call turn
-// (neither mixed), with the parts of both. Several rules walk the pairs on
-// every request, so nothing is copied: callResponsePairs zips the parts.
+// (neither mixed), with the parts of both. Consecutive call turns of the
+// model are one call turn whose steps one response turn answers together
+// (their calls in order). Several rules walk the pairs on every request,
+// so a single call turn's parts are not copied: callResponsePairs zips
+// the parts.
 func answeredPairs(r *Request, visit func(i int, callParts, responseParts []Part)) {
 	for i := 1; i < len(r.Contents); i++ {
 		c, prev := r.Contents[i], r.Contents[i-1]
 		if !isResponseTurn(c) || isMixed(c) || !isCallTurn(prev) || isMixed(prev) {
 			continue
 		}
-		visit(i, prev.Parts, c.Parts)
+		callParts := prev.Parts
+		first := i - 1
+		for first > 0 && r.Contents[first-1].Role == roleModel && isCallTurn(r.Contents[first-1]) && !isMixed(r.Contents[first-1]) {
+			first--
+		}
+		if first < i-1 {
+			callParts = nil
+			for _, step := range r.Contents[first:i] {
+				callParts = append(callParts, step.Parts...)
+			}
+		}
+		visit(i, callParts, c.Parts)
 	}
 }
 
@@ -689,7 +728,7 @@ func checkSignaturesIssued(r *Request, env *rules.Env) []rules.Violation {
 		}
 		for j, p := range c.Parts {
 			sig := p.ThoughtSignature
-			if p.FunctionCall == nil || sig == nil || sig.Text == "" || isBypassSignature(sig.Text) || issuedSignature(sig.Bytes, p.FunctionCall.Name) {
+			if p.FunctionCall == nil || sig == nil || sig.Text == "" || isBypassSignature(sig) || issuedSignature(sig.Bytes, p.FunctionCall.Name) {
 				continue
 			}
 			out = append(out, violation(i, fmt.Sprintf("contents[%d].parts[%d].thoughtSignature", i, j), MsgCorruptedSignature))
@@ -736,7 +775,7 @@ func gemini3Multimodal(r *Request, env *rules.Env, visit func(i, j int, fr *Func
 func checkMultimodalInlineData(r *Request, env *rules.Env) []rules.Violation {
 	return gemini3Multimodal(r, env, func(i, j int, fr *FunctionResponse) []rules.Violation {
 		for k, mp := range fr.Parts {
-			if mp.InlineData == nil {
+			if mp.InlineData == nil && (mp.FileData == nil || mp.FileData.FileURI == "") {
 				return []rules.Violation{violation(i, fmt.Sprintf("contents[%d].parts[%d].functionResponse.parts[%d]", i, j, k), fmt.Sprintf(msgInlineDataFormat, i, j, k))}
 			}
 		}
@@ -766,8 +805,11 @@ func quoteMIME(m string) string {
 func displayNames(fr *FunctionResponse) []string {
 	var names []string
 	for _, mp := range fr.Parts {
-		if mp.InlineData != nil && mp.InlineData.DisplayName != "" {
+		switch {
+		case mp.InlineData != nil && mp.InlineData.DisplayName != "":
 			names = append(names, mp.InlineData.DisplayName)
+		case mp.FileData != nil && mp.FileData.DisplayName != "":
+			names = append(names, mp.FileData.DisplayName)
 		}
 	}
 	return names

@@ -115,5 +115,10 @@ func decodeBase64(s string) ([]byte, bool) {
 	return nil, false
 }
 
-// isBypassSignature reports one of the documented dummy signatures.
-func isBypassSignature(s string) bool { return slices.Contains(bypassSignatures, s) }
+// isBypassSignature reports one of the documented dummy signatures, sent
+// as its text or as the base64 of its text: the field is bytes, and a
+// client that holds the dummy value as bytes (google-genai for Python)
+// sends it base64-encoded, as proto JSON does every bytes field.
+func isBypassSignature(s *Signature) bool {
+	return slices.Contains(bypassSignatures, s.Text) || slices.Contains(bypassSignatures, string(s.Bytes))
+}

@@ -73,8 +73,10 @@ func strictCases() []strictCase {
 			`Invalid JSON payload received. Invalid value at 'contents[0].parts[0].thought' (TYPE_BOOL), "yes"`, "contents[0].parts[0].thought"},
 		{"role as an object", `{"contents":[{"role":◆,"parts":[{"text":"a"}]}]}`, `{}`, `"user"`, "gemini.field-types",
 			`Invalid JSON payload received. Invalid value at 'contents[0].role' (TYPE_STRING), Starting an object on a scalar field`, "contents[0].role"},
-		{"contents as an object", `{"contents":◆}`, `{"parts":[{"text":"a"}]}`, `[{"parts":[{"text":"a"}]}]`, "gemini.field-types",
-			`Invalid JSON payload received. Invalid value at 'contents' (type.googleapis.com/google.ai.generativelanguage.v1beta.Content), {"parts":[{"text":"a"}]}`, "contents"},
+		// A single value of a repeated field is a list of one (TestSingleValueForRepeatedField):
+		// a string there is then a string where a Content goes.
+		{"contents as a string", `{"contents":◆}`, `"a"`, `[{"parts":[{"text":"a"}]}]`, "gemini.field-types",
+			`Invalid JSON payload received. Invalid value at 'contents[0]' (type.googleapis.com/google.ai.generativelanguage.v1beta.Content), "a"`, "contents[0]"},
 		{"function calling mode unknown", `{"contents":[` + userHi + `],"tools":[{"functionDeclarations":[{"name":"f"}]}],"toolConfig":{"functionCallingConfig":{"mode":◆}}}`, `"ALWAYS"`, `"AUTO"`, "gemini.field-types",
 			`Invalid JSON payload received. Invalid value at 'tool_config.function_calling_config.mode' (type.googleapis.com/google.ai.generativelanguage.v1beta.FunctionCallingConfig.Mode), "ALWAYS"`, "tool_config.function_calling_config.mode"},
 		{"googleSearch as a boolean", `{"contents":[` + userHi + `],"tools":[{"googleSearch":◆}]}`, `true`, `{}`, "gemini.field-types",

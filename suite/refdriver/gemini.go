@@ -244,11 +244,9 @@ func (d *Driver) geminiMediaPart(m task.Media, data []byte, name string) *genai.
 	case DanglingRef:
 		blob.DisplayName = ""
 	case FileDataParts:
-		uri := m.URI
-		if uri == "" {
-			uri = "data:" + m.MimeType + ";base64," + m.Data
-		}
-		return &genai.FunctionResponsePart{FileData: &genai.FunctionResponseFileData{FileURI: uri, MIMEType: m.MimeType, DisplayName: name}}
+		// fileData naming an uploaded file is accepted; one without a
+		// fileUri carries no media at all.
+		return &genai.FunctionResponsePart{FileData: &genai.FunctionResponseFileData{MIMEType: m.MimeType, DisplayName: name}}
 	}
 	return &genai.FunctionResponsePart{InlineData: blob}
 }

@@ -88,7 +88,7 @@ func init() {
 		BreakInfo{DropOutputWithPreviousResp, []conv.Dialect{resp}, "chain turns with previous_response_id and send a user message instead of the function_call_output items"},
 		BreakInfo{ReasoningWithoutFollowingItem, []conv.Dialect{resp}, "replay reasoning items after the function_call items they preceded"},
 		BreakInfo{OmitMaxTokens, []conv.Dialect{anth}, "leave max_tokens out (an OpenAI habit)"},
-		BreakInfo{DuplicateToolUseIDs, []conv.Dialect{anth}, "renumber tool_use ids per turn (toolu_01, toolu_02, …), so later turns reuse earlier turns' ids"},
+		BreakInfo{DuplicateToolUseIDs, []conv.Dialect{anth}, "give every tool_use of a turn the same id (toolu_01), so the calls of a parallel turn share one (reusing an id in a later turn is accepted)"},
 		BreakInfo{TextAfterToolUse, []conv.Dialect{anth}, "replay the assistant turn with its tool_use blocks first and its text after them"},
 		BreakInfo{DropToolUseBlocks, []conv.Dialect{anth}, "replay assistant turns without their tool_use blocks"},
 		BreakInfo{MCPContentPassthrough, []conv.Dialect{anth}, "copy MCP content items into tool_result.content unchanged (resource items included)"},
@@ -97,7 +97,7 @@ func init() {
 		BreakInfo{PromptAsSystemInstruction, []conv.Dialect{gem}, "send the prompt as systemInstruction, leaving contents empty"},
 		BreakInfo{ResponseIDNotEchoed, []conv.Dialect{gem}, "leave functionResponse.id empty when the functionCall had an id"},
 		BreakInfo{DuplicateDisplayName, []conv.Dialect{gem}, "give every multimodal part of a function response the same displayName"},
-		BreakInfo{FileDataParts, []conv.Dialect{gem}, "send tool media as fileData (a URI) instead of inlineData"},
+		BreakInfo{FileDataParts, []conv.Dialect{gem}, "send tool media as fileData without a fileUri (the bytes dropped) instead of inlineData"},
 		BreakInfo{UnsupportedMIME, []conv.Dialect{gem}, "label every multimodal part application/octet-stream"},
 		BreakInfo{DanglingRef, []conv.Dialect{gem}, `reference multimodal parts with {"$ref": …} but send them without a displayName`},
 		BreakInfo{GeminiRoleTool, []conv.Dialect{gem}, `send function responses in a content with role "tool" (as older docs showed)`},
@@ -175,7 +175,7 @@ func (d *Driver) moreEdits() func([]byte) []byte {
 			return []string{fmt.Sprintf(`{"role":"assistant","content":%s,"tool_calls":[]}`, text.Raw), calls}
 		})
 	case DuplicateToolUseIDs:
-		return renumberToolUseIDs
+		return sameToolUseIDs
 	case TextAfterToolUse:
 		return mapBlocks(func(blocks []gjson.Result) []gjson.Result {
 			var calls, rest []gjson.Result
@@ -302,23 +302,22 @@ func mapBlocks(f func([]gjson.Result) []gjson.Result) func([]byte) []byte {
 	})
 }
 
-// renumberToolUseIDs gives the tool_use blocks of each assistant message
-// ids from a counter that restarts every turn, and points the tool_result
-// blocks at the new ids: an adapter that mints its own ids per turn.
-func renumberToolUseIDs(body []byte) []byte {
+// sameToolUseIDs gives every tool_use block of each assistant message the
+// id toolu_01 and points the tool_result blocks at it: an adapter that
+// mints one id per turn. Ids only need to differ within a turn, so the
+// later turns' reuse is fine and the parallel turns are the mistake.
+func sameToolUseIDs(body []byte) []byte {
 	renamed := map[string]string{}
 	msgs := gjson.GetBytes(body, "messages").Array()
 	for i, m := range msgs {
 		if m.Get("role").Str != "assistant" {
 			continue
 		}
-		n := 0
 		for j, b := range m.Get("content").Array() {
 			if b.Get("type").Str != "tool_use" {
 				continue
 			}
-			n++
-			id := fmt.Sprintf("toolu_%02d", n)
+			id := "toolu_01"
 			renamed[b.Get("id").Str] = id
 			body, _ = sjson.SetBytes(body, fmt.Sprintf("messages.%d.content.%d.id", i, j), id)
 		}

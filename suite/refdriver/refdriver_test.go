@@ -68,16 +68,19 @@ func TestResultConversions(t *testing.T) {
 	}
 }
 
-func TestRenumberToolUseIDs(t *testing.T) {
+func TestSameToolUseIDs(t *testing.T) {
 	body := []byte(`{"messages":[{"role":"user","content":"x"},
 		{"role":"assistant","content":[{"type":"tool_use","id":"toolu_a","name":"f","input":{}}]},
 		{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_a","content":"1"}]},
 		{"role":"assistant","content":[{"type":"text","text":"again"},{"type":"tool_use","id":"toolu_b","name":"f","input":{}}]},
-		{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_b","content":"2"}]}]}`)
-	got := renumberToolUseIDs(body)
-	for _, p := range []string{"messages.1.content.0.id", "messages.2.content.0.tool_use_id", "messages.3.content.1.id", "messages.4.content.0.tool_use_id"} {
+		{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_b","content":"2"}]},
+		{"role":"assistant","content":[{"type":"tool_use","id":"toolu_c","name":"f","input":{}},{"type":"tool_use","id":"toolu_d","name":"f","input":{}}]},
+		{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_c","content":"3"},{"type":"tool_result","tool_use_id":"toolu_d","content":"4"}]}]}`)
+	got := sameToolUseIDs(body)
+	for _, p := range []string{"messages.1.content.0.id", "messages.2.content.0.tool_use_id", "messages.3.content.1.id", "messages.4.content.0.tool_use_id",
+		"messages.5.content.0.id", "messages.5.content.1.id", "messages.6.content.0.tool_use_id", "messages.6.content.1.tool_use_id"} {
 		if v := gjson.GetBytes(got, p).Str; v != "toolu_01" {
-			t.Errorf("%s = %q, want toolu_01 (ids restart every turn)", p, v)
+			t.Errorf("%s = %q, want toolu_01 (one id a turn)", p, v)
 		}
 	}
 }
