@@ -25,6 +25,7 @@ import (
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
 	"github.com/toolwire/toolwire/mockprovider/model"
+	"github.com/toolwire/toolwire/mockprovider/models"
 	"github.com/toolwire/toolwire/mockprovider/rap"
 	"github.com/toolwire/toolwire/mockprovider/record"
 	"github.com/toolwire/toolwire/mockprovider/rules"
@@ -67,6 +68,10 @@ type Options struct {
 	// reading does not hold a stream open.
 	BodyReadTimeout    time.Duration
 	StreamWriteTimeout time.Duration
+	// Models adds to and overrides the built-in model catalog (serve
+	// --models): an id no catalog entry names gets the API's 404, unless
+	// an API's entries include the wildcard id "*".
+	Models *models.Catalog
 }
 
 // Server is the mock provider.
@@ -78,6 +83,7 @@ type Server struct {
 	dialects map[conv.Dialect]dialect.Dialect
 	mux      *http.ServeMux
 	rap      *rap.Runtime
+	models   *models.Catalog
 }
 
 // New builds a server. It panics only on a broken built-in catalog or
@@ -114,6 +120,7 @@ func New(opts Options) *Server {
 		engine:   &model.Engine{Scenarios: opts.Scenarios},
 		dialects: map[conv.Dialect]dialect.Dialect{},
 		mux:      http.NewServeMux(),
+		models:   models.Builtin().With(opts.Models),
 	}
 	var sets [][]rules.Rule
 	for _, d := range opts.Dialects {
@@ -306,8 +313,13 @@ func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
 		}
 		entry.Conversation = c
 		x.Env.Model = c.Model
-		// 5. Rules; record and replay modes answer from elsewhere.
+		// 5. Rules, the model catalog's first; record and replay modes
+		// answer from elsewhere.
+		unknownModel := s.checkModel(d, r, x.Env)
 		vs := rules.Run(d.Rules(), req, x.Env)
+		if unknownModel != nil {
+			vs = append([]rules.Violation{*unknownModel}, vs...)
+		}
 		entry.Violations = vs
 		if s.opts.Recorder != nil {
 			// The real API is the judge in record mode: forward even a

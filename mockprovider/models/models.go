@@ -5,8 +5,8 @@
 package models
 
 import (
-	_ "embed"
 	"bytes"
+	_ "embed"
 	"errors"
 	"fmt"
 	"io"

@@ -23,7 +23,7 @@ func js(s string) json.RawMessage {
 func RuleCases() []dialect.RuleCase {
 	setupCall := js(`{"model":"gpt-4.1","input":"What's the weather in Tokyo?","tools":[$TOOL]}`)
 	setupReasoningCall := js(`{"model":"gpt-5","input":"What's the weather in Tokyo?","tools":[$TOOL]}`)
-	return []dialect.RuleCase{
+	return append(capabilityCases(), []dialect.RuleCase{
 		{
 			Rule: RuleValidJSON, Name: "body cut short",
 			Bad:        json.RawMessage(`{"model":"gpt-4.1","input":"Hi"`),
@@ -260,5 +260,5 @@ func RuleCases() []dialect.RuleCase {
 				{"role":"assistant","content":"Hello"},{"role":"user","content":"Again"}]}`),
 			WantStatus: 400, WantMessage: "Item 'rs_a' of type 'reasoning' was provided without its required following item.",
 		},
-	}
+	}...)
 }

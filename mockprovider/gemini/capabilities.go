@@ -1,0 +1,45 @@
+package gemini
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/rules"
+	"github.com/toolwire/toolwire/mockprovider/wire"
+)
+
+// RuleModelExists: the model exists (enforced by the server for every
+// dialect, answered by ModelNotFound).
+const RuleModelExists = "gemini.model-exists"
+
+// ModelNotFound is the API's 404 for an unknown model, naming the path's
+// API version and the method, verbatim:
+// https://github.com/vercel/next.js/issues/95049 (v1beta, generateContent,
+// "Call ModelService.ListModels"), https://github.com/google-gemini-php/laravel/issues/32
+// (v1), https://github.com/ChatGPTNextWeb/NextChat/issues/4699 (the
+// streaming method, spelt StreamGenerateContent). Vertex AI answers an
+// unknown publisher model in its own words, which no capture shows, so its
+// paths are not checked.
+func (d *Dialect) ModelNotFound(r *http.Request, model string) *wire.APIError {
+	if r == nil || strings.Contains(r.URL.Path, "/publishers/google/") {
+		return nil
+	}
+	version, _, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
+	_, method, _ := cutLast(r.PathValue("action"), ":")
+	if method == methodStream {
+		method = "StreamGenerateContent"
+	}
+	return &wire.APIError{Status: http.StatusNotFound, Type: statusNotFound, RuleID: RuleModelExists,
+		Message: fmt.Sprintf("models/%s is not found for API version %s, or is not supported for %s. Call ModelService.ListModels to see the list of available models and their supported methods.", model, version, method)}
+}
+
+// capabilityRules are the catalog's rules, appended to the dialect's own.
+func capabilityRules() []rules.Rule {
+	return []rules.Rule{
+		{ID: RuleModelExists, Dialect: conv.Gemini, Level: rules.MUST,
+			Summary: "The model is one the API serves (a catalog model, with or without models/; serve --models adds more), on generateContent, streamGenerateContent, countTokens and the Models API.",
+			Source:  "https://github.com/vercel/next.js/issues/95049 and https://github.com/google/adk-python/issues/200 (404 NOT_FOUND, verbatim)"},
+	}
+}
