@@ -49,3 +49,14 @@ func (s *Server) checkModel(d dialect.Dialect, r *http.Request, env *rules.Env) 
 // Models is the model catalog the server answers from (the built-in one
 // with Options.Models applied).
 func (s *Server) Models() *models.Catalog { return s.models }
+
+// AnyModel is a catalog that accepts every model id of every API (the
+// catalog's models keep their capabilities), for tests written against
+// made-up ids: NewTestServer(t, Options{Models: AnyModel()}).
+func AnyModel() *models.Catalog {
+	c, err := models.Parse([]byte(`{openai: [{id: "*"}], anthropic: [{id: "*"}], gemini: [{id: "*"}]}`))
+	if err != nil {
+		panic(err) // a constant
+	}
+	return c
+}
