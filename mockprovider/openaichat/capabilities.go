@@ -21,6 +21,7 @@ const (
 	RuleEffortLevel     = "openai-chat.model-supports-effort-level"
 	RuleWebSearchModel  = "openai-chat.model-supports-web-search"
 	RuleAudioInputModel = "openai-chat.model-supports-audio-input"
+	RuleModelOnEndpoint = "openai-chat.model-served-by-chat"
 )
 
 // ModelNotFound is the API's 404 for an unknown model. On Azure the path
@@ -54,6 +55,8 @@ func capabilityRules() []rules.Rule {
 			"https://github.com/cpbotha/obsidian-ai-chat-as-md/issues/5 (gpt-4o: 400 \"Web search options not supported with this model.\"); https://github.com/BerriAI/litellm/issues/12311 and https://github.com/pydantic/pydantic-ai/issues/2822 (o4-mini, gpt-5: unknown_parameter, verbatim)", checkWebSearchModel),
 		r(RuleAudioInputModel, rules.SHOULD, "input_audio parts go to audio models only (gpt-4o-audio-preview, gpt-audio-mini).",
 			"https://platform.openai.com/docs/guides/audio (audio input needs an audio model; the refusal's text [I])", checkAudioInputModel),
+		r(RuleModelOnEndpoint, rules.SHOULD, "The model is served by Chat Completions (o1-pro, o3-pro, the deep-research, codex and computer-use models are Responses only).",
+			"https://github.com/sigoden/aichat/pull/1318 (o1-pro and o3-pro refused on Chat Completions, the Responses API required); https://developers.openai.com/api/docs/models/all (endpoints per model); the text [I]", checkModelOnEndpoint),
 	}
 }
 
@@ -123,6 +126,14 @@ func checkAudioInputModel(req any, env *rules.Env) []rules.Violation {
 		}
 	}
 	return nil
+}
+
+func checkModelOnEndpoint(_ any, env *rules.Env) []rules.Violation {
+	if catalogEntry(env).Serves("chat") {
+		return nil
+	}
+	return []rules.Violation{{Path: "model", Order: requestLevel, Status: http.StatusNotFound, ErrType: openaiwire.InvalidRequest, Param: "model",
+		Message: "This model is only supported in v1/responses and not in v1/chat/completions."}}
 }
 
 // capabilityParams are the members only the capability rules read.

@@ -38,6 +38,8 @@ func capabilityCases() []dialect.RuleCase {
 		{Rule: RuleWebSearchModel, Name: "web_search_options to a reasoning model",
 			Bad: body(hi, obj{"web_search_options": obj{}, "model": "gpt-5"}), Good: body(hi, obj{"web_search_options": obj{}, "model": "gpt-4o-search-preview"}),
 			WantStatus: 400, WantMessage: "Unknown parameter: 'web_search_options'."},
+		{Rule: RuleModelOnEndpoint, Name: "a Responses-only model",
+			Bad: body(hi, obj{"model": "o3-pro"}), Good: body(hi, obj{"model": "o3"})},
 		{Rule: RuleAudioInputModel, Name: "input_audio to gpt-4o-mini",
 			Bad: body(audio), Good: body(audio, obj{"model": "gpt-4o-audio-preview"})},
 	}

@@ -16,7 +16,7 @@ import (
 func TestCapabilityCases(t *testing.T) {
 	var cases []dialect.RuleCase
 	for _, c := range openaichat.RuleCases() {
-		if c.Rule == openaichat.RuleModelExists || strings.HasPrefix(c.Rule, "openai-chat.model-supports-") {
+		if c.Rule == openaichat.RuleModelExists || strings.HasPrefix(c.Rule, "openai-chat.model-s") {
 			cases = append(cases, c)
 		}
 	}
