@@ -19,7 +19,8 @@ const RuleModelExists = "gemini.model-exists"
 // https://github.com/vercel/next.js/issues/95049 (v1beta, generateContent,
 // "Call ModelService.ListModels"), https://github.com/google-gemini-php/laravel/issues/32
 // (v1), https://github.com/ChatGPTNextWeb/NextChat/issues/4699 (the
-// streaming method, spelt StreamGenerateContent). Vertex AI answers an
+// streaming method, spelt StreamGenerateContent),
+// https://github.com/google-gemini/gemini-cli/issues/9952 (countTokens). Vertex AI answers an
 // unknown publisher model in its own words, which no capture shows, so its
 // paths are not checked.
 func (d *Dialect) ModelNotFound(r *http.Request, model string) *wire.APIError {
@@ -40,6 +41,6 @@ func capabilityRules() []rules.Rule {
 	return []rules.Rule{
 		{ID: RuleModelExists, Dialect: conv.Gemini, Level: rules.MUST,
 			Summary: "The model is one the API serves (a catalog model, with or without models/; serve --models adds more), on generateContent, streamGenerateContent, countTokens and the Models API.",
-			Source:  "https://github.com/vercel/next.js/issues/95049 and https://github.com/google/adk-python/issues/200 (404 NOT_FOUND, verbatim)"},
+			Source:  "https://github.com/vercel/next.js/issues/95049 and https://github.com/google/adk-python/issues/200 (404 NOT_FOUND, verbatim); https://github.com/google-gemini/gemini-cli/issues/9952 (countTokens)"},
 	}
 }
