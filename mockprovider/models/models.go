@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -210,9 +211,36 @@ func ParseFile(path string) (*Catalog, error) {
 	return c, nil
 }
 
+// allowed are the values of the enumerated members, so a misspelt one in
+// a --models file is an error instead of a fact that silently refuses.
+var allowed = map[string][]string{
+	"inputs":    {"text", "image", "audio", "video", "file"},
+	"thinking":  {"enabled", "adaptive", "budget", "level"},
+	"endpoints": {"chat", "responses"},
+}
+
+func (m *Model) validate() error {
+	for member, values := range map[string][]string{"inputs": m.Inputs, "thinking": m.Thinking, "endpoints": m.Endpoints} {
+		for _, v := range values {
+			if !slices.Contains(allowed[member], v) {
+				return fmt.Errorf("%s: %s %q is not one of %s", m.ID, member, v, strings.Join(allowed[member], ", "))
+			}
+		}
+	}
+	if m.Created != "" {
+		if _, err := time.Parse(time.DateOnly, m.Created); err != nil {
+			return fmt.Errorf("%s: created %q is not a YYYY-MM-DD date", m.ID, m.Created)
+		}
+	}
+	return nil
+}
+
 func (a *apiModels) add(m *Model) error {
 	if m.ID == "" {
 		return errors.New("entry without an id")
+	}
+	if err := m.validate(); err != nil {
+		return err
 	}
 	if m.ID == Wildcard {
 		a.wildcard = m

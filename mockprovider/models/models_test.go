@@ -177,6 +177,9 @@ func TestParseRefusesBadFiles(t *testing.T) {
 		"no id":               "gemini:\n  - {reasoning: true}\n",
 		"duplicate":           "openai:\n  - {id: a}\n  - {id: b, aliases: [a]}\n",
 		"not yaml":            "openai: [",
+		"misspelt input":      "openai:\n  - {id: gpt-7, inputs: [text, imgae]}\n",
+		"unknown endpoint":    "openai:\n  - {id: gpt-7, endpoints: [completions]}\n",
+		"bad date":            "gemini:\n  - {id: g, created: last week}\n",
 	} {
 		if _, err := Parse([]byte(src)); err == nil {
 			t.Errorf("%s: no error", name)
