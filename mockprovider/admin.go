@@ -2,14 +2,15 @@ package mockprovider
 
 import (
 	"encoding/json"
-	"github.com/toolwire/toolwire/mockprovider/anthropic"
-	"github.com/toolwire/toolwire/mockprovider/journalpage"
-	"github.com/toolwire/toolwire/mockprovider/openaiwire"
 	"net/http"
 	"strconv"
 	"strings"
 
+	"github.com/toolwire/toolwire/mockprovider/anthropic"
 	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/journalpage"
+	"github.com/toolwire/toolwire/mockprovider/models"
+	"github.com/toolwire/toolwire/mockprovider/openaiwire"
 	"github.com/toolwire/toolwire/mockprovider/session"
 	"github.com/toolwire/toolwire/mockprovider/wire"
 )
@@ -137,44 +138,48 @@ func adminError(w http.ResponseWriter, status int, msg string) {
 
 func quote(s string) string { b, _ := json.Marshal(s); return string(b) }
 
-// Models the mock lists; any other name is accepted in requests too.
-var (
-	openAIModels    = []string{"gpt-4.1", "gpt-4o-mini", "gpt-5", "o4-mini"}
-	anthropicModels = []string{"claude-sonnet-4-5", "claude-opus-4-7", "claude-haiku-4-5"}
-	geminiModels    = []string{"gemini-2.5-flash", "gemini-2.5-pro", "gemini-3-flash-preview", "gemini-3-pro-preview"}
-)
-
-// routeModels serves the model lists the SDKs call. GET /v1/models is
-// shared by OpenAI and Anthropic; the anthropic-version header tells them
-// apart, as it does for the real clients.
+// routeModels serves the Models APIs from the model catalog. GET
+// /v1/models is shared by OpenAI and Anthropic; the anthropic-version
+// header tells them apart, as it does for the real clients. An unknown id
+// gets each API's not-found answer.
 func (s *Server) routeModels() {
 	// OpenAI and Anthropic share the path: the Anthropic SDKs always send
 	// anthropic-version, the OpenAI ones never do.
+	openaiGet := openaiwire.GetModelFrom(s.models)
+	var anthropicGet http.HandlerFunc
+	if d, ok := s.dialects[conv.Anthropic].(*anthropic.Dialect); ok {
+		anthropicGet = d.GetModelFrom(s.models)
+	}
 	s.mux.HandleFunc("GET /v1/models/{id}", func(w http.ResponseWriter, r *http.Request) {
-		if d, ok := s.dialects[conv.Anthropic].(*anthropic.Dialect); ok && (r.Header.Get("Anthropic-Version") != "" || r.Header.Get("X-Api-Key") != "") {
-			d.GetModel(w, r)
+		if anthropicGet != nil && (r.Header.Get("Anthropic-Version") != "" || r.Header.Get("X-Api-Key") != "") {
+			anthropicGet(w, r)
 			return
 		}
-		openaiwire.GetModel(w, r)
+		openaiGet(w, r)
 	})
 	s.mux.HandleFunc("GET /v1/models", func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("anthropic-version") != "" {
 			if !s.authorized(conv.Anthropic, w, r) {
 				return
 			}
-			data := []map[string]any{}
-			for _, m := range anthropicModels {
-				data = append(data, map[string]any{"type": "model", "id": m, "display_name": m, "created_at": "2025-01-01T00:00:00Z"})
+			list := s.models.List(models.Anthropic)
+			data := make([]any, 0, len(list))
+			for _, m := range list {
+				data = append(data, anthropic.ModelInfo(m.ID, m))
 			}
-			wire.WriteJSON(w, http.StatusOK, map[string]any{"data": data, "has_more": false, "first_id": anthropicModels[0], "last_id": anthropicModels[len(anthropicModels)-1]})
+			page := map[string]any{"data": data, "has_more": false, "first_id": nil, "last_id": nil}
+			if len(list) > 0 {
+				page["first_id"], page["last_id"] = list[0].ID, list[len(list)-1].ID
+			}
+			wire.WriteJSON(w, http.StatusOK, page)
 			return
 		}
 		if !s.authorized(conv.OpenAIChat, w, r) {
 			return
 		}
-		data := []map[string]any{}
-		for _, m := range openAIModels {
-			data = append(data, map[string]any{"id": m, "object": "model", "created": 1735689600, "owned_by": "toolwire"})
+		data := []openaiwire.Model{}
+		for _, m := range s.models.List(models.OpenAI) {
+			data = append(data, openaiwire.ModelObject(m.ID, m))
 		}
 		wire.WriteJSON(w, http.StatusOK, map[string]any{"object": "list", "data": data})
 	})
@@ -182,26 +187,51 @@ func (s *Server) routeModels() {
 		if !s.authorized(conv.Gemini, w, r) {
 			return
 		}
-		var models []map[string]any
-		for _, m := range geminiModels {
-			models = append(models, geminiModelInfo(m))
+		var list []map[string]any
+		for _, m := range s.models.List(models.Gemini) {
+			list = append(list, geminiModelInfo(m.ID, m))
 		}
-		wire.WriteJSON(w, http.StatusOK, map[string]any{"models": models})
+		wire.WriteJSON(w, http.StatusOK, map[string]any{"models": list})
 	})
 	s.mux.HandleFunc("GET /v1beta/models/{model}", func(w http.ResponseWriter, r *http.Request) {
 		if !s.authorized(conv.Gemini, w, r) {
 			return
 		}
-		wire.WriteJSON(w, http.StatusOK, geminiModelInfo(strings.TrimPrefix(r.PathValue("model"), "models/")))
+		id := strings.TrimPrefix(r.PathValue("model"), "models/")
+		m, ok := s.models.Lookup(models.Gemini, id)
+		if !ok {
+			// Worded as the generation methods' 404, naming models.get [I].
+			writeError(s.dialects[conv.Gemini], w, &wire.APIError{Status: http.StatusNotFound, Type: "NOT_FOUND",
+				Message: "models/" + id + " is not found for API version v1beta, or is not supported for getModel. Call ModelService.ListModels to see the list of available models and their supported methods."})
+			return
+		}
+		wire.WriteJSON(w, http.StatusOK, geminiModelInfo(id, m))
 	})
 }
 
-func geminiModelInfo(m string) map[string]any {
-	return map[string]any{
-		"name": "models/" + m, "version": "001", "displayName": m, "description": "toolwire mock of " + m,
-		"inputTokenLimit": 1048576, "outputTokenLimit": 65536,
+func geminiModelInfo(id string, m *models.Model) map[string]any {
+	name := id
+	in, out := int64(1048576), int64(65536)
+	if m != nil && !m.IsWildcard() {
+		if m.DisplayName != "" {
+			name = m.DisplayName
+		}
+		if m.InputTokenLimit > 0 {
+			in = m.InputTokenLimit
+		}
+		if m.MaxOutputTokens > 0 {
+			out = m.MaxOutputTokens
+		}
+	}
+	info := map[string]any{
+		"name": "models/" + id, "version": "001", "displayName": name, "description": "toolwire mock of " + id,
+		"inputTokenLimit": in, "outputTokenLimit": out,
 		"supportedGenerationMethods": []string{"generateContent", "streamGenerateContent", "countTokens"},
 	}
+	if m != nil && m.Reasoning != nil && *m.Reasoning {
+		info["thinking"] = true
+	}
+	return info
 }
 
 func (s *Server) authorized(d conv.Dialect, w http.ResponseWriter, r *http.Request) bool {

@@ -25,6 +25,7 @@ import (
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
 	"github.com/toolwire/toolwire/mockprovider/model"
+	"github.com/toolwire/toolwire/mockprovider/models"
 	"github.com/toolwire/toolwire/mockprovider/rap"
 	"github.com/toolwire/toolwire/mockprovider/record"
 	"github.com/toolwire/toolwire/mockprovider/rules"
@@ -82,6 +83,10 @@ type Options struct {
 	WorkTimeout time.Duration
 	// WebSocket bounds the Responses API's WebSocket mode (responses_ws.go).
 	WebSocket WebSocketOptions
+	// Models adds to and overrides the built-in model catalog (serve
+	// --models): an id no catalog entry names gets the API's 404, unless
+	// an API's entries include the wildcard id "*".
+	Models *models.Catalog
 }
 
 // Server is the mock provider.
@@ -98,6 +103,7 @@ type Server struct {
 	// its method: the request log's dialect (see loggedDialect).
 	routeDialects map[string]conv.Dialect
 	sockets       socketSet // the open WebSocket-mode sockets, for Shutdown
+	models        *models.Catalog
 }
 
 // New builds a server. It panics only on a broken built-in catalog or
@@ -143,6 +149,7 @@ func New(opts Options) *Server {
 		decodes:  newDecodeSlots(opts.MaxConcurrentDecodes),
 
 		routeDialects: map[string]conv.Dialect{},
+		models:        models.Builtin().With(opts.Models),
 	}
 	var sets [][]rules.Rule
 	for _, d := range opts.Dialects {
@@ -383,8 +390,13 @@ func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
 		if stopped("after decoding", deadline) {
 			return
 		}
-		// 5. Rules; record and replay modes answer from elsewhere.
+		// 5. Rules, the model catalog's first; record and replay modes
+		// answer from elsewhere.
+		unknownModel := s.checkModel(d, r, x.Env)
 		vs := rules.Run(d.Rules(), req, x.Env)
+		if unknownModel != nil {
+			vs = append([]rules.Violation{*unknownModel}, vs...)
+		}
 		entry.Violations = vs
 		holding = false
 		s.decodes.release()

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolwire/toolwire/mockprovider"
+	"github.com/toolwire/toolwire/mockprovider/models"
 	"github.com/toolwire/toolwire/mockprovider/rap"
 	"github.com/toolwire/toolwire/mockprovider/record"
 	"github.com/toolwire/toolwire/mockprovider/rules"
@@ -50,6 +51,7 @@ func newServeCommand() *cobra.Command {
 		rapAllow  []string
 		logFormat string
 		logLevel  string
+		modelFile string
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -71,6 +73,11 @@ func newServeCommand() *cobra.Command {
 			}
 			if opts.Logger, err = newLogger(cmd.ErrOrStderr(), logFormat, logLevel); err != nil {
 				return err
+			}
+			if modelFile != "" {
+				if opts.Models, err = models.ParseFile(modelFile); err != nil {
+					return fmt.Errorf("--models: %w", err)
+				}
 			}
 			switch {
 			case recordDir != "" && replayDir != "":
@@ -125,6 +132,7 @@ func newServeCommand() *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&addr, "addr", "127.0.0.1:8080", "listen address (loopback unless you name another)")
 	f.StringArrayVar(&fixtures, "fixtures", nil, "directory of extra scenario YAML files (repeatable)")
+	f.StringVar(&modelFile, "models", "", `YAML or JSON file of model catalog entries adding to or overriding the built-in catalog (an entry with id "*" accepts every id of its API)`)
 	ruleFlags(cmd, &opts.Rules)
 	f.IntVar(&limits.MaxSessions, "max-sessions", limits.MaxSessions, "sessions kept; the least recently used is evicted beyond this")
 	f.DurationVar(&limits.IdleTTL, "idle-ttl", limits.IdleTTL, "drop sessions idle this long")

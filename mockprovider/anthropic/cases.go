@@ -42,7 +42,7 @@ const pairingTail = "Each `tool_use` block must have a corresponding `tool_resul
 // the same request corrected. Cases for rules with an Option expect the
 // server to run with that option (--strict-roles).
 func RuleCases() []dialect.RuleCase {
-	return append(append(append(wireCases(), thinkingCases()...), cacheCase()), []dialect.RuleCase{
+	return append(append(append(append(wireCases(), thinkingCases()...), capabilityCases()...), cacheCase()), []dialect.RuleCase{
 		{
 			Rule: RuleToolChoiceNeedsTools, Name: "tool_choice any without tools",
 			Bad:  json.RawMessage(`{"model":"claude-haiku-4-5","max_tokens":1024,"tool_choice":{"type":"any"},"messages":` + msgs(askWeather) + `}`),

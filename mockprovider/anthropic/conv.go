@@ -54,6 +54,8 @@ type Request struct {
 	BodySize int
 	// CountTokens is set for POST /v1/messages/count_tokens.
 	CountTokens bool
+	// caps are the members the model catalog's rules read (capabilities.go).
+	caps capabilityParams
 	// HasAnthropicVersion: the body carries anthropic_version (Vertex).
 	HasAnthropicVersion bool
 	// ToolChoiceType is tool_choice.type as sent ("" when absent).
@@ -226,6 +228,7 @@ func fromWire(w *wireRequest, size int) (*Request, *wire.APIError) {
 		req.ThinkingBudget = w.Thinking.Enabled.BudgetTokens
 	}
 	req.Betas = w.AnthropicBeta
+	req.caps = capabilityParamsOf(w)
 	req.HasAnthropicVersion = w.AnthropicVersion != nil
 	req.Groups = mergeRuns(req.Messages)
 	return req, nil

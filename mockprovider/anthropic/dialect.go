@@ -26,7 +26,7 @@ type Dialect struct {
 
 // New returns the dialect.
 func New() *Dialect {
-	return &Dialect{requestIDs: wire.NewIDs("anthropic-request-id"), rules: catalog()}
+	return &Dialect{requestIDs: wire.NewIDs("anthropic-request-id"), rules: append(catalog(), capabilityRules()...)}
 }
 
 // Route is the Messages endpoint; CountTokensRoute counts a prompt's

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolwire/toolwire/mockprovider/models"
 	"github.com/toolwire/toolwire/mockprovider/wire"
 )
 
@@ -66,104 +67,93 @@ type modelCapabilities struct {
 	} `json:"thinking"`
 }
 
-// knownModels are the models the mock describes (the ids GET /v1/models
-// lists): every Model constant of anthropic-sdk-go v2.15.0 (message.go;
-// TestKnownModelsCoverSDK keeps the two in step) and older ids still
-// served. Limits and dates are the published ones where known; for the
-// 5-series ids, which the SDK names without a launch date, created is the
-// SDK release that first listed them and max_tokens that of their line
-// [I]. retires is the end-of-life the SDK's deprecation comment gives.
-var knownModels = []struct {
-	id, name, line, created string
-	maxTokens               int64
-	retires                 string
-}{
-	{"claude-fable-5-2", "Claude Fable 5.2", "fable", "2026-10-21T00:00:00Z", 128000, ""},
-	{"claude-mythos-5-2", "Claude Mythos 5.2", "mythos", "2026-10-21T00:00:00Z", 128000, ""},
-	{"claude-haiku-5-5", "Claude Haiku 5.5", "haiku", "2026-10-21T00:00:00Z", 64000, ""},
-	{"claude-sonnet-5-5", "Claude Sonnet 5.5", "sonnet", "2026-10-21T00:00:00Z", 64000, ""},
-	{"claude-fable-5-1", "Claude Fable 5.1", "fable", "2026-09-15T00:00:00Z", 128000, ""},
-	{"claude-opus-5-5", "Claude Opus 5.5", "opus", "2026-10-21T00:00:00Z", 128000, ""},
-	{"claude-mythos-5-1", "Claude Mythos 5.1", "mythos", "2026-09-15T00:00:00Z", 128000, ""},
-	{"claude-sonnet-5", "Claude Sonnet 5", "sonnet", "2026-07-01T00:00:00Z", 64000, ""},
-	{"claude-fable-5", "Claude Fable 5", "fable", "2026-07-01T00:00:00Z", 128000, ""},
-	{"claude-mythos-5", "Claude Mythos 5", "mythos", "2026-07-01T00:00:00Z", 128000, ""},
-	{"claude-opus-5", "Claude Opus 5", "opus", "2026-07-01T00:00:00Z", 128000, ""},
-	{"claude-opus-4-8", "Claude Opus 4.8", "opus", "2026-06-01T00:00:00Z", 128000, ""},
-	{"claude-opus-4-7", "Claude Opus 4.7", "opus", "2026-04-16T00:00:00Z", 128000, ""},
-	{"claude-mythos-preview", "Claude Mythos Preview", "mythos", "2026-04-07T00:00:00Z", 128000, "2026-06-30T00:00:00Z"},
-	{"claude-opus-4-6", "Claude Opus 4.6", "opus", "2026-02-05T00:00:00Z", 128000, ""},
-	{"claude-sonnet-4-6", "Claude Sonnet 4.6", "sonnet", "2026-02-17T00:00:00Z", 64000, ""},
-	{"claude-haiku-4-5", "Claude Haiku 4.5", "haiku", "2025-10-15T00:00:00Z", 64000, ""},
-	{"claude-opus-4-5", "Claude Opus 4.5", "opus", "2025-11-24T00:00:00Z", 64000, "2027-01-22T00:00:00Z"},
-	{"claude-sonnet-4-5", "Claude Sonnet 4.5", "sonnet", "2025-09-29T00:00:00Z", 64000, "2026-11-30T00:00:00Z"},
-	{"claude-opus-4-1", "Claude Opus 4.1", "opus", "2025-08-05T00:00:00Z", 32000, ""},
-}
+// GetModel answers GET /v1/models/{id} from the built-in catalog.
+func (d *Dialect) GetModel(w http.ResponseWriter, r *http.Request) { d.GetModelFrom(nil)(w, r) }
 
-// beforeAdaptive are the known models without adaptive thinking.
-var beforeAdaptive = []string{"claude-haiku-4-5", "claude-sonnet-4-5", "claude-opus-4-5", "claude-opus-4-1"}
-
-// lookupModel finds the model an id names: the id itself, or its dated
-// snapshot (claude-haiku-4-5-20251001). An exact match wins, so
-// claude-sonnet-5-5 is not read as a snapshot of claude-sonnet-5.
-func lookupModel(id string) (int, bool) {
-	for i, m := range knownModels {
-		if id == m.id {
-			return i, true
-		}
-	}
-	for i, m := range knownModels {
-		if date, ok := strings.CutPrefix(id, m.id+"-"); ok && len(date) == 8 && strings.Trim(date, "0123456789") == "" {
-			return i, true
-		}
-	}
-	return 0, false
-}
-
-// GetModel answers GET /v1/models/{id} with the model object. It is not a
+// GetModelFrom answers GET /v1/models/{id} with the model object of a
+// catalog model, named as asked (a dated id, claude-haiku-4-5-20251001,
+// names its model); an unknown id is the Messages API's 404. It is not a
 // route of its own: OpenAI serves the same path, and the server picks the
-// dialect by the anthropic-version header. A dated id (claude-haiku-4-5-
-// 20251001) names its model.
-func (d *Dialect) GetModel(w http.ResponseWriter, r *http.Request) {
-	if _, aerr := d.Key(r); aerr != nil {
-		d.WriteError(w, aerr)
-		return
-	}
-	id := r.PathValue("id")
-	if id == "" {
-		id = r.PathValue("model")
-	}
-	if id == "" {
-		id = r.URL.Path[strings.LastIndexByte(r.URL.Path, '/')+1:]
-	}
-	if i, ok := lookupModel(id); ok {
-		m := knownModels[i]
-		info := modelInfo{Type: "model", ID: id, DisplayName: m.name, CreatedAt: m.created, Lifecycle: "active", Line: m.line,
-			MaxInputTokens: 200000, MaxTokens: m.maxTokens}
-		if m.retires != "" {
-			info.Lifecycle, info.RetiresAt = "deprecated", &m.retires
+// dialect by the anthropic-version header.
+func (d *Dialect) GetModelFrom(catalog *models.Catalog) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if _, aerr := d.Key(r); aerr != nil {
+			d.WriteError(w, aerr)
+			return
 		}
-		c := &info.Capabilities
-		for _, s := range []*support{&c.Batch, &c.Citations, &c.CodeExecution, &c.ImageInput, &c.PDFInput, &c.StructuredOutputs,
-			&c.ServerTools.CodeExecution, &c.ServerTools.WebSearch, &c.Thinking.Types.Enabled, &c.Thinking.Types.Disabled,
-			&c.ContextManagement.ClearToolUses20250919, &c.ContextManagement.ClearThinking20251015} {
-			s.Supported = true
+		id := r.PathValue("id")
+		if id == "" {
+			id = r.PathValue("model")
 		}
-		c.ServerTools.Supported, c.Thinking.Supported, c.ContextManagement.Supported = true, true, true
-		// Adaptive thinking and effort came with Opus 4.6: the older
-		// models take thinking of type "enabled" only
-		// (https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-adaptive-thinking.html).
-		if !slices.Contains(beforeAdaptive, m.id) {
-			c.Effort.Supported = true
-			c.Effort.Low.Supported, c.Effort.Medium.Supported, c.Effort.High.Supported = true, true, true
-			c.Thinking.Types.Adaptive.Supported = true
+		if id == "" {
+			id = r.URL.Path[strings.LastIndexByte(r.URL.Path, '/')+1:]
+		}
+		m, ok := catalog.Lookup(models.Anthropic, id)
+		if !ok {
+			// The Models API's 404 names the model as the Messages API does.
+			d.WriteError(w, d.ModelNotFound(nil, id))
+			return
 		}
 		w.Header().Set("Request-Id", d.requestIDs.Next("req_011C", 20))
 		setRateLimits(w.Header(), time.Now(), requestLimit-1)
-		wire.WriteJSON(w, http.StatusOK, info)
-		return
+		wire.WriteJSON(w, http.StatusOK, ModelInfo(id, m))
 	}
-	// The Models API's 404 names the model as the Messages API does
-	// ("model: <id>"); text [I].
-	d.WriteError(w, &wire.APIError{Status: http.StatusNotFound, Type: "not_found_error", Message: "model: " + id})
+}
+
+// ModelInfo is the Models API object for id, a catalog model's; a fact
+// the catalog does not record is reported unsupported.
+func ModelInfo(id string, m *models.Model) any {
+	name, created := id, "2025-01-01T00:00:00Z"
+	if m != nil && m.DisplayName != "" {
+		name = m.DisplayName
+	}
+	if m != nil && m.Created != "" {
+		created = m.Created + "T00:00:00Z"
+	}
+	info := modelInfo{Type: "model", ID: id, DisplayName: name, CreatedAt: created, Lifecycle: "active", Line: modelLine(id),
+		MaxInputTokens: 200000, MaxTokens: 64000}
+	if m == nil || m.IsWildcard() {
+		return info
+	}
+	if m.Retires != "" {
+		retires := m.Retires + "T00:00:00Z"
+		info.Lifecycle, info.RetiresAt = "deprecated", &retires
+	}
+	if m.InputTokenLimit > 0 {
+		info.MaxInputTokens = m.InputTokenLimit
+	}
+	if m.MaxOutputTokens > 0 {
+		info.MaxTokens = m.MaxOutputTokens
+	}
+	c := &info.Capabilities
+	for _, s := range []*support{&c.Batch, &c.Citations, &c.CodeExecution, &c.StructuredOutputs,
+		&c.ServerTools.CodeExecution, &c.ContextManagement.ClearToolUses20250919, &c.ContextManagement.ClearThinking20251015} {
+		s.Supported = true
+	}
+	c.ServerTools.Supported, c.ContextManagement.Supported = true, true
+	c.ImageInput.Supported = !m.RefusesInput("image")
+	c.PDFInput.Supported = !m.RefusesInput("file")
+	c.ServerTools.WebSearch.Supported = !m.RefusesWebSearch()
+	if len(m.Thinking) > 0 {
+		c.Thinking.Supported = true
+		c.Thinking.Types.Disabled.Supported = true
+		c.Thinking.Types.Enabled.Supported = slices.Contains(m.Thinking, "enabled")
+		c.Thinking.Types.Adaptive.Supported = slices.Contains(m.Thinking, "adaptive")
+	}
+	if len(m.Efforts) > 0 {
+		c.Effort.Supported = true
+		for level, s := range map[string]*support{"low": &c.Effort.Low, "medium": &c.Effort.Medium, "high": &c.Effort.High, "xhigh": &c.Effort.Xhigh, "max": &c.Effort.Max} {
+			s.Supported = slices.Contains(m.Efforts, level)
+		}
+	}
+	return info
+}
+
+// modelLine is the family an id belongs to (claude-opus-4-7: opus).
+func modelLine(id string) string {
+	if rest, ok := strings.CutPrefix(id, "claude-"); ok {
+		line, _, _ := strings.Cut(rest, "-")
+		return line
+	}
+	return ""
 }

@@ -13,6 +13,9 @@ type RuleCase struct {
 	// Gemini, use the full path with the model, e.g.
 	// "/v1beta/models/gemini-3-flash-preview:generateContent").
 	Path string
+	// GoodPath, when set, is the Good request's path (a Gemini model
+	// named in the path: an unknown one for Bad, a served one for Good).
+	GoodPath string
 	// Headers are sent with both requests (the API key is added by the
 	// runner unless Headers sets one; Header value "-" removes a header the
 	// runner would otherwise add).

@@ -34,6 +34,12 @@ type Dialect interface {
 	// NotFound is the provider's 404 for a path no route serves, so an SDK
 	// pointed at a wrong base URL raises its own not-found error.
 	NotFound(r *http.Request) *wire.APIError
+	// ModelNotFound is the provider's 404 for a model id it does not
+	// serve, worded for the endpoint of r (Gemini names the API version
+	// and method), carrying the dialect's model-exists rule. It is nil
+	// where the request's model is no model id (an Azure deployment
+	// name), which the server then accepts unchecked.
+	ModelNotFound(r *http.Request, model string) *wire.APIError
 	// Decode parses a body into the dialect's request (the checks' input)
 	// and the neutral conversation. A body that is not the dialect's JSON
 	// gets the provider's 400. x gives access to the session (Responses

@@ -63,7 +63,7 @@ func inline(mime, name string) string {
 func RuleCases() []dialect.RuleCase {
 	bad := http.StatusBadRequest
 	photoRef := `{"product_id":"PRD-001","image_ref":{"$ref":"product_photo.png"}}`
-	return []dialect.RuleCase{
+	return append(capabilityCases(), []dialect.RuleCase{
 		{
 			Rule: "gemini.function-response-object", Name: "response sent as a JSON string", Path: path25,
 			Bad:        body(weatherFn, userAsk, callParis, `{"role":"user","parts":[{"functionResponse":{"name":"get_weather","response":"sunny"}}]}`),
@@ -308,7 +308,7 @@ func RuleCases() []dialect.RuleCase {
 			Bad:  body(weatherFn, userAsk, idCalls(bypassSignatures[1], "c1", "c2"), idResponses("c2", "c1")),
 			Good: body(weatherFn, userAsk, idCalls(bypassSignatures[1], "c1", "c2"), idResponses("c1", "c2")),
 		},
-	}
+	}...)
 }
 
 // twoCalls is a model turn with a parallel batch of two calls; sig, when

@@ -89,7 +89,7 @@ func (d *Dialect) Rules() []rules.Rule { return ruleSet() }
 
 // ruleSet builds the catalog once: Rules is asked on every request, and
 // the rules depend on nothing but this package.
-var ruleSet = sync.OnceValue(catalog)
+var ruleSet = sync.OnceValue(func() []rules.Rule { return append(catalog(), capabilityRules()...) })
 
 func catalog() []rules.Rule {
 	rule := func(id, summary, source string, check func(*Request, *rules.Env) []rules.Violation) rules.Rule {

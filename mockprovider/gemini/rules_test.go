@@ -38,8 +38,12 @@ func TestRuleCases(t *testing.T) {
 				t.Fatalf("bad: status %d, want %d: %s", resp.StatusCode, rc.WantStatus, b)
 			}
 			ge := parseGoogleError(t, resp.StatusCode, b)
-			if ge.Error.Status != "INVALID_ARGUMENT" {
-				t.Errorf("bad: status %q, want INVALID_ARGUMENT", ge.Error.Status)
+			wantStatus := "INVALID_ARGUMENT"
+			if rc.WantStatus == http.StatusNotFound {
+				wantStatus = "NOT_FOUND"
+			}
+			if ge.Error.Status != wantStatus {
+				t.Errorf("bad: status %q, want %s", ge.Error.Status, wantStatus)
 			}
 			if !strings.HasPrefix(ge.Error.Message, rc.WantMessage) {
 				t.Errorf("bad: message\n%q\nwant prefix\n%q", ge.Error.Message, rc.WantMessage)
@@ -48,7 +52,11 @@ func TestRuleCases(t *testing.T) {
 				t.Errorf("bad: %s = %q, want %q", wire.RuleHeader, got, rc.Rule)
 			}
 
-			resp, b = postRaw(t, ts, rc.Path, goodKey, rc.Good, rc.Headers)
+			goodPath := rc.Path
+			if rc.GoodPath != "" {
+				goodPath = rc.GoodPath
+			}
+			resp, b = postRaw(t, ts, goodPath, goodKey, rc.Good, rc.Headers)
 			if resp.StatusCode != http.StatusOK {
 				t.Fatalf("good: status %d: %s", resp.StatusCode, b)
 			}

@@ -75,7 +75,7 @@ func toolWith(params obj, strict bool) obj {
 func RuleCases() []dialect.RuleCase {
 	msgMissing := func(p string) string { return "Missing required parameter: '" + p + "'." }
 	hi := arr{userMsg("hi")}
-	return []dialect.RuleCase{
+	return append(capabilityCases(), []dialect.RuleCase{
 		{Rule: RuleValidJSON, Name: "body cut short",
 			Bad:        json.RawMessage(`{"model":"gpt-4o-mini","messages":[{"role":"user","content":"hi"}]`),
 			Good:       body(hi),
@@ -216,5 +216,5 @@ func RuleCases() []dialect.RuleCase {
 			Bad:        body(arr{userMsg("Weather in Paris?"), callMsg(call("call_1", "Paris")), toolMsg("call_1", "22"), toolMsg("call_9", "23")}),
 			Good:       body(loop()),
 			WantStatus: 400, WantMessage: ToolMessageOrphanMessage},
-	}
+	}...)
 }

@@ -55,6 +55,8 @@ type Request struct {
 	// Deployment is the Azure deployment of the path ("" on
 	// api.openai.com paths).
 	Deployment string
+	// caps are the members the model catalog's rules read (capabilities.go).
+	caps capabilityParams
 	// received is when decoding began: openai-processing-ms counts from it.
 	received time.Time
 }

@@ -68,6 +68,7 @@ func decodeThrough(memos memoOptions, body []byte, lenient bool) (*Request, *wir
 		req.Unknown = append(req.Unknown, unknownMember(path))
 	}
 	req.Model, req.HasModel = w.Model, w.Model != ""
+	req.caps = capabilityParamsOf(&w)
 	if w.Messages != nil {
 		req.HasMessages = true
 		req.Messages = make([]Message, len(w.Messages))

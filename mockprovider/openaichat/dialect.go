@@ -42,7 +42,7 @@ type Dialect struct {
 }
 
 // New returns the dialect.
-func New() *Dialect { return &Dialect{rules: catalog()} }
+func New() *Dialect { return &Dialect{rules: append(catalog(), capabilityRules()...)} }
 
 var _ dialect.Dialect = (*Dialect)(nil)
 

@@ -259,7 +259,7 @@ func TestSDKReasoningModelsRefuseMaxTokens(t *testing.T) {
 			t.Errorf("%s with max_completion_tokens: %v", model, describe(err))
 		}
 	}
-	for _, model := range []string{"gpt-4o-mini", "gpt-4.1", "omni-moderation-latest"} {
+	for _, model := range []string{"gpt-4o-mini", "gpt-4.1", "gpt-4o"} {
 		p := weatherParams("hi")
 		p.Model = model
 		p.MaxTokens = openai.Int(100)

@@ -32,7 +32,7 @@ func js(s string) json.RawMessage {
 func RuleCases() []dialect.RuleCase {
 	setupCall := js(`{"model":"gpt-4.1","input":"What's the weather in Tokyo?","tools":[$TOOL]}`)
 	setupReasoningCall := js(`{"model":"gpt-5","input":"What's the weather in Tokyo?","tools":[$TOOL]}`)
-	return []dialect.RuleCase{
+	return append(capabilityCases(), []dialect.RuleCase{
 		{
 			Rule: RuleValidJSON, Name: "body cut short",
 			Bad:        json.RawMessage(`{"model":"gpt-4.1","input":"Hi"`),
@@ -330,5 +330,5 @@ func RuleCases() []dialect.RuleCase {
 				{"role":"user","content":"Weather in Tokyo?"}]}`),
 			WantStatus: 400, WantMessage: "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.",
 		},
-	}
+	}...)
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/models"
 )
 
 // Level is the normative strength of a rule.
@@ -104,6 +105,9 @@ func DefaultOptions() Options {
 type Env struct {
 	Options Options
 	Model   string
+	// ModelInfo is the catalog entry of Model (nil: unknown or unlisted),
+	// what the capability rules consult.
+	ModelInfo *models.Model
 	// IssuedReasoning returns the reasoning item id the mock emitted just
 	// before the function_call item with this fc_ id (OpenAI Responses), or
 	// "" if the mock did not issue that item after a reasoning item.

@@ -70,6 +70,9 @@ func Run(t *testing.T, ts *mockprovider.TestServer, d conv.Dialect, cases []dial
 			}
 
 			key = fmt.Sprintf("rulecase-%d-good", seq.Add(1))
+			if c.GoodPath != "" {
+				path = c.GoodPath
+			}
 			setup = runSetup(t, ts, d, path, key, c)
 			status, _, body = Post(t, ts, d, path, key, c.Headers, substitute(t, c.Good, setup))
 			if status/100 != 2 {

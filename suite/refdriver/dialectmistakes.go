@@ -65,6 +65,9 @@ func init() {
 // editFor returns the body rewrite of the driver's break for dialect, or
 // nil.
 func (d *Driver) editFor(dialect conv.Dialect) func([]byte) []byte {
+	if e := d.modelEdit(dialect); e != nil {
+		return e
+	}
 	if e := d.dialectEdit(dialect); e != nil {
 		return e
 	}

@@ -62,7 +62,7 @@ func (d *Driver) runGemini(ctx context.Context, env Env, t *task.Task) (string, 
 		if limit > 0 {
 			config.MaxOutputTokens = int32(limit)
 		}
-		content, finish, err := geminiTurn(ctx, client, t.Model, contents, config, t.Stream)
+		content, finish, err := geminiTurn(ctx, client, d.geminiModel(t.Model), contents, config, t.Stream)
 		if err != nil {
 			return "", err
 		}

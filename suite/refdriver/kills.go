@@ -29,7 +29,7 @@ var Collateral = []string{checks.Every(checks.FinalText), checks.Every(checks.Ba
 // Expectations lists the kill matrix: what each break variant must fail.
 func Expectations() []Expectation {
 	chat, resp, anth, gem := conv.OpenAIChat, conv.OpenAIResponses, conv.Anthropic, conv.Gemini
-	return []Expectation{
+	return append(modelExpectations(), []Expectation{
 		{Break: SwappedIDs, Fails: []string{checks.ID(chat, checks.MatchesCall), checks.ID(resp, checks.MatchesCall), checks.ID(anth, checks.MatchesCall)}, MayFail: []string{checks.ID(gem, checks.MatchesCall)}},
 		{Break: UnansweredCall, Fails: []string{"openai-chat.tool-calls-answered", "openai-responses.tool-output-required", "anthropic.tool-use-answered", "gemini.function-response-count", checks.ID(anth, checks.ResultsSent), checks.ID(gem, checks.ResultsSent)}, MayFail: []string{"gemini.function-call-after-user", "anthropic.role-alternation"}},
 		{Break: DropReasoning, Fails: []string{"openai-responses.reasoning-before-call"}},
@@ -133,5 +133,5 @@ func Expectations() []Expectation {
 		{Break: BlocksAsJSONOutput},
 		{Break: LibraryErrorWording},
 		{Break: ValidateArguments},
-	}
+	}...)
 }
