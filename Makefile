@@ -36,6 +36,22 @@ conformance: build
 	@echo "conformance: the suite against the reference driver, every scenario x dialect x stream mode; reports in $(REPORTS)"
 	$(BIN)/toolwire conform --driver $(BIN)/toolwire-refdriver --report-dir $(REPORTS)
 
+## libraries: the suite against real adapter libraries (the drivers in examples/libraries, dependencies
+## pinned there: npm ci / go build, network to the npm registry and the module proxy on a cold run),
+## reports in $(REPORTS)/libraries/<library>, then docs/compatibility.md regenerated from them
+.PHONY: libraries
+LIBDIR := examples/libraries
+# toolwire conform exits 1 when the library fails checks (that is the point of
+# the page); only 2, a broken harness, stops the target.
+conform_library = $(BIN)/toolwire conform --driver "$(2)" --name "$(3)" --impl-version "$(4)" --report-dir $(REPORTS)/libraries/$(1) > $(REPORTS)/libraries/$(1).log 2>&1; \
+	rc=$$?; tail -1 $(REPORTS)/libraries/$(1).log; test $$rc -le 1
+npm_pin = $$(node -p 'require("./$(LIBDIR)/$(1)/package.json").dependencies["$(2)"]')
+libraries: build
+	@mkdir -p $(REPORTS)/libraries
+	cd $(LIBDIR)/ai-sdk && npm ci --no-audit --no-fund
+	$(call conform_library,ai-sdk,node $(LIBDIR)/ai-sdk/driver.mjs,Vercel AI SDK,ai $(call npm_pin,ai-sdk,ai))
+	$(GO) run ./scripts/compat -reports $(REPORTS)/libraries -out docs/compatibility.md
+
 ## drift-latest: the drift tests against the newest official SDKs the module proxy serves
 ## (a scratch go.mod; the repository's is not touched)
 .PHONY: drift-latest
