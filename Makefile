@@ -51,6 +51,9 @@ comma := ,
 # Anthropic only: it has no Responses client, and its Gemini client (REST,
 # enums as numbers) is refused by the mock for now.
 LANGCHAIN_FEATURES := core,documents,errors,images,large,multi-turn,parallel,reasoning,robustness,signatures,streaming,strict,structured,thinking,tool-choice,truncation,unicode
+# the OpenAI Agents SDK speaks the two OpenAI APIs and continues by
+# previous_response_id, not item_reference
+AGENTS_FEATURES := core,documents,errors,images,large,multi-turn,parallel,reasoning,robustness,streaming,strict,structured,tool-choice,truncation,unicode
 npm_pin = $$(node -p 'require("./$(LIBDIR)/$(1)/package.json").dependencies["$(2)"]')
 libraries: build
 	@mkdir -p $(REPORTS)/libraries
@@ -60,6 +63,8 @@ libraries: build
 	$(call conform_library,langchain,node $(LIBDIR)/langchain/driver.mjs,LangChain.js,@langchain/core $(call npm_pin,langchain,@langchain/core),--features $(LANGCHAIN_FEATURES))
 	cd $(LIBDIR)/langchaingo && $(GO) build -o langchaingo-driver .
 	$(call conform_library,langchaingo,$(LIBDIR)/langchaingo/langchaingo-driver,langchaingo,$$(cd $(LIBDIR)/langchaingo && $(GO) list -m -f '{{.Version}}' github.com/tmc/langchaingo),--dialects openai-chat$(comma)anthropic --features $(LANGCHAIN_FEATURES))
+	cd $(LIBDIR)/openai-agents && npm ci --no-audit --no-fund
+	$(call conform_library,openai-agents,node $(LIBDIR)/openai-agents/driver.mjs,OpenAI Agents SDK (JS),@openai/agents $(call npm_pin,openai-agents,@openai/agents),--dialects openai-chat$(comma)openai-responses --features $(AGENTS_FEATURES))
 	$(GO) run ./scripts/compat -reports $(REPORTS)/libraries -out docs/compatibility.md
 
 ## drift-latest: the drift tests against the newest official SDKs the module proxy serves
