@@ -49,8 +49,9 @@ func (f Finding) matches(lib string, r reports.Result) bool {
 
 // library is one library's run.
 type library struct {
-	dir string // its directory under the reports, and under examples/libraries
-	run *reports.Run
+	dir  string // its directory under the reports, and under examples/libraries
+	run  *reports.Run
+	note string // examples/libraries/<dir>/compat-note.md, when there is one
 }
 
 func main() {
@@ -72,6 +73,14 @@ func run(reportsDir, findingsPath, out string) error {
 	findings, err := loadFindings(findingsPath)
 	if err != nil {
 		return err
+	}
+	for i := range libs {
+		// a library's own word on what its run leaves out, and why
+		b, err := os.ReadFile(filepath.Join(filepath.Dir(findingsPath), libs[i].dir, "compat-note.md"))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		libs[i].note = strings.TrimSpace(string(b))
 	}
 	page := render(libs, findings)
 	return os.WriteFile(out, page, 0o644)
@@ -244,6 +253,9 @@ func render(libs []library, findings []Finding) []byte {
 			p(" (%s)", impl.Version)
 		}
 		p("\n\nDriver: [examples/libraries/%s](../examples/libraries/%s) · toolwire %s · %s\n\n", lib.dir, lib.dir, lib.run.ToolwireVersion, lib.run.Date.UTC().Format("2006-01-02"))
+		if lib.note != "" {
+			p("%s\n\n", lib.note)
+		}
 		dialects := []string{}
 		for _, d := range dialectOrder {
 			if slices.Contains(lib.run.Dialects, d) {
