@@ -124,8 +124,8 @@ func loadFindings(p string) ([]Finding, error) {
 		return nil, fmt.Errorf("%s: %w", p, err)
 	}
 	for i, f := range fs {
-		if f.Verdict != "bug" && f.Verdict != "toolwire" {
-			return nil, fmt.Errorf("%s: finding %d (%s %s): verdict %q is neither bug nor toolwire", p, i, f.Library, f.Rule, f.Verdict)
+		if f.Verdict != "bug" && f.Verdict != "toolwire" && f.Verdict != "unconfirmed" {
+			return nil, fmt.Errorf("%s: finding %d (%s %s): verdict %q is not bug, toolwire or unconfirmed", p, i, f.Library, f.Rule, f.Verdict)
 		}
 	}
 	return fs, nil
@@ -198,9 +198,13 @@ func cell(lib library, fails []*failure, dialect, feature string) string {
 	if !ran {
 		return "—"
 	}
-	falseOnly := false
+	falseOnly, unconfirmed := false, false
 	for _, f := range fails {
 		if f.dialect != dialect || f.feature != feature {
+			continue
+		}
+		if f.verdict() == "unconfirmed" {
+			unconfirmed = true
 			continue
 		}
 		if f.verdict() != "toolwire" {
@@ -210,6 +214,9 @@ func cell(lib library, fails []*failure, dialect, feature string) string {
 			return "**fail**"
 		}
 		falseOnly = true
+	}
+	if unconfirmed {
+		return "unconfirmed"
 	}
 	if falseOnly {
 		return "pass\\*"
@@ -243,8 +250,9 @@ func render(libs []library, findings []Finding) []byte {
 	p("the source line at the pinned version and an issue thread where one exists); failures that were toolwire's\n")
 	p("own mistake are marked `pass*` in the tables and listed apart.\n\n")
 	p("`pass`: every check of the feature passed in both stream modes · `**fail**`: a MUST rule broken · `warn`: only SHOULD\n")
-	p("rules broken · `pass*`: only false failures of toolwire · `—`: not run (the dialect or the feature is not\n")
-	p("supported by the library or the scenario).\n\n")
+	p("rules broken · `unconfirmed`: a departure from the API's documentation whose real answer is not known · `pass*`:\n")
+	p("only false failures of toolwire · `—`: not run (the dialect or the feature is not supported by the library or\n")
+	p("the scenario).\n\n")
 	for _, lib := range libs {
 		impl := lib.run.Implementation
 		fails := failuresOf(lib, findings)
@@ -271,11 +279,14 @@ func render(libs []library, findings []Finding) []byte {
 			p("\n")
 		}
 		p("\n")
-		var defects, falses []*failure
+		var defects, falses, unconfirmed []*failure
 		for _, f := range fails {
-			if f.verdict() == "toolwire" {
+			switch f.verdict() {
+			case "toolwire":
 				falses = append(falses, f)
-			} else {
+			case "unconfirmed":
+				unconfirmed = append(unconfirmed, f)
+			default:
 				defects = append(defects, f)
 			}
 		}
@@ -289,6 +300,13 @@ func render(libs []library, findings []Finding) []byte {
 					note, src, issue = f.finding.Note, link(f.finding.Source), link(f.finding.Issue)
 				}
 				p("| %s | %s | %s | %s | %s | %s | %s | %s |\n", f.dialect, f.scenario, ruleLink(f.rule), f.level, strings.Join(f.modes, ", "), cellText(note), src, issue)
+			}
+			p("\n")
+		}
+		if len(unconfirmed) > 0 {
+			p("### Unconfirmed (the library departs from the API's documentation; the real API's answer is not known)\n\n| dialect | scenario | rule | modes | what the library does | source |\n|---|---|---|---|---|---|\n")
+			for _, f := range unconfirmed {
+				p("| %s | %s | %s | %s | %s | %s |\n", f.dialect, f.scenario, ruleLink(f.rule), strings.Join(f.modes, ", "), cellText(f.finding.Note), link(f.finding.Source))
 			}
 			p("\n")
 		}

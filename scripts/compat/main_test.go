@@ -19,6 +19,7 @@ func testLibrary() library {
 			{Rule: "gemini.error-flagged", Level: "MUST", Scenario: "error-result", Dialect: "gemini", Feature: "errors", Stream: true, Outcome: reports.Fail},
 			{Rule: "gemini.structured-response-object", Level: "SHOULD", Scenario: "structured-content", Dialect: "gemini", Feature: "structured", Outcome: reports.Warn},
 			{Rule: "openai-chat.final-text", Level: "MUST", Scenario: "single-call", Dialect: "openai-chat", Feature: "core", Outcome: reports.Pass},
+			{Rule: "gemini.thought-signature-issued", Level: "MUST", Scenario: "gemini3-signature-parallel", Dialect: "gemini", Feature: "signatures", Outcome: reports.Fail},
 			{Rule: "openai-chat.final-text", Level: "MUST", Scenario: "image-result", Dialect: "openai-chat", Feature: "images", Outcome: reports.NotSupported},
 		},
 	}}
@@ -33,12 +34,14 @@ func TestCells(t *testing.T) {
 		{Library: "lib", Rule: "openai-*.error-flagged", Scenario: "*", Verdict: "toolwire", Note: "no flag on OpenAI"},
 		{Library: "lib", Rule: "gemini.error-flagged", Scenario: "error-*", Verdict: "bug", Note: "no error key"},
 		{Library: "other", Rule: "*", Scenario: "*", Verdict: "toolwire", Note: "another library's finding"},
+		{Library: "lib", Rule: "gemini.thought-signature-issued", Scenario: "*", Verdict: "unconfirmed", Note: "a made-up signature"},
 	}
 	fails := failuresOf(lib, findings)
 	for _, c := range []struct{ dialect, feature, want string }{
 		{"openai-chat", "errors", "pass\\*"},
 		{"gemini", "errors", "**fail**"},
 		{"gemini", "structured", "warn"},
+		{"gemini", "signatures", "unconfirmed"},
 		{"openai-chat", "core", "pass"},
 		{"openai-chat", "images", "—"},
 	} {
@@ -58,6 +61,8 @@ func TestCells(t *testing.T) {
 		"| errors | pass\\* | **fail** |",
 		"no error key",
 		"not investigated yet: ", // the structured warning has no finding
+		"### Unconfirmed",
+		"a made-up signature",
 		"### toolwire false failures",
 		"no flag on OpenAI",
 	} {
@@ -75,7 +80,7 @@ func TestFindingsVerdictChecked(t *testing.T) {
 	if err := os.WriteFile(p, []byte(`[{"library":"lib","rule":"x","scenario":"*","verdict":"maybe","note":"n"}]`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := loadFindings(p); err == nil || !strings.Contains(err.Error(), "neither bug nor toolwire") {
+	if _, err := loadFindings(p); err == nil || !strings.Contains(err.Error(), "not bug, toolwire or unconfirmed") {
 		t.Fatalf("loadFindings accepted an unknown verdict: %v", err)
 	}
 	if err := os.WriteFile(p, []byte(`[{"library":"lib","rule":"x","scenario":"*","verdict":"bug","typo":1}]`), 0o644); err != nil {
