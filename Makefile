@@ -36,6 +36,37 @@ conformance: build
 	@echo "conformance: the suite against the reference driver, every scenario x dialect x stream mode; reports in $(REPORTS)"
 	$(BIN)/toolwire conform --driver $(BIN)/toolwire-refdriver --report-dir $(REPORTS)
 
+## libraries: the suite against real adapter libraries (the drivers in examples/libraries, dependencies
+## pinned there: npm ci / go build, network to the npm registry and the module proxy on a cold run),
+## reports in $(REPORTS)/libraries/<library>, then docs/compatibility.md regenerated from them
+.PHONY: libraries
+LIBDIR := examples/libraries
+# toolwire conform exits 1 when the library fails checks (that is the point of
+# the page); only 2, a broken harness, stops the target.
+conform_library = $(BIN)/toolwire conform --driver "$(2)" --name "$(3)" --impl-version "$(4)" $(5) --report-dir $(REPORTS)/libraries/$(1) > $(REPORTS)/libraries/$(1).log 2>&1; \
+	rc=$$?; tail -1 $(REPORTS)/libraries/$(1).log; test $$rc -le 1
+comma := ,
+# every driver-mode feature but item-references: the LangChains cannot
+# continue by item_reference. langchaingo runs on Chat Completions and
+# Anthropic only: it has no Responses client, and its Gemini client (REST,
+# enums as numbers) is refused by the mock for now.
+LANGCHAIN_FEATURES := core,documents,errors,images,large,multi-turn,parallel,reasoning,robustness,signatures,streaming,strict,structured,thinking,tool-choice,truncation,unicode
+# the OpenAI Agents SDK speaks the two OpenAI APIs and continues by
+# previous_response_id, not item_reference
+AGENTS_FEATURES := core,documents,errors,images,large,multi-turn,parallel,reasoning,robustness,streaming,strict,structured,tool-choice,truncation,unicode
+npm_pin = $$(node -p 'require("./$(LIBDIR)/$(1)/package.json").dependencies["$(2)"]')
+libraries: build
+	@mkdir -p $(REPORTS)/libraries
+	cd $(LIBDIR)/ai-sdk && npm ci --no-audit --no-fund
+	$(call conform_library,ai-sdk,node $(LIBDIR)/ai-sdk/driver.mjs,Vercel AI SDK,ai $(call npm_pin,ai-sdk,ai))
+	cd $(LIBDIR)/langchain && npm ci --no-audit --no-fund
+	$(call conform_library,langchain,node $(LIBDIR)/langchain/driver.mjs,LangChain.js,@langchain/core $(call npm_pin,langchain,@langchain/core),--features $(LANGCHAIN_FEATURES))
+	cd $(LIBDIR)/langchaingo && $(GO) build -o langchaingo-driver .
+	$(call conform_library,langchaingo,$(LIBDIR)/langchaingo/langchaingo-driver,langchaingo,$$(cd $(LIBDIR)/langchaingo && $(GO) list -m -f '{{.Version}}' github.com/tmc/langchaingo),--dialects openai-chat$(comma)anthropic --features $(LANGCHAIN_FEATURES))
+	cd $(LIBDIR)/openai-agents && npm ci --no-audit --no-fund
+	$(call conform_library,openai-agents,node $(LIBDIR)/openai-agents/driver.mjs,OpenAI Agents SDK (JS),@openai/agents $(call npm_pin,openai-agents,@openai/agents),--dialects openai-chat$(comma)openai-responses --features $(AGENTS_FEATURES))
+	$(GO) run ./scripts/compat -reports $(REPORTS)/libraries -out docs/compatibility.md
+
 ## drift-latest: the drift tests against the newest official SDKs the module proxy serves
 ## (a scratch go.mod; the repository's is not touched)
 .PHONY: drift-latest
