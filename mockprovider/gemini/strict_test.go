@@ -58,8 +58,10 @@ func strictCases() []strictCase {
 			`Invalid JSON payload received. Invalid value at 'generation_config.temperature' (TYPE_FLOAT), 1e999999`, "generation_config.temperature"},
 		{"stopSequences as a string list of numbers", inConfig, `"stop_sequences":[1]`, `"stop_sequences":["1"]`, "gemini.field-types",
 			`Invalid JSON payload received. Invalid value at 'generation_config.stop_sequences[0]' (TYPE_STRING), 1`, "generation_config.stop_sequences[0]"},
-		{"schema type as a number", inCity, `{"type":0}`, `{"type":"STRING"}`, "gemini.field-types",
-			`Invalid JSON payload received. Invalid value at 'tools[0].function_declarations[0].parameters.properties[0].value.type' (type.googleapis.com/google.ai.generativelanguage.v1beta.Type), 0`, "tools[0].function_declarations[0].parameters.properties[0].value.type"},
+		// Proto JSON takes an enum's number as well as its name (Google's
+		// generative-ai-go sends numbers): 1 is STRING, 99 no value.
+		{"schema type as a number no value has", inCity, `{"type":99}`, `{"type":1}`, "gemini.field-types",
+			`Invalid JSON payload received. Invalid value at 'tools[0].function_declarations[0].parameters.properties[0].value.type' (type.googleapis.com/google.ai.generativelanguage.v1beta.Type), 99`, "tools[0].function_declarations[0].parameters.properties[0].value.type"},
 		{"schema type unknown", inCity, `{"type":"text"}`, `{"type":"string"}`, "gemini.field-types",
 			`Invalid JSON payload received. Invalid value at 'tools[0].function_declarations[0].parameters.properties[0].value.type' (type.googleapis.com/google.ai.generativelanguage.v1beta.Type), "text"`, "tools[0].function_declarations[0].parameters.properties[0].value.type"},
 		{"required with a number", `{"contents":[` + userHi + `],"tools":[{"functionDeclarations":[{"name":"f","parameters":{"type":"OBJECT","properties":{"a":{"type":"STRING"}},"required":[◆]}}]}]}`,

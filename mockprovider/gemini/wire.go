@@ -209,9 +209,12 @@ type Schema struct {
 	Maximum          *float64           `json:"maximum,case:ignore"`
 }
 
-// SchemaType is the Type enum. Proto JSON takes enum names; the API also
-// takes them in lower case (what JSON Schema writers send). A number or an
-// unknown name is an invalid value.
+// SchemaType is the Type enum. Proto JSON takes enum names or their
+// numbers (https://protobuf.dev/programming-guides/json/: "Parsers accept
+// both enum names and integer values"; Google's generative-ai-go sends
+// numbers, $alt=json;enum-encoding=int); the API also takes names in lower
+// case (what JSON Schema writers send). An unknown name or number is an
+// invalid value.
 type SchemaType string
 
 var schemaTypes = []string{"TYPE_UNSPECIFIED", "STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT", "NULL"}
@@ -246,6 +249,17 @@ func unmarshalEnum(dec *jsontext.Decoder, out *string, names []string, enum stri
 				*out = n
 				return nil
 			}
+		}
+		return &wirejson.InvalidError{Message: protoPackage + enum}
+	}
+	if dec.PeekKind() == '0' {
+		var n float64
+		if err := json.UnmarshalDecode(dec, &n); err != nil {
+			return err
+		}
+		if i := int(n); float64(i) == n && i >= 0 && i < len(names) {
+			*out = names[i]
+			return nil
 		}
 		return &wirejson.InvalidError{Message: protoPackage + enum}
 	}
