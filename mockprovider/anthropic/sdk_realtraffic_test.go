@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
 	"github.com/toolwire/toolwire/mockprovider"
 	"github.com/toolwire/toolwire/mockprovider/anthropic"
@@ -39,4 +40,14 @@ func TestSDKWhitespaceTextBesideToolUse(t *testing.T) {
 		sdk.NewUserMessage(sdk.NewTextBlock("Go on.")),
 	}
 	assertAPIError(t, send, p, anthropic.RuleNonEmptyTextBlock, "messages: text content blocks must contain non-whitespace text")
+}
+
+// TestSDKMessageNotAnObject: a string where a message object belongs, as
+// dd-trace-py's error test sends through the Python SDK; the real API
+// answered "messages.0: Input does not match the expected shape."
+// (testdata/corpus/datadog-dd-trace-py.jsonl, anthropic_completion_error.yaml#1).
+func TestSDKMessageNotAnObject(t *testing.T) {
+	ts := newServer(t, mockprovider.Options{})
+	send := nonStreaming(client(ts, "message-string"), option.WithJSONSet("messages", []any{"Invalid content"}))
+	assertAPIError(t, send, newParams("ignored"), anthropic.RuleFieldTypes, "messages.0: Input does not match the expected shape.")
 }
