@@ -72,7 +72,7 @@ func catalog() []rules.Rule {
 			checkKnownFields),
 		r(RuleFieldTypes, rules.MUST,
 			"Every member must have its type: wrong JSON kinds, fractions for integers, numbers out of range, unknown union tags and duplicate members are 400s at the dotted path.",
-			"https://github.com/anthropics/anthropic-sdk-go/blob/v1.84.0/message.go (param types); https://github.com/themaximalist/llm.js/issues/30 and https://github.com/jedisct1/openapi-mcp/issues/9 (the body is validated by pydantic, whose errors the API passes through) [V]; texts [I]: pydantic wording (\"Input should be a valid string\", \"Input tag 'x' found using 'type' does not match any of the expected tags\"); a message that is not an object: testdata/corpus/datadog-dd-trace-py.jsonl (anthropic_completion_error.yaml#1: \"messages.0: Input does not match the expected shape.\") [V]; duplicate members [I]",
+			"https://github.com/anthropics/anthropic-sdk-go/blob/v1.84.0/message.go (param types); https://github.com/themaximalist/llm.js/issues/30 and https://github.com/jedisct1/openapi-mcp/issues/9 (the body is validated by pydantic, whose errors the API passes through) [V]; texts [I]: pydantic wording (\"Input should be a valid string\", \"Input tag 'x' found using 'type' does not match any of the expected tags\"); testdata/corpus/datadog-dd-trace-py.jsonl (a message that is not an object, anthropic_completion_error.yaml#1: \"messages.0: Input does not match the expected shape.\") [V]; duplicate members [I]",
 			nil),
 		r(RuleRequiredFields, rules.MUST,
 			"model, max_tokens and a non-empty messages list are required, and so are each block's own required members.",
