@@ -220,6 +220,22 @@ func wireCases() []dialect.RuleCase {
 			WantStatus:  400,
 			WantMessage: "messages: text content blocks must be non-empty",
 		},
+		{
+			// simonw/llm-anthropic records claude-haiku-4-5 accepting an
+			// assistant turn of " " then tool_use blocks (test_tools.yaml#2).
+			Rule: RuleNonEmptyTextBlock, Name: "a whitespace-only assistant turn (beside tool_use blocks: accepted)",
+			Bad:         body(msgs(askWeather, assistant(`{"type":"text","text":" "}`), user(thanks))),
+			Good:        body(msgs(askWeather, assistant(`{"type":"text","text":" "}`, callA, callB), user(resultA, resultB))),
+			WantStatus:  400,
+			WantMessage: "messages: text content blocks must contain non-whitespace text",
+		},
+		{
+			Rule: RuleNonEmptyTextBlock, Name: "a whitespace-only question (beside real text: accepted)",
+			Bad:         body(msgs(user(`{"type":"text","text":"\n"}`))),
+			Good:        body(msgs(user(`{"type":"text","text":"\n"}`, `{"type":"text","text":"What's the weather in Paris?"}`))),
+			WantStatus:  400,
+			WantMessage: "messages: text content blocks must contain non-whitespace text",
+		},
 	}
 }
 

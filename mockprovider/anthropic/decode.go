@@ -19,17 +19,19 @@ import (
 // Pydantic-style messages for wrong types ([I]: the pattern of the
 // verbatim "Input should be a valid dictionary" and "Field required").
 const (
-	notObject   = "Input should be a valid dictionary or object to extract fields from"
-	notList     = "Input should be a valid list"
-	notString   = "Input should be a valid string"
-	notInt      = "Input should be a valid integer"
-	notNumber   = "Input should be a valid number"
-	notBool     = "Input should be a valid boolean"
-	required    = "Field required"
-	notAllowed  = "Extra inputs are not permitted"
-	fractional  = "Input should be a valid integer, got a number with a fractional part"
-	notFinite   = "Input should be a finite number"
-	invalidJSON = "The request body is not valid JSON: "
+	notObject = "Input should be a valid dictionary or object to extract fields from"
+	// notMessageShape is verbatim from a recorded API answer.
+	notMessageShape = "Input does not match the expected shape."
+	notList         = "Input should be a valid list"
+	notString       = "Input should be a valid string"
+	notInt          = "Input should be a valid integer"
+	notNumber       = "Input should be a valid number"
+	notBool         = "Input should be a valid boolean"
+	required        = "Field required"
+	notAllowed      = "Extra inputs are not permitted"
+	fractional      = "Input should be a valid integer, got a number with a fractional part"
+	notFinite       = "Input should be a finite number"
+	invalidJSON     = "The request body is not valid JSON: "
 )
 
 func invalid(msg string) *wire.APIError {
@@ -164,7 +166,24 @@ func decodeError(body []byte, root reflect.Type, e *wirejson.Error) *wire.APIErr
 	case wirejson.Invalid:
 		return invalidRule(RuleFieldTypes, at(e.Message))
 	}
+	if derefType(e.Want) == messageType {
+		return invalidRule(RuleFieldTypes, at(notMessageShape))
+	}
 	return invalidRule(RuleFieldTypes, at(typeMessage(e.Want)))
+}
+
+// messageType is one entry of messages[]: a value there that is not an
+// object gets its own wording, not pydantic's model_attributes_type
+// (testdata/corpus/datadog-dd-trace-py.jsonl, anthropic_completion_error.yaml#1:
+// "messages.0: Input does not match the expected shape." for a string;
+// the dictionary wording is evidenced for content blocks only).
+var messageType = reflect.TypeFor[wMessage]()
+
+func derefType(t reflect.Type) reflect.Type {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t
 }
 
 func isKind(t reflect.Type, k reflect.Kind) bool {

@@ -72,7 +72,7 @@ func catalog() []rules.Rule {
 			checkKnownFields),
 		r(RuleFieldTypes, rules.MUST,
 			"Every member must have its type: wrong JSON kinds, fractions for integers, numbers out of range, unknown union tags and duplicate members are 400s at the dotted path.",
-			"https://github.com/anthropics/anthropic-sdk-go/blob/v1.84.0/message.go (param types); https://github.com/themaximalist/llm.js/issues/30 and https://github.com/jedisct1/openapi-mcp/issues/9 (the body is validated by pydantic, whose errors the API passes through) [V]; texts [I]: pydantic wording (\"Input should be a valid string\", \"Input tag 'x' found using 'type' does not match any of the expected tags\"); duplicate members [I]",
+			"https://github.com/anthropics/anthropic-sdk-go/blob/v1.84.0/message.go (param types); https://github.com/themaximalist/llm.js/issues/30 and https://github.com/jedisct1/openapi-mcp/issues/9 (the body is validated by pydantic, whose errors the API passes through) [V]; texts [I]: pydantic wording (\"Input should be a valid string\", \"Input tag 'x' found using 'type' does not match any of the expected tags\"); testdata/corpus/datadog-dd-trace-py.jsonl (a message that is not an object, anthropic_completion_error.yaml#1: \"messages.0: Input does not match the expected shape.\") [V]; duplicate members [I]",
 			nil),
 		r(RuleRequiredFields, rules.MUST,
 			"model, max_tokens and a non-empty messages list are required, and so are each block's own required members.",
@@ -87,8 +87,8 @@ func catalog() []rules.Rule {
 			"https://github.com/anthropics/claude-code/issues/10687 (\"tools: Tool names must be unique.\")",
 			checkToolNamesUnique),
 		r(RuleNonEmptyTextBlock, rules.MUST,
-			"Text content blocks must be non-empty and not only whitespace.",
-			"https://github.com/anthropics/claude-code/issues/53473 (\"messages: text content blocks must be non-empty\"); https://github.com/anthropics/claude-code/issues/23440 (\"messages: text content blocks must contain non-whitespace text\")",
+			"Text content blocks must be non-empty; a whitespace-only text block is refused when its message has nothing else (no other text, no tool_use or other block).",
+			"https://github.com/anthropics/claude-code/issues/53473 (\"messages: text content blocks must be non-empty\"); https://github.com/anthropics/claude-code/issues/23440 (\"messages: text content blocks must contain non-whitespace text\"); https://github.com/LibreChat-AI/agents/pull/124 and https://github.com/experientiallabs/experiential/pull/804 (API probes: [text:' '] alone refused, [text:' ', text:'real'] and assistant [text:'\\n\\n', tool_use] accepted, [text:''] refused anywhere) [V]; testdata/corpus/simonw-llm-anthropic.jsonl (test_tools.yaml#2: assistant [text:' ', tool_use, tool_use] accepted) [V]; whitespace beside other non-text blocks accepted [I]",
 			checkNonEmptyTextBlock),
 		r(RuleThinkingBudgetMinimum, rules.MUST,
 			"thinking.budget_tokens must be at least 1024.",
@@ -397,7 +397,10 @@ func checkToolNamesUnique(req any, _ *rules.Env) []rules.Violation {
 }
 
 // checkNonEmptyTextBlock: an empty text block is refused wherever it sits
-// except in a final assistant message (a prefill).
+// except in a final assistant message (a prefill); a whitespace-only text
+// block only when nothing else in its message has content (no other text,
+// no tool_use, no tool_result…): the API accepts " " beside real text or
+// beside tool_use blocks.
 func checkNonEmptyTextBlock(req any, _ *rules.Env) []rules.Violation {
 	r := asRequest(req)
 	if r == nil {
@@ -407,14 +410,21 @@ func checkNonEmptyTextBlock(req any, _ *rules.Env) []rules.Violation {
 		if i == len(r.Messages)-1 && m.Role == "assistant" {
 			continue
 		}
+		blank, substance := false, false
 		for _, b := range m.Blocks {
 			switch {
 			case b.Type != "text":
+				substance = true
 			case b.Text == "":
 				return []rules.Violation{bad(i, "messages", "messages: text content blocks must be non-empty")}
 			case strings.TrimSpace(b.Text) == "":
-				return []rules.Violation{bad(i, "messages", "messages: text content blocks must contain non-whitespace text")}
+				blank = true
+			default:
+				substance = true
 			}
+		}
+		if blank && !substance {
+			return []rules.Violation{bad(i, "messages", "messages: text content blocks must contain non-whitespace text")}
 		}
 	}
 	return nil

@@ -61,6 +61,12 @@ func TestStrictWireModel(t *testing.T) {
 			"system.0.text: Input should be a valid string"},
 		{"message content a number", req(``, `[{"role":"user","content":5}]`), req(``, ask), anthropic.RuleFieldTypes,
 			"messages.0.content: Input should be a valid list"},
+		// Recorded from the real API (testdata/corpus/datadog-dd-trace-py.jsonl,
+		// anthropic_completion_error.yaml#1).
+		{"message a string", req(``, `["Invalid content"]`), req(``, ask), anthropic.RuleFieldTypes,
+			"messages.0: Input does not match the expected shape."},
+		{"content block a string", req(``, `[{"role":"user","content":["Hi"]}]`), req(``, ask), anthropic.RuleFieldTypes,
+			"messages.0.content.0: Input should be a valid dictionary or object to extract fields from"},
 		{"text block text a list", req(``, `[{"role":"user","content":[{"type":"text","text":["Hi"]}]}]`), req(``, ask), anthropic.RuleFieldTypes,
 			"messages.0.content.0.text.text: Input should be a valid string"},
 		{"cache_control ttl a number", req(``, `[{"role":"user","content":[{"type":"text","text":"Hi","cache_control":{"type":"ephemeral","ttl":5}}]}]`),

@@ -141,6 +141,23 @@ func RuleCases() []dialect.RuleCase {
 			WantStatus: bad, WantMessage: MsgResponseCount,
 		},
 		{
+			// crewAI records gemini-2.5-flash accepting three calls answered by
+			// three consecutive user contents (testdata/corpus/crewai.jsonl,
+			// TestGeminiNativeToolCalling parallel cassettes #2).
+			Rule: "gemini.function-response-count", Name: "two parallel calls, responses in two consecutive user contents, one missing", Path: path25,
+			Bad: body(weatherFn, userAsk, twoCalls("get_weather", "get_weather", ""), sunnyReply,
+				`{"role":"user","parts":[{"text":"Go on."}]}`),
+			Good: body(weatherFn, userAsk, twoCalls("get_weather", "get_weather", ""), sunnyReply, sunnyReply,
+				`{"role":"user","parts":[{"text":"Go on."}]}`),
+			WantStatus: bad, WantMessage: MsgResponseCount,
+		},
+		{
+			Rule: "gemini.function-response-after-call", Name: "second response content after a model text turn (consecutive user contents after the call turn: accepted)", Path: path25,
+			Bad:        body(weatherFn, userAsk, callParis, `{"role":"model","parts":[{"text":"Let me check."}]}`, sunnyReply),
+			Good:       body(weatherFn, userAsk, twoCalls("get_weather", "get_weather", ""), sunnyReply, sunnyReply),
+			WantStatus: bad, WantMessage: MsgResponseAfterCall,
+		},
+		{
 			Rule: "gemini.function-response-order", Name: "parallel responses out of call order", Path: path25,
 			Bad:  body(weatherFn, userAsk, twoCalls("get_weather", "get_time", ""), twoResponses("get_time", "get_weather")),
 			Good: body(weatherFn, userAsk, twoCalls("get_weather", "get_time", ""), twoResponses("get_weather", "get_time")),

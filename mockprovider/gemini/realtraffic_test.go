@@ -10,6 +10,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/toolwire/toolwire/mockprovider"
+	"github.com/toolwire/toolwire/mockprovider/gemini"
 )
 
 // The requests of this file are ones the real API answers 200 and the
@@ -140,5 +141,40 @@ func TestSingleValueForRepeatedField(t *testing.T) {
 	if ge := parseGoogleError(t, http.StatusBadRequest, b); resp.Header.Get("X-Toolwire-Rule") != "gemini.field-types" ||
 		ge.Error.Message != "Invalid JSON payload received. Invalid value at 'contents[0].parts[0].text' (TYPE_STRING), 5" {
 		t.Fatalf("%s: %s", resp.Header.Get("X-Toolwire-Rule"), b)
+	}
+}
+
+// TestSDKResponsesInConsecutiveUserContents: one model turn of three
+// parallel calls answered by three consecutive user contents of one
+// functionResponse each, then a user text: what crewAI sends and
+// gemini-2.5-flash answers 200 (testdata/corpus/crewai.jsonl,
+// TestGeminiNativeToolCalling parallel cassettes #2). The API reads the
+// consecutive user contents as one turn, so a run that answers only two
+// of the three calls still gets the count 400.
+func TestSDKResponsesInConsecutiveUserContents(t *testing.T) {
+	ts := newServer(t, mockprovider.Options{})
+	c := newClient(t, ts, "spread-responses", nil, nil)
+	cfg := &genai.GenerateContentConfig{Tools: []*genai.Tool{weatherTool()}}
+	history := func(answered ...string) []*genai.Content {
+		h := []*genai.Content{
+			genai.NewContentFromText("What is the weather in Paris, Rome and Oslo?", genai.RoleUser),
+			{Role: genai.RoleModel, Parts: []*genai.Part{weatherCall("Paris", nil), weatherCall("Rome", nil), weatherCall("Oslo", nil)}},
+		}
+		for _, output := range answered {
+			h = append(h, &genai.Content{Role: genai.RoleUser, Parts: []*genai.Part{weatherResponse(output)}})
+		}
+		return append(h, genai.NewContentFromText("Analyze the tool results.", genai.RoleUser))
+	}
+	if _, err := c.Models.GenerateContent(context.Background(), "gemini-2.5-flash", history("sunny", "rainy", "snowy"), cfg); err != nil {
+		t.Fatalf("three responses in three user contents: %v", err)
+	}
+	assertNoMUST(t, ts, "spread-responses")
+
+	_, err := c.Models.GenerateContent(context.Background(), "gemini-2.5-flash", history("sunny", "rainy"), cfg)
+	if err == nil {
+		t.Fatal("two responses to three calls accepted")
+	}
+	if ae := apiError(t, err); ae.Code != http.StatusBadRequest || ae.Message != gemini.MsgResponseCount {
+		t.Fatalf("two responses to three calls: %d %q, want 400 %q", ae.Code, ae.Message, gemini.MsgResponseCount)
 	}
 }

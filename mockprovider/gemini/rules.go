@@ -139,12 +139,12 @@ func catalog() []rules.Rule {
 			srcShapes+" (Content.Role: user or model); https://github.com/memex-lab/dart_agent_core/issues/34 (v3.6 text) [V]", checkRoles),
 		rule("call-turn-not-mixed", "A content does not mix functionCall and functionResponse parts.",
 			"https://github.com/googleapis/python-genai/issues/81 [V]", checkMixed),
-		rule("function-response-after-call", "A function response turn comes immediately after a function call turn.",
-			srcRules+" (a function response turn follows the call turn) [V]", checkResponseAfterCall),
+		rule("function-response-after-call", "A function response turn comes immediately after a function call turn (consecutive user contents after the call turn count as one turn).",
+			srcRules+" (a function response turn follows the call turn) [V]; testdata/corpus/crewai.jsonl (TestGeminiNativeToolCalling parallel cassettes #2: gemini-2.5-flash accepts responses spread over consecutive user contents) [V]", checkResponseAfterCall),
 		rule("function-call-after-user", "A function call turn comes immediately after a user turn, a function response turn, or another function call turn of the model (steps answered together).",
 			"https://github.com/google-gemini/gemini-cli/issues/11814 [V]; consecutive call turns accepted [I]", checkCallAfterUser),
-		rule("function-response-count", "A function response turn answers every call of the preceding function call turn (consecutive call turns of the model counted as one): as many responses as calls.",
-			"https://github.com/google-gemini/gemini-cli/issues/4504 and https://github.com/microsoft/vscode/issues/299295 (\"Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.\") [V]", checkResponseCount),
+		rule("function-response-count", "A function response turn answers every call of the preceding function call turn (consecutive call turns of the model counted as one, and the consecutive user contents that follow it up to the next model turn counted as one): as many responses as calls.",
+			"https://github.com/google-gemini/gemini-cli/issues/4504 and https://github.com/microsoft/vscode/issues/299295 (\"Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.\") [V]; testdata/corpus/crewai.jsonl (TestGeminiNativeToolCalling parallel cassettes #2: three calls answered by three consecutive user contents accepted) [V]", checkResponseCount),
 		should("function-response-order", "The responses to a parallel batch should come in call order, matched by name (journaled: no public source shows the API refusing a reordered batch).",
 			srcRules+" (responses in the order of the calls); a refusal not seen [I]", checkResponseOrder),
 		{ID: "gemini.function-response-order-ids", Dialect: conv.Gemini, Level: rules.SHOULD,
@@ -478,10 +478,19 @@ func checkMixed(r *Request, _ *rules.Env) []rules.Violation {
 	return out
 }
 
+// checkResponseAfterCall: a function response belongs to the user
+// contents that follow a call turn, up to the next model turn (the API
+// reads consecutive user contents as one turn).
 func checkResponseAfterCall(r *Request, _ *rules.Env) []rules.Violation {
 	var out []rules.Violation
+	afterCall := false
 	for i, c := range r.Contents {
-		if isResponseTurn(c) && !isMixed(c) && (i == 0 || !isCallTurn(r.Contents[i-1])) {
+		switch {
+		case isCallTurn(c):
+			afterCall = true
+		case c.Role == roleModel:
+			afterCall = false
+		case isResponseTurn(c) && !afterCall:
 			out = append(out, violation(i, fmt.Sprintf("contents[%d]", i), MsgResponseAfterCall))
 		}
 	}
@@ -509,31 +518,73 @@ func checkCallAfterUser(r *Request, _ *rules.Env) []rules.Violation {
 	return out
 }
 
-// answeredPairs yields each response turn i that follows a call turn
-// (neither mixed), with the parts of both. Consecutive call turns of the
-// model are one call turn whose steps one response turn answers together
-// (their calls in order). Several rules walk the pairs on every request,
-// so a single call turn's parts are not copied: callResponsePairs zips
-// the parts.
-func answeredPairs(r *Request, visit func(i int, callParts, responseParts []Part)) {
+// answeredPairs yields each call turn answered by the user contents that
+// follow it up to the next model turn (the answer run), with the parts of
+// both. Consecutive call turns of the model are one call turn whose steps
+// one run answers together (their calls in order); consecutive user
+// contents are one turn, so a run may spread its responses over several
+// contents. Several rules walk the pairs on every request, so a single
+// content's parts are not copied: callResponsePairs zips the parts.
+func answeredPairs(r *Request, visit func(run answerRun, callParts, responseParts []Part)) {
 	for i := 1; i < len(r.Contents); i++ {
 		c, prev := r.Contents[i], r.Contents[i-1]
-		if !isResponseTurn(c) || isMixed(c) || !isCallTurn(prev) || isMixed(prev) {
+		if isCallTurn(c) || !isCallTurn(prev) || isMixed(prev) {
 			continue
 		}
+		end := i + 1
+		for end < len(r.Contents) && r.Contents[end].Role != roleModel && !isCallTurn(r.Contents[end]) {
+			end++
+		}
+		run := answerRun{contents: r.Contents[i:end], start: i, first: -1}
+		responseParts := c.Parts
+		if end > i+1 {
+			responseParts = nil
+			for _, u := range run.contents {
+				responseParts = append(responseParts, u.Parts...)
+			}
+		}
+		for k, u := range run.contents {
+			if isResponseTurn(u) {
+				run.first = i + k
+				break
+			}
+		}
+		i = end - 1
+		if run.first < 0 {
+			continue // unanswered: nothing to pair
+		}
 		callParts := prev.Parts
-		first := i - 1
+		first := run.start - 1
 		for first > 0 && r.Contents[first-1].Role == roleModel && isCallTurn(r.Contents[first-1]) && !isMixed(r.Contents[first-1]) {
 			first--
 		}
-		if first < i-1 {
+		if first < run.start-1 {
 			callParts = nil
-			for _, step := range r.Contents[first:i] {
+			for _, step := range r.Contents[first:run.start] {
 				callParts = append(callParts, step.Parts...)
 			}
 		}
-		visit(i, callParts, c.Parts)
+		visit(run, callParts, responseParts)
 	}
+}
+
+// answerRun is the user contents answering one call turn: contents[start:]
+// of the request, the first of them with a function response at first.
+type answerRun struct {
+	contents     []Content
+	start, first int
+}
+
+// locate maps the k-th part of the run's joined parts to its content and
+// part index in the request.
+func (run answerRun) locate(k int) (content, part int) {
+	for j, c := range run.contents {
+		if k < len(c.Parts) {
+			return run.start + j, k
+		}
+		k -= len(c.Parts)
+	}
+	return run.start, k
 }
 
 // callResponsePairs walks the k-th functionCall part of callParts
@@ -578,9 +629,9 @@ func sameCount(callParts, responseParts []Part) bool {
 
 func checkResponseCount(r *Request, _ *rules.Env) []rules.Violation {
 	var out []rules.Violation
-	answeredPairs(r, func(i int, callParts, responseParts []Part) {
+	answeredPairs(r, func(run answerRun, callParts, responseParts []Part) {
 		if !sameCount(callParts, responseParts) {
-			out = append(out, violation(i, fmt.Sprintf("contents[%d]", i), MsgResponseCount))
+			out = append(out, violation(run.first, fmt.Sprintf("contents[%d]", run.first), MsgResponseCount))
 		}
 	})
 	return out
@@ -588,13 +639,14 @@ func checkResponseCount(r *Request, _ *rules.Env) []rules.Violation {
 
 func checkResponseOrder(r *Request, _ *rules.Env) []rules.Violation {
 	var out []rules.Violation
-	answeredPairs(r, func(i int, callParts, responseParts []Part) {
+	answeredPairs(r, func(run answerRun, callParts, responseParts []Part) {
 		if !sameCount(callParts, responseParts) || matchedByID(callParts, responseParts) {
 			return
 		}
 		for z := pairsOf(callParts, responseParts); z.next(); {
 			if fc, fr := z.pair(); fc.Name != fr.Name {
-				out = append(out, violation(i, fmt.Sprintf("contents[%d].parts[%d].functionResponse.name", i, z.response), msgResponseOrder))
+				at, part := run.locate(z.response)
+				out = append(out, violation(at, fmt.Sprintf("contents[%d].parts[%d].functionResponse.name", at, part), msgResponseOrder))
 				return
 			}
 		}
@@ -629,13 +681,14 @@ func matchedByID(callParts, responseParts []Part) bool {
 // responses all name their calls' ids.
 func checkResponseOrderByID(r *Request, _ *rules.Env) []rules.Violation {
 	var out []rules.Violation
-	answeredPairs(r, func(i int, callParts, responseParts []Part) {
+	answeredPairs(r, func(run answerRun, callParts, responseParts []Part) {
 		if !sameCount(callParts, responseParts) || !matchedByID(callParts, responseParts) {
 			return
 		}
 		for z := pairsOf(callParts, responseParts); z.next(); {
 			if fc, fr := z.pair(); fc.ID != fr.ID {
-				out = append(out, violation(i, fmt.Sprintf("contents[%d].parts[%d].functionResponse.id", i, z.response), msgResponseOrderIDs))
+				at, part := run.locate(z.response)
+				out = append(out, violation(at, fmt.Sprintf("contents[%d].parts[%d].functionResponse.id", at, part), msgResponseOrderIDs))
 				return
 			}
 		}
@@ -645,13 +698,14 @@ func checkResponseOrderByID(r *Request, _ *rules.Env) []rules.Violation {
 
 func checkResponseID(r *Request, _ *rules.Env) []rules.Violation {
 	var out []rules.Violation
-	answeredPairs(r, func(i int, callParts, responseParts []Part) {
+	answeredPairs(r, func(run answerRun, callParts, responseParts []Part) {
 		if !sameCount(callParts, responseParts) || matchedByID(callParts, responseParts) {
 			return
 		}
 		for z := pairsOf(callParts, responseParts); z.next(); {
 			if fc, fr := z.pair(); fc.ID != "" && fr.ID != fc.ID {
-				out = append(out, violation(i, fmt.Sprintf("contents[%d].parts[%d].functionResponse.id", i, z.response),
+				at, part := run.locate(z.response)
+				out = append(out, violation(at, fmt.Sprintf("contents[%d].parts[%d].functionResponse.id", at, part),
 					fmt.Sprintf(msgResponseIDFormat, fc.Name, fc.ID, fr.ID)))
 			}
 		}

@@ -136,7 +136,13 @@ func (d *Driver) runGemini(ctx context.Context, env Env, t *task.Task) (string, 
 			continue
 		}
 		if d.Break == UnorderedGeminiResults {
-			for _, p := range responses {
+			// The API reads consecutive user contents as one turn, so a
+			// model text content separates the responses: the call turn
+			// is answered by its first response only.
+			for i, p := range responses {
+				if i > 0 {
+					contents = append(contents, genai.NewContentFromText("Next result.", genai.RoleModel))
+				}
 				contents = append(contents, &genai.Content{Role: genai.RoleUser, Parts: []*genai.Part{p}})
 			}
 		} else if len(responses) > 0 {

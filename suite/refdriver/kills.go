@@ -73,7 +73,7 @@ func Expectations() []Expectation {
 		{Break: GeminiArgsString, Fails: []string{"gemini.function-call-args-object"}},
 		{Break: GeminiResponseStr, Fails: []string{"gemini.function-response-object"}, MayFail: []string{checks.ID(gem, checks.ErrorFlagged), checks.ID(gem, checks.CarriesData), checks.ID(gem, checks.CarriesMedia), checks.ID(gem, checks.StructuredObject)}},
 		{Break: GeminiRoleFunction, Fails: []string{"gemini.valid-role"}},
-		{Break: UnorderedGeminiResults, Fails: []string{"gemini.function-response-count"}, MayFail: []string{"gemini.function-response-after-call"}},
+		{Break: UnorderedGeminiResults, Fails: []string{"gemini.function-response-count", "gemini.function-response-after-call"}},
 
 		{Break: ResultsAsUserText, Fails: []string{checks.ID(chat, checks.ResultsSent), checks.ID(resp, checks.ResultsSent), checks.ID(anth, checks.ResultsSent), checks.ID(gem, checks.ResultsSent)}, MayFail: []string{"anthropic.role-alternation"}},
 		{Break: OmitModel, Fails: []string{"openai-chat.model-required", "openai-responses.required-fields", "anthropic.required-fields"}},

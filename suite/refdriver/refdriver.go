@@ -108,7 +108,7 @@ var all = []BreakInfo{
 	{DropData, nil, "send an empty result instead of the tool's output"},
 	{CrashOnUnknownTool, nil, "exit with an error when the model calls an undeclared tool"},
 	{IgnoreFinalText, nil, "report an empty final text"},
-	{UnorderedGeminiResults, []conv.Dialect{conv.Gemini}, "send each function response of a batch in its own content"},
+	{UnorderedGeminiResults, []conv.Dialect{conv.Gemini}, "send each function response of a batch in its own content, a model text content between them"},
 }
 
 // Breaks lists the break variants, sorted by name.
