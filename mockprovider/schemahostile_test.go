@@ -131,7 +131,7 @@ func TestDeepToolSchemaIsAnsweredPromptly(t *testing.T) {
 	}
 	// Gemini's own Schema message, with a type error at the bottom: the
 	// error names the field by its full path.
-	params := strings.ReplaceAll(nested(levels, `{"type":5}`), `"object"`, `"OBJECT"`)
+	params := strings.ReplaceAll(nested(levels, `{"type":99}`), `"object"`, `"OBJECT"`) // 99: no Type has that number
 	code, body := postWithin(t, 20*time.Second, ts.URL+"/v1beta/models/gemini-2.5-flash:generateContent", map[string]string{"x-goog-api-key": "deep-gemini-type"},
 		`{"contents":[{"role":"user","parts":[{"text":"go"}]}],"tools":[{"functionDeclarations":[{"name":"f","parameters":`+params+`}]}]}`)
 	if code != 400 || !strings.Contains(body, strings.Repeat(".properties[0].value", 3)) {
