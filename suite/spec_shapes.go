@@ -11,7 +11,7 @@ var _ = registerFamily(family{
 	Rules: []string{
 		"tool-name-pattern", "function-name-pattern", "function-name-valid", "tool-schema-valid",
 		"function-schema-valid", "strict-schema", "arguments-string", "tool-use-input-object",
-		"function-call-args-object", "required-fields", "model-required", "contents-required",
+		"function-call-args-object", "required-fields", "model-required", "contents-required", "part-has-data",
 		"non-empty-content", "tool-calls-non-empty", "stream-options-need-stream",
 		"known-fields", "message-members", "field-types", "valid-json",
 		"tool-controls-need-tools", "forced-tool-declared", "reasoning-models-refuse-max-tokens",

@@ -89,6 +89,12 @@ func RuleCases() []dialect.RuleCase {
 			WantStatus: bad, WantMessage: MsgContentsMissing,
 		},
 		{
+			Rule: "gemini.part-has-data", Name: "an empty part", Path: path25,
+			Bad:        compact(`{"contents":[{"role":"user","parts":[{"text":"What's the weather in Paris?"},{}]}]}`),
+			Good:       compact(`{"contents":[{"role":"user","parts":[{"text":"What's the weather in Paris?"},{"text":" "}]}]}`),
+			WantStatus: bad, WantMessage: fmt.Sprintf(msgPartNoData, 0, 1),
+		},
+		{
 			Rule: "gemini.function-name-valid", Name: "function name with a space", Path: path25,
 			Bad:        body(strings.Replace(weatherFn, `"get_weather"`, `"get weather"`, 1), userAsk),
 			Good:       body(weatherFn, userAsk),

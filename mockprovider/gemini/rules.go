@@ -133,6 +133,8 @@ func catalog() []rules.Rule {
 			"https://github.com/googleapis/googleapis/blob/master/google/ai/generativelanguage/v1beta/content.proto (FunctionCall.args: google.protobuf.Struct, the type of FunctionResponse.response); https://github.com/vercel/ai/issues/3589 (a Struct field given a list is refused) [V]; message [I] (same Struct parse error as function-response-object)", checkArgsObject),
 		rule("contents-required", "The request has at least one content.",
 			"https://github.com/langchain-ai/langchain-google/issues/1393 (\"400 - contents is not specified\") [V]; full text [I]", checkContents),
+		rule("part-has-data", "Every part carries one piece of data (text, inlineData, fileData, functionCall, functionResponse, executableCode, codeExecutionResult, toolCall or toolResponse); a part of metadata alone ({} or only a thought signature) is refused.",
+			"https://github.com/genkit-ai/genkit/issues/3816 (verbatim 400: \"* GenerateContentRequest.contents[1].parts[0].data: required oneof field 'data' must have one initialized field\") [V]; https://github.com/google-gemini/gemini-cli/issues/5575 [V]", checkPartHasData),
 		rule("function-name-valid", "Declared function names start with a letter or underscore and use a-z, A-Z, 0-9, _ . : - (at most 64).",
 			"https://github.com/decolua/9router/issues/369 [V]", checkFunctionNames),
 		rule("valid-role", "Content roles are only user or model; function responses travel in user turns.",
@@ -284,6 +286,24 @@ func checkArgsObject(r *Request, _ *rules.Env) []rules.Violation {
 func checkContents(r *Request, _ *rules.Env) []rules.Violation {
 	if len(r.Contents) == 0 {
 		return []rules.Violation{violation(orderProto, "contents", MsgContentsMissing)}
+	}
+	return nil
+}
+
+// msgPartNoData is the API's answer to a part with no data member: the
+// Part message's data is a required oneof.
+const msgPartNoData = "* GenerateContentRequest.contents[%d].parts[%d].data: required oneof field 'data' must have one initialized field\n"
+
+// checkPartHasData reports the first empty part only: a body of a million
+// empty parts must not cost a million violations.
+func checkPartHasData(r *Request, _ *rules.Env) []rules.Violation {
+	for i, c := range r.Contents {
+		for j, p := range c.Parts {
+			if p.Text == nil && p.InlineData == nil && p.FileData == nil && p.FunctionCall == nil && p.FunctionResponse == nil &&
+				p.ExecutableCode == nil && p.CodeExecutionResult == nil && p.ToolCall == nil && p.ToolResponse == nil {
+				return []rules.Violation{violation(orderProto, fmt.Sprintf("contents[%d].parts[%d]", i, j), fmt.Sprintf(msgPartNoData, i, j))}
+			}
+		}
 	}
 	return nil
 }

@@ -103,6 +103,7 @@ func Expectations() []Expectation {
 		{Break: UnsupportedMIME, Fails: []string{"gemini.multimodal-response-mime"}, MayFail: []string{checks.ID(gem, checks.CarriesData)}},
 		{Break: DanglingRef, Fails: []string{"gemini.multimodal-response-ref-resolves"}},
 		{Break: GeminiRoleTool, Fails: []string{"gemini.valid-role"}},
+		{Break: EmptyGeminiPart, Fails: []string{"gemini.part-has-data"}},
 
 		{Break: DropLastCall, Fails: []string{checks.ID(chat, checks.ResultsSent), checks.ID(resp, checks.ResultsSent), checks.ID(anth, checks.ResultsSent), checks.ID(gem, checks.ResultsSent)}},
 		{Break: DuplicateResult, Fails: []string{checks.ID(chat, checks.OneResultPerCall), checks.ID(resp, checks.OneResultPerCall), checks.ID(anth, checks.OneResultPerCall), checks.ID(gem, checks.OneResultPerCall)},

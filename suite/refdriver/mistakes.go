@@ -61,6 +61,7 @@ const (
 	UnsupportedMIME           Break = "unsupported-mime"
 	DanglingRef               Break = "dangling-ref"
 	GeminiRoleTool            Break = "gemini-role-tool"
+	EmptyGeminiPart           Break = "empty-gemini-part"
 )
 
 func init() {
@@ -101,6 +102,7 @@ func init() {
 		BreakInfo{UnsupportedMIME, []conv.Dialect{gem}, "label every multimodal part application/octet-stream"},
 		BreakInfo{DanglingRef, []conv.Dialect{gem}, `reference multimodal parts with {"$ref": …} but send them without a displayName`},
 		BreakInfo{GeminiRoleTool, []conv.Dialect{gem}, `send function responses in a content with role "tool" (as older docs showed)`},
+		BreakInfo{EmptyGeminiPart, []conv.Dialect{gem}, `leave an empty part ({}) in the first content, where a dropped attachment was`},
 	)
 }
 
@@ -206,6 +208,11 @@ func (d *Driver) moreEdits() func([]byte) []byte {
 					body, _ = sjson.DeleteBytes(body, key+".0")
 				}
 			}
+			return body
+		}
+	case EmptyGeminiPart:
+		return func(body []byte) []byte {
+			body, _ = sjson.SetRawBytes(body, "contents.0.parts.-1", []byte(`{}`))
 			return body
 		}
 	case GeminiRoleTool:
