@@ -61,7 +61,8 @@ function cut(ai) {
 }
 
 // An MCP result as a ToolMessage: its text, media as standard content
-// blocks, isError as status "error".
+// blocks, isError as status "error", and the tool's name, as
+// tool.invoke(toolCall) sets it.
 function toolMessage(call, result) {
   const media = mediaOf(result);
   const text = textOf(result);
@@ -69,7 +70,7 @@ function toolMessage(call, result) {
     ...(text ? [{ type: "text", text }] : []),
     ...media.map((m) => ({ type: m.mediaType?.startsWith("image/") ? "image" : "file", source_type: "base64", mime_type: m.mediaType, data: m.data })),
   ];
-  return new ToolMessage({ content, tool_call_id: call.id, status: result.isError ? "error" : "success" });
+  return new ToolMessage({ content, tool_call_id: call.id, name: call.name, status: result.isError ? "error" : "success" });
 }
 
 async function main() {
