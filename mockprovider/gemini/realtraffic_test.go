@@ -178,3 +178,25 @@ func TestSDKResponsesInConsecutiveUserContents(t *testing.T) {
 		t.Fatalf("two responses to three calls: %d %q, want 400 %q", ae.Code, ae.Message, gemini.MsgResponseCount)
 	}
 }
+
+// TestSafetySettingsByNumber: generative-ai-go (under langchaingo) sends
+// safety settings' enums as numbers, which proto JSON reads as well as
+// names; a string or a fraction there is still refused.
+func TestSafetySettingsByNumber(t *testing.T) {
+	ts := newServer(t, mockprovider.Options{})
+	for _, c := range []struct {
+		settings string
+		want     int
+	}{
+		{`[{"category":10,"threshold":3}]`, http.StatusOK},
+		{`[{"category":"HARM_CATEGORY_DANGEROUS_CONTENT","threshold":"BLOCK_ONLY_HIGH"}]`, http.StatusOK},
+		{`[{"category":1.5,"threshold":3}]`, http.StatusBadRequest},
+		{`[{"category":[10],"threshold":3}]`, http.StatusBadRequest},
+	} {
+		body := `{"contents":[{"role":"user","parts":[{"text":"Hi"}]}],"safetySettings":` + c.settings + `}`
+		resp, b := postRaw(t, ts, "/v1beta/models/gemini-2.5-flash:generateContent", "safety", []byte(body), nil)
+		if resp.StatusCode != c.want {
+			t.Errorf("%s: %d %s", c.settings, resp.StatusCode, b)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package gemini
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/go-json-experiment/json"
@@ -303,9 +304,44 @@ type FunctionCallingConfig struct {
 
 // SafetySetting is one category's threshold.
 type SafetySetting struct {
-	Category  string `json:"category,case:ignore"`
-	Threshold string `json:"threshold,case:ignore"`
-	Method    string `json:"method,case:ignore"`
+	Category  OpenEnum `json:"category,case:ignore"`
+	Threshold OpenEnum `json:"threshold,case:ignore"`
+	Method    OpenEnum `json:"method,case:ignore"`
+}
+
+// OpenEnum is an enum the mock does not judge: its name, or its number as
+// proto JSON allows (generative-ai-go, under langchaingo, sends
+// {"category":10,"threshold":3}), kept as text.
+type OpenEnum string
+
+// UnmarshalJSONFrom takes a string or an integer.
+func (e *OpenEnum) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	switch dec.PeekKind() {
+	case '"':
+		var s string
+		if err := json.UnmarshalDecode(dec, &s); err != nil {
+			return err
+		}
+		*e = OpenEnum(s)
+		return nil
+	case '0':
+		v, err := dec.ReadValue()
+		if err != nil {
+			return err
+		}
+		if n, perr := strconv.ParseInt(string(v), 10, 32); perr != nil || n < 0 {
+			return &wirejson.InvalidError{Message: protoPackage + "HarmCategory"}
+		}
+		*e = OpenEnum(v)
+		return nil
+	case 'n':
+		_, err := dec.ReadValue()
+		return err
+	}
+	if _, err := dec.ReadValue(); err != nil {
+		return err
+	}
+	return &wirejson.InvalidError{Message: protoPackage + "HarmCategory"}
 }
 
 // GenerationConfig is the sampling and output configuration.
