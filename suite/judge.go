@@ -474,11 +474,8 @@ func (j *judge) checkIssuedCallsKept() {
 			continue
 		}
 		issued := callNames(reply.Calls())
-		turn := assistantTurns(e.Conversation)
-		var carried []string
-		if t := assistantTurn(next.Conversation, turn); t != nil {
-			carried = callNames(t.Calls())
-		}
+		turn := assistantRuns(e.Conversation)
+		carried := callNames(assistantRunCalls(next.Conversation, turn))
 		if len(carried) == 0 {
 			j.add(checkResultsSent, finding{level: rules.MUST,
 				message: fmt.Sprintf("the model's turn %d called %s and the driver's next request does not carry that turn with its results", turn+1, strings.Join(issued, ", ")),
@@ -538,6 +535,40 @@ func assistantTurns(c *conv.Conversation) int {
 		}
 	}
 	return n
+}
+
+// assistantRuns counts the runs of consecutive assistant turns in c: a
+// model turn may be replayed as several assistant messages (its text, then
+// its calls), which together are one turn of the model.
+func assistantRuns(c *conv.Conversation) int {
+	n := 0
+	for i, t := range c.Turns {
+		if t.Role == conv.Assistant && (i == 0 || c.Turns[i-1].Role != conv.Assistant) {
+			n++
+		}
+	}
+	return n
+}
+
+// assistantRunCalls is every call of the k-th (0-based) run of
+// consecutive assistant turns of c.
+func assistantRunCalls(c *conv.Conversation, k int) []*conv.Call {
+	var out []*conv.Call
+	run := -1
+	for i, t := range c.Turns {
+		if t.Role != conv.Assistant {
+			continue
+		}
+		if i == 0 || c.Turns[i-1].Role != conv.Assistant {
+			run++
+		}
+		if run == k {
+			out = append(out, t.Calls()...)
+		} else if run > k {
+			break
+		}
+	}
+	return out
 }
 
 // assistantTurn is the k-th (0-based) assistant turn of c, or nil.

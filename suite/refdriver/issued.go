@@ -24,6 +24,10 @@ const (
 	// string is the JSON of the MCP content blocks, which carries every
 	// block's text (the suite must look inside it).
 	BlocksAsJSONOutput Break = "blocks-as-json-output"
+	// OpenAI Chat; a correct variant: a model turn with text and calls
+	// replayed as two assistant messages, the text and then the calls (as
+	// the OpenAI Agents SDK sends it). Every call still reaches the API.
+	SplitTextAndCalls Break = "split-text-and-calls"
 )
 
 func init() {
@@ -34,6 +38,7 @@ func init() {
 		BreakInfo{ToolChoiceLost, nil, "leave the task's forced tool_choice (Gemini: toolConfig) out of the request"},
 		BreakInfo{StrictLost, []conv.Dialect{chat, resp, anth}, "declare strict tools with strict: false (the flag not passed through)"},
 		BreakInfo{BlocksAsJSONOutput, []conv.Dialect{resp}, "correct variant: send function_call_output.output as the JSON text of the result's MCP content blocks"},
+		BreakInfo{SplitTextAndCalls, []conv.Dialect{chat}, "correct variant: replay a model turn with text and calls as two assistant messages, the text first, then the calls"},
 	)
 }
 
@@ -49,6 +54,15 @@ func (d *Driver) issuedEdits() func([]byte) []byte {
 	case StrictLost:
 		return eachPath([]string{"tools.#.function.strict", "tools.#.strict"}, func(v gjson.Result) (string, bool) {
 			return "false", v.Type == gjson.True
+		})
+	case SplitTextAndCalls:
+		return mapArray("messages", func(m gjson.Result) []string {
+			text := m.Get("content")
+			if m.Get("role").Str != "assistant" || !m.Get("tool_calls").IsArray() || text.Type != gjson.String || text.Str == "" {
+				return []string{m.Raw}
+			}
+			calls, _ := sjson.Delete(m.Raw, "content")
+			return []string{string(mustJSON(map[string]string{"role": "assistant", "content": text.Str})), calls}
 		})
 	case BlocksAsJSONOutput:
 		return func(body []byte) []byte {

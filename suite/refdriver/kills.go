@@ -132,6 +132,7 @@ func Expectations() []Expectation {
 		{Break: ItemReferencesIgnored, Scenarios: []string{"responses-item-references"}, Fails: []string{checks.ID(resp, checks.ItemReferencesSent)}},
 		// Correct variants: nothing may fail.
 		{Break: BlocksAsJSONOutput},
+		{Break: SplitTextAndCalls},
 		{Break: LibraryErrorWording},
 		{Break: ValidateArguments},
 	}...)
