@@ -48,8 +48,8 @@ conform_library = $(BIN)/toolwire conform --driver "$(2)" --name "$(3)" --impl-v
 comma := ,
 # every driver-mode feature but item-references: the LangChains cannot
 # continue by item_reference. langchaingo runs on Chat Completions and
-# Anthropic only: it has no Responses client, and the mock still refuses the
-# numeric safetySettings enums of its Gemini client (see its compat-note).
+# Anthropic only: it has no Responses client, and its Gemini client ends the
+# strict-tools scenario as a harness error (see its compat-note).
 LANGCHAIN_FEATURES := core,documents,errors,images,large,multi-turn,parallel,reasoning,robustness,signatures,streaming,strict,structured,thinking,tool-choice,truncation,unicode
 # the OpenAI Agents SDK speaks the two OpenAI APIs and continues by
 # previous_response_id, not item_reference
