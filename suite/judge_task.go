@@ -221,7 +221,10 @@ func (j *judge) checkThinkingSent() {
 // item_references on, every request that continues the conversation
 // refers to the model's earlier output items by item_reference, and
 // replays none of them in full. The API takes either, so only the task
-// shows that a driver ignored the setting.
+// shows that a driver ignored the setting. A client-executed function_call
+// may still be replayed in full: referenced, its fc_ id cannot always be
+// matched to the function_call_output's call_id, and libraries replay it
+// on purpose (vercel/ai#11114).
 func (j *judge) checkItemRefsSent() {
 	if !j.t.ItemReferences || j.c.Dialect != conv.OpenAIResponses {
 		return
@@ -237,7 +240,7 @@ func (j *judge) checkItemRefsSent() {
 			switch {
 			case typ == "item_reference":
 				refs++
-			case full == "" && (typ == "function_call" || typ == "reasoning" || it.Get("role").Str == "assistant"):
+			case full == "" && (typ == "reasoning" || it.Get("role").Str == "assistant"):
 				full = fmt.Sprintf("input.%d (%s)", k, cmp.Or(typ, "message"))
 			}
 		}

@@ -133,6 +133,7 @@ func Expectations() []Expectation {
 		// Correct variants: nothing may fail.
 		{Break: BlocksAsJSONOutput},
 		{Break: SplitTextAndCalls},
+		{Break: CallsReplayedInFull, Scenarios: []string{"responses-item-references"}},
 		{Break: LibraryErrorWording},
 		{Break: ValidateArguments},
 	}...)

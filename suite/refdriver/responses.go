@@ -89,7 +89,7 @@ func (d *Driver) runResponses(ctx context.Context, env Env, t *task.Task) (strin
 				continue
 			}
 			p := param.Override[responses.ResponseInputItemUnionParam](json.RawMessage(raw))
-			if id := gjson.Get(raw, "id").Str; byReference && id != "" {
+			if id := gjson.Get(raw, "id").Str; byReference && id != "" && !(typ == "function_call" && d.Break == CallsReplayedInFull) {
 				p = param.Override[responses.ResponseInputItemUnionParam](mustJSON(map[string]any{"type": "item_reference", "id": id}))
 			}
 			if typ == "reasoning" && d.Break == ReasoningWithoutFollowingItem {

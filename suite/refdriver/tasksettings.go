@@ -22,7 +22,11 @@ const (
 	ThinkingNotSent        Break = "thinking-not-sent"
 	MaxOutputTokensIgnored Break = "max-output-tokens-ignored"
 	ItemReferencesIgnored  Break = "item-references-ignored"
-	ErrorAsNull            Break = "error-as-null"
+	// A correct variant: with item_references on, the client function
+	// calls are still replayed in full (as the Vercel AI SDK does on
+	// purpose, vercel/ai#11114), the other output items referenced.
+	CallsReplayedInFull Break = "calls-replayed-in-full"
+	ErrorAsNull         Break = "error-as-null"
 	// Correct variants.
 	LibraryErrorWording Break = "library-error-wording"
 	ValidateArguments   Break = "validate-arguments"
@@ -34,6 +38,7 @@ func init() {
 		BreakInfo{ThinkingNotSent, []conv.Dialect{anth}, "leave the task's thinking out of the request (the model then never thinks, and nothing is passed back)"},
 		BreakInfo{MaxOutputTokensIgnored, nil, "ignore the task's max_output_tokens: send no limit (Anthropic: the driver's own 1024)"},
 		BreakInfo{ItemReferencesIgnored, []conv.Dialect{resp}, "ignore the task's item_references: replay the earlier output items in full"},
+		BreakInfo{CallsReplayedInFull, []conv.Dialect{resp}, "correct variant: with item_references on, replay the client function calls in full and refer to the other output items"},
 		BreakInfo{ErrorAsNull, []conv.Dialect{chat, resp}, `send "null" (the JSON of the structured content an error lacks) as the output of every tool error`},
 		BreakInfo{LibraryErrorWording, nil, `correct variant: word errors as popular libraries do ("An error occurred while running <tool>: …", "Tool \"x\" not found. Available tools: …", "An error occurred while parsing tool arguments …"), no "Error:" prefix`},
 		BreakInfo{ValidateArguments, nil, "correct variant: validate each call's arguments against the tool's schema before running it, and answer a call that breaks it with the validation error (not the tool's result)"},
