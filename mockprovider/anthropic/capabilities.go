@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
-	"github.com/toolwire/toolwire/mockprovider/models"
 	"github.com/toolwire/toolwire/mockprovider/rules"
 	"github.com/toolwire/toolwire/mockprovider/wire"
 )
@@ -50,10 +49,10 @@ func capabilityRules() []rules.Rule {
 
 func checkEffortLevel(req any, env *rules.Env) []rules.Violation {
 	r := asRequest(req)
-	if r == nil || r.caps.Effort == nil || !catalogEntry(env).RefusesEffort(*r.caps.Effort) {
+	if r == nil || r.caps.Effort == nil || !env.Catalog().RefusesEffort(*r.caps.Effort) {
 		return nil
 	}
-	levels := slices.Sorted(slices.Values(catalogEntry(env).Efforts))
+	levels := slices.Sorted(slices.Values(env.Catalog().Efforts))
 	return []rules.Violation{bad(-1, "output_config.effort",
 		fmt.Sprintf("This model does not support effort level '%s'. Supported levels: %s.", *r.caps.Effort, strings.Join(levels, ", ")))}
 }
@@ -69,12 +68,4 @@ func capabilityParamsOf(w *wireRequest) capabilityParams {
 		p.Effort = w.OutputConfig.Effort
 	}
 	return p
-}
-
-// catalogEntry is the request's catalog entry (nil offline, or unknown).
-func catalogEntry(env *rules.Env) *models.Model {
-	if env == nil {
-		return nil
-	}
-	return env.ModelInfo
 }

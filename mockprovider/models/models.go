@@ -40,13 +40,13 @@ const Wildcard = "*"
 // Model is one catalog entry. A fact left unset is unknown and refuses
 // nothing (see catalog.yaml).
 type Model struct {
-	ID                string   `yaml:"id" json:"id"`
-	Aliases           []string `yaml:"aliases,omitempty" json:"aliases,omitempty"`
-	DisplayName       string   `yaml:"display_name,omitempty" json:"display_name,omitempty"`
-	Created           string   `yaml:"created,omitempty" json:"created,omitempty"`
+	ID          string   `yaml:"id" json:"id"`
+	Aliases     []string `yaml:"aliases,omitempty" json:"aliases,omitempty"`
+	DisplayName string   `yaml:"display_name,omitempty" json:"display_name,omitempty"`
+	Created     string   `yaml:"created,omitempty" json:"created,omitempty"`
 	// Retires is the end of life a deprecated model has been given
 	// (YYYY-MM-DD): the Models API reports it deprecated until then.
-	Retires string `yaml:"retires,omitempty" json:"retires,omitempty"`
+	Retires           string   `yaml:"retires,omitempty" json:"retires,omitempty"`
 	Reasoning         *bool    `yaml:"reasoning,omitempty" json:"reasoning,omitempty"`
 	Efforts           []string `yaml:"efforts,omitempty" json:"efforts,omitempty"`
 	Thinking          []string `yaml:"thinking,omitempty" json:"thinking,omitempty"`

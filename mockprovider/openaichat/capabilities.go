@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
-	"github.com/toolwire/toolwire/mockprovider/models"
 	"github.com/toolwire/toolwire/mockprovider/openaiwire"
 	"github.com/toolwire/toolwire/mockprovider/rules"
 	"github.com/toolwire/toolwire/mockprovider/wire"
@@ -65,7 +64,7 @@ func unsupported(order int, path string, param, code any, msg string) rules.Viol
 }
 
 func checkRoleSupported(req any, env *rules.Env) []rules.Violation {
-	r, m := req.(*Request), catalogEntry(env)
+	r, m := req.(*Request), env.Catalog()
 	if m == nil || (!m.NoDeveloperRole && !m.NoSystemRole) {
 		return nil
 	}
@@ -80,7 +79,7 @@ func checkRoleSupported(req any, env *rules.Env) []rules.Violation {
 }
 
 func checkReasoningEffort(req any, env *rules.Env) []rules.Violation {
-	r, m := req.(*Request), catalogEntry(env)
+	r, m := req.(*Request), env.Catalog()
 	if r.caps.ReasoningEffort == nil || !(m.NotReasoning() || (m.EffortsKnown() && len(m.Efforts) == 0)) {
 		return nil
 	}
@@ -89,7 +88,7 @@ func checkReasoningEffort(req any, env *rules.Env) []rules.Violation {
 }
 
 func checkEffortLevel(req any, env *rules.Env) []rules.Violation {
-	r, m := req.(*Request), catalogEntry(env)
+	r, m := req.(*Request), env.Catalog()
 	effort := r.caps.ReasoningEffort
 	if effort == nil || m == nil || len(m.Efforts) == 0 || !m.RefusesEffort(*effort) {
 		return nil
@@ -99,7 +98,7 @@ func checkEffortLevel(req any, env *rules.Env) []rules.Violation {
 }
 
 func checkWebSearchModel(req any, env *rules.Env) []rules.Violation {
-	r, m := req.(*Request), catalogEntry(env)
+	r, m := req.(*Request), env.Catalog()
 	if !r.caps.WebSearch || !m.RefusesWebSearch() {
 		return nil
 	}
@@ -112,7 +111,7 @@ func checkWebSearchModel(req any, env *rules.Env) []rules.Violation {
 }
 
 func checkAudioInputModel(req any, env *rules.Env) []rules.Violation {
-	r, m := req.(*Request), catalogEntry(env)
+	r, m := req.(*Request), env.Catalog()
 	if !m.RefusesInput("audio") {
 		return nil
 	}
@@ -129,7 +128,7 @@ func checkAudioInputModel(req any, env *rules.Env) []rules.Violation {
 }
 
 func checkModelOnEndpoint(_ any, env *rules.Env) []rules.Violation {
-	if catalogEntry(env).Serves("chat") {
+	if env.Catalog().Serves("chat") {
 		return nil
 	}
 	return []rules.Violation{{Path: "model", Order: requestLevel, Status: http.StatusNotFound, ErrType: openaiwire.InvalidRequest, Param: "model",
@@ -144,12 +143,4 @@ type capabilityParams struct {
 
 func capabilityParamsOf(w *chatRequest) capabilityParams {
 	return capabilityParams{ReasoningEffort: w.ReasoningEffort, WebSearch: w.WebSearchOptions != nil}
-}
-
-// catalogEntry is the request's catalog entry (nil offline, or unknown).
-func catalogEntry(env *rules.Env) *models.Model {
-	if env == nil {
-		return nil
-	}
-	return env.ModelInfo
 }

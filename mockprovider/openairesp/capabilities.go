@@ -3,10 +3,8 @@ package openairesp
 import (
 	"fmt"
 	"net/http"
-	"strings"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
-	"github.com/toolwire/toolwire/mockprovider/models"
 	"github.com/toolwire/toolwire/mockprovider/openaiwire"
 	"github.com/toolwire/toolwire/mockprovider/rules"
 	"github.com/toolwire/toolwire/mockprovider/wire"
@@ -47,7 +45,7 @@ func capabilityRules() []rules.Rule {
 }
 
 func checkReasoningModel(req any, env *rules.Env) []rules.Violation {
-	r, m := req.(*Request), catalogEntry(env)
+	r, m := req.(*Request), env.Catalog()
 	if r.W.Reasoning == nil || r.W.Reasoning.Effort == "" || !(m.NotReasoning() || (m.EffortsKnown() && len(m.Efforts) == 0)) {
 		return nil
 	}
@@ -56,35 +54,19 @@ func checkReasoningModel(req any, env *rules.Env) []rules.Violation {
 }
 
 func checkEffortLevel(req any, env *rules.Env) []rules.Violation {
-	r, m := req.(*Request), catalogEntry(env)
+	r, m := req.(*Request), env.Catalog()
 	if r.W.Reasoning == nil || r.W.Reasoning.Effort == "" || m == nil || len(m.Efforts) == 0 || !m.RefusesEffort(r.W.Reasoning.Effort) {
 		return nil
 	}
-	q := make([]string, len(m.Efforts))
-	for i, v := range m.Efforts {
-		q[i] = "'" + v + "'"
-	}
-	list := strings.Join(q, ", ")
-	if len(q) > 1 {
-		list = strings.Join(q[:len(q)-1], ", ") + ", and " + q[len(q)-1]
-	}
 	return []rules.Violation{violation(orderStructure-2, "reasoning.effort", "reasoning.effort", "unsupported_value",
-		fmt.Sprintf("Unsupported value: 'reasoning.effort' does not support '%s' with this model. Supported values are: %s.", r.W.Reasoning.Effort, list))}
+		fmt.Sprintf("Unsupported value: 'reasoning.effort' does not support '%s' with this model. Supported values are: %s.", r.W.Reasoning.Effort, supportedList(m.Efforts)))}
 }
 
 func checkModelOnEndpoint(req any, env *rules.Env) []rules.Violation {
-	r, m := req.(*Request), catalogEntry(env)
+	r, m := req.(*Request), env.Catalog()
 	if m.Serves("responses") {
 		return nil
 	}
 	return []rules.Violation{violation(orderStructure-2, "model", "model", "model_not_found",
 		fmt.Sprintf("The requested model '%s' is not supported with the Responses API.", r.Model))}
-}
-
-// catalogEntry is the request's catalog entry (nil offline, or unknown).
-func catalogEntry(env *rules.Env) *models.Model {
-	if env == nil {
-		return nil
-	}
-	return env.ModelInfo
 }

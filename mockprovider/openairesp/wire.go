@@ -156,15 +156,20 @@ func (e *unionTagError) Error() string { return "unsupported type " + e.Tag }
 func (e *unionTagError) invalid() error { return &wirejson.InvalidError{Message: tagMessage(e)} }
 
 func tagMessage(e *unionTagError) string {
-	q := make([]string, len(e.Supported))
-	for i, s := range e.Supported {
+	return "Invalid value: '" + e.Tag + "'. Supported values are: " + supportedList(e.Supported) + "."
+}
+
+// supportedList quotes values as the API's "Supported values are:" lists
+// do: 'a', 'b', and 'c'.
+func supportedList(values []string) string {
+	q := make([]string, len(values))
+	for i, s := range values {
 		q[i] = "'" + s + "'"
 	}
-	list := strings.Join(q, ", ")
 	if len(q) > 1 {
-		list = strings.Join(q[:len(q)-1], ", ") + ", and " + q[len(q)-1]
+		return strings.Join(q[:len(q)-1], ", ") + ", and " + q[len(q)-1]
 	}
-	return "Invalid value: '" + e.Tag + "'. Supported values are: " + list + "."
+	return strings.Join(q, ", ")
 }
 
 func (u *union) expected() string {

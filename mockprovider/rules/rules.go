@@ -114,6 +114,15 @@ type Env struct {
 	IssuedReasoning func(itemID string) string
 }
 
+// Catalog is the request's model catalog entry: nil when the model is
+// unknown or unlisted, or the checks run without an Env.
+func (e *Env) Catalog() *models.Model {
+	if e == nil {
+		return nil
+	}
+	return e.ModelInfo
+}
+
 // Catalog is an ordered set of rules with unique IDs.
 type Catalog struct {
 	rules []Rule
