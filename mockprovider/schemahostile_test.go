@@ -88,7 +88,9 @@ func refsStayLocal(t *testing.T, ts *mockprovider.TestServer, d schemaDialect, r
 			key := fmt.Sprintf("ref-%s-%d-%d", d.name, i, j)
 			code, body := postWithin(t, 10*time.Second, ts.URL+d.path, d.hdr(key), d.body(params))
 			for _, leak := range []string{"root:", "invalid character", "no such file", cwd, fifo, "/tmp/"} {
-				if strings.Contains(body, leak) {
+				// The Responses object echoes the request's tools: what the
+				// client sent is not a leak.
+				if strings.Contains(body, leak) && !strings.Contains(params, leak) {
 					t.Errorf("%s, $ref %s: the %d answer shows %q: %.400s", d.name, ref, code, leak, body)
 				}
 			}
@@ -99,13 +101,13 @@ func refsStayLocal(t *testing.T, ts *mockprovider.TestServer, d schemaDialect, r
 	}
 }
 
-// The OpenAI check refuses a schema whose $ref leaves the document, and
-// says why without naming anything of the server.
-func TestRemoteRefIsRefusedPlainly(t *testing.T) {
+// A schema whose $ref leaves the document is neither followed nor refused
+// by the OpenAI check: no public capture shows the API refusing one.
+func TestRemoteRefIsNotFollowedNorRefused(t *testing.T) {
 	ts := mockprovider.NewTestServer(t, mockprovider.Options{})
 	for _, d := range schemaDialects[:2] {
 		code, body := postWithin(t, 10*time.Second, ts.URL+d.path, bearer("remote-"+d.name), d.body(`{"type":"object","properties":{"a":{"$ref":"passwd.json"}}}`))
-		if code != 400 || !strings.Contains(body, "only local references") {
+		if code != 200 || strings.Contains(body, "no such file") || strings.Contains(body, "only local references") {
 			t.Errorf("%s: %d %.400s", d.name, code, body)
 		}
 	}
