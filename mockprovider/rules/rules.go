@@ -28,9 +28,14 @@ type Rule struct {
 	Dialect conv.Dialect `json:"dialect"`
 	Level   Level        `json:"level"`
 	Summary string       `json:"summary"`
-	// Source is a provider doc link, or a seed file and section, or a
-	// reference-notes section, so a reader can check the rule's origin.
+	// Refs are the public places the rule's facts come from, so a reader
+	// can check its origin. Source is the same rendered as one line
+	// (SourceText); a catalog fills whichever of the two is missing.
+	Refs   []Ref  `json:"refs,omitempty"`
 	Source string `json:"source"`
+	// Family names the part of the protocol the rule protects (the
+	// suite's spec_<family>.go groups its specs by it).
+	Family string `json:"family,omitempty"`
 	// Why says why the rule has its level: a MUST because the real API
 	// refuses the breach or data the model needs is lost on the way, a
 	// SHOULD because neither need follow. Set on the rules the suite
@@ -44,6 +49,8 @@ type Rule struct {
 	// Check inspects a decoded request. It is nil for rules the suite
 	// judges from outside the request (RAP deliveries, scenario checks).
 	Check CheckFunc `json:"-"`
+	// Cases are the rule's break/fix request pairs.
+	Cases []Case `json:"-"`
 }
 
 // CheckFunc returns every violation of one rule in a request. req is the
@@ -135,7 +142,16 @@ func NewCatalog(sets ...[]Rule) *Catalog {
 	c := &Catalog{byID: map[string]int{}}
 	for _, set := range sets {
 		for _, r := range set {
-			if r.ID == "" || r.Summary == "" || r.Source == "" || (r.Level != MUST && r.Level != SHOULD) {
+			switch {
+			case len(r.Refs) == 0 && r.Source != "":
+				r.Refs = ParseSource(r.Source)
+			case r.Source == "" && len(r.Refs) > 0:
+				r.Source = SourceText(r.Refs)
+			}
+			if bad := checkRefs(r.Refs); bad != "" {
+				panic(fmt.Sprintf("rules: %s: %s", r.ID, bad))
+			}
+			if r.ID == "" || r.Summary == "" || (r.Level != MUST && r.Level != SHOULD) {
 				panic(fmt.Sprintf("rules: incomplete catalog entry %+v", r))
 			}
 			if !strings.HasPrefix(r.ID, string(r.Dialect)+".") {
