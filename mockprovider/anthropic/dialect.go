@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
-	"github.com/toolwire/toolwire/mockprovider/rules"
 	"github.com/toolwire/toolwire/mockprovider/wire"
 )
 
@@ -21,12 +20,11 @@ type Dialect struct {
 	// requestIDs mints request-id values for answers written without an
 	// exchange (errors before a session exists); deterministic per process.
 	requestIDs *wire.IDs
-	rules      []rules.Rule
 }
 
 // New returns the dialect.
 func New() *Dialect {
-	return &Dialect{requestIDs: wire.NewIDs("anthropic-request-id"), rules: append(catalog(), capabilityRules()...)}
+	return &Dialect{requestIDs: wire.NewIDs("anthropic-request-id")}
 }
 
 // Route is the Messages endpoint; CountTokensRoute counts a prompt's
