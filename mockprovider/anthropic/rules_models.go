@@ -26,8 +26,8 @@ func modelRules(s *rules.Set[Request]) {
 	s.Add(rules.Rule{ID: RuleModelExists, Level: rules.MUST, Family: "models",
 		Summary: "The model is one the API serves (a catalog model or its dated snapshot; serve --models adds more), on Messages, count_tokens and the Models API.",
 		Refs: []rules.Ref{
-			{URL: "https://github.com/mattermost/mattermost-plugin-agents/issues/257", Quote: `404 not_found_error "model: <id>", verbatim`},
-			{URL: "https://github.com/continuedev/continue/issues/9476", Quote: `404 not_found_error "model: <id>", verbatim`},
+			{URL: "https://github.com/mattermost/mattermost-plugin-agents/issues/257", Quote: "the 404 not_found_error envelope, verbatim"},
+			{URL: "https://github.com/continuedev/continue/issues/9476", Quote: `the message "model: <id>", verbatim`},
 		},
 		Cases: []rules.Case{
 			{Name: "a made-up model id",

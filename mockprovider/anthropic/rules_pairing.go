@@ -28,7 +28,7 @@ func pairingRules(s *rules.Set[Request]) {
 		Summary: "tool_use ids must be unique within an assistant turn; an id may come back in a later turn once its call was answered.",
 		Refs: []rules.Ref{
 			{URL: "https://github.com/trycua/cua/issues/524", Quote: "\"messages.1.content.1: `tool_use` ids must be unique\": a duplicate within one message"},
-			{URL: "https://github.com/anthropics/claude-code/issues/20901", Quote: "\"messages.1.content.1: `tool_use` ids must be unique\": a duplicate within one message"},
+			{URL: "https://github.com/anthropics/claude-code/issues/20901", Quote: "the same message, for a duplicate within one message"},
 			{Quote: "reuse across turns accepted (every quoted report points inside one message)", Inferred: true},
 		},
 		Cases: []rules.Case{{

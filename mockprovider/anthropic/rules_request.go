@@ -58,7 +58,7 @@ func requestRules(s *rules.Set[Request]) {
 		Refs: []rules.Ref{
 			{URL: "https://github.com/anthropics/anthropic-sdk-go/blob/v1.84.0/message.go", Quote: "param types"},
 			{URL: "https://github.com/themaximalist/llm.js/issues/30", Quote: "the body is validated by pydantic, whose errors the API passes through"},
-			{URL: "https://github.com/jedisct1/openapi-mcp/issues/9", Quote: "the body is validated by pydantic, whose errors the API passes through"},
+			{URL: "https://github.com/jedisct1/openapi-mcp/issues/9", Quote: "the same: pydantic's errors passed through"},
 			{Quote: `texts: pydantic wording ("Input should be a valid string", "Input tag 'x' found using 'type' does not match any of the expected tags")`, Inferred: true},
 			{URL: "testdata/corpus/datadog-dd-trace-py.jsonl", Quote: `a message that is not an object, anthropic_completion_error.yaml#1: "messages.0: Input does not match the expected shape."`},
 			{Quote: "duplicate members", Inferred: true},
@@ -109,7 +109,7 @@ func requestRules(s *rules.Set[Request]) {
 		Summary: "Tool names must match ^[a-zA-Z0-9_-]{1,128}$.",
 		Refs: []rules.Ref{
 			{URL: "https://github.com/jedisct1/openapi-mcp/issues/9", Quote: `"tools.73.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'"`},
-			{URL: "https://github.com/modelcontextprotocol/modelcontextprotocol/issues/1345", Quote: `"tools.73.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'"`},
+			{URL: "https://github.com/modelcontextprotocol/modelcontextprotocol/issues/1345", Quote: "the same message"},
 		},
 		Cases: []rules.Case{{
 			Name:        "tool name with a dot",
@@ -138,7 +138,7 @@ func requestRules(s *rules.Set[Request]) {
 			{URL: "https://github.com/anthropics/claude-code/issues/53473", Quote: `"messages: text content blocks must be non-empty"`},
 			{URL: "https://github.com/anthropics/claude-code/issues/23440", Quote: `"messages: text content blocks must contain non-whitespace text"`},
 			{URL: "https://github.com/LibreChat-AI/agents/pull/124", Quote: `API probes: [text:' '] alone refused, [text:' ', text:'real'] and assistant [text:'\n\n', tool_use] accepted, [text:''] refused anywhere`},
-			{URL: "https://github.com/experientiallabs/experiential/pull/804", Quote: `API probes: [text:' '] alone refused, [text:' ', text:'real'] and assistant [text:'\n\n', tool_use] accepted, [text:''] refused anywhere`},
+			{URL: "https://github.com/experientiallabs/experiential/pull/804", Quote: "the same probes"},
 			{URL: "testdata/corpus/simonw-llm-anthropic.jsonl", Quote: "test_tools.yaml#2: assistant [text:' ', tool_use, tool_use] accepted"},
 			{Quote: "whitespace beside other non-text blocks accepted", Inferred: true},
 		},

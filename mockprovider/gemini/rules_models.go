@@ -25,7 +25,7 @@ func modelRules(s *rules.Set[Request]) {
 		Summary: "The model is one the API serves (a catalog model, with or without models/; serve --models adds more), on generateContent, streamGenerateContent, countTokens and the Models API.",
 		Refs: []rules.Ref{
 			{URL: "https://github.com/vercel/next.js/issues/95049", Quote: "404 NOT_FOUND, verbatim"},
-			{URL: "https://github.com/google/adk-python/issues/200", Quote: "404 NOT_FOUND, verbatim"},
+			{URL: "https://github.com/google/adk-python/issues/200", Quote: "the same 404"},
 			{URL: "https://github.com/google-gemini/gemini-cli/issues/9952", Quote: "countTokens"},
 			{URL: "https://github.com/genkit-ai/genkit/issues/4688", Quote: "Vertex AI's Publisher Model 404"},
 		},

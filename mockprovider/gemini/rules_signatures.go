@@ -61,7 +61,7 @@ func signatureRules(s *rules.Set[Request]) {
 		Summary: "On Gemini 3 a functionCall's thoughtSignature in the current turn is the one the model issued for that call, passed back unchanged (or a documented dummy value, as text or base64-encoded as a bytes field is).",
 		Refs: []rules.Ref{
 			{URL: "https://github.com/anomalyco/opencode/issues/4832", Quote: `"Corrupted thought signature."`},
-			{URL: "https://github.com/heyhuynhgiabuu/proxypal/issues/119", Quote: `"Corrupted thought signature."`},
+			{URL: "https://github.com/heyhuynhgiabuu/proxypal/issues/119", Quote: "the same message"},
 			{URL: "mockprovider/gemini/signature.go", Quote: "the mock's signatures are an HMAC of the call, so it knows which it issued"},
 		},
 		Cases: []rules.Case{

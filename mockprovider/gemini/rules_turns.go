@@ -103,7 +103,7 @@ func turnRules(s *rules.Set[Request]) {
 		Summary: "A function response turn answers every call of the preceding function call turn (consecutive call turns of the model counted as one, and the consecutive user contents that follow it up to the next model turn counted as one): as many responses as calls.",
 		Refs: []rules.Ref{
 			{URL: "https://github.com/google-gemini/gemini-cli/issues/4504", Quote: `"` + MsgResponseCount + `"`},
-			{URL: "https://github.com/microsoft/vscode/issues/299295", Quote: `"` + MsgResponseCount + `"`},
+			{URL: "https://github.com/microsoft/vscode/issues/299295", Quote: "the same message"},
 			{URL: "testdata/corpus/crewai.jsonl", Quote: "TestGeminiNativeToolCalling parallel cassettes #2: three calls answered by three consecutive user contents accepted"},
 		},
 		Cases: []rules.Case{
