@@ -16,11 +16,11 @@ import (
 // ruleSet holds every rule of the dialect.
 var ruleSet = declareRules()
 
-// declareRules declares the topics in the catalog's order. Run reports
-// breaches at one position in that order, so it is the API's: among the
-// request's members, the body's own before thinking, tool_choice and
-// cache_control; inside a message, its text blocks, its thinking, its role,
-// its blocks' content, then its pairing with the turn before.
+// declareRules declares the topics in the catalog's order, which breaks
+// ties: Run reports breaches at one position in it. Among the request's
+// members, the body's own come before thinking, tool_choice and
+// cache_control; inside a message, its text blocks before its thinking,
+// its role, its blocks' content, then its pairing with the turn before.
 func declareRules() *rules.Set[Request] {
 	s := rules.NewSet[Request](conv.Anthropic)
 	for _, topic := range []func(*rules.Set[Request]){
@@ -34,6 +34,7 @@ func declareRules() *rules.Set[Request] {
 // Rules returns the catalog entries.
 func (d *Dialect) Rules() []rules.Rule { return catalog() }
 
+// catalog is the dialect's rules in declaration order.
 func catalog() []rules.Rule { return ruleSet.Rules() }
 
 // RuleCases pairs, for every rule with a check, a request breaking it with
@@ -49,9 +50,9 @@ func requestBreach(path, msg string) rules.Violation {
 }
 
 // messageBreach is a 400 invalid_request_error for a breach inside message
-// i. The API reads the messages in order, each one whole (its blocks, its
-// role, its pairing with the turn before), so the breach of an earlier
-// message is reported first, whatever its kind.
+// i. The messages are read in order, each one whole (its blocks, its role,
+// its pairing with the turn before): an earlier message's breach is
+// reported first, whatever its kind.
 func messageBreach(i int, path, msg string) rules.Violation {
 	return rules.Violation{Path: path, Message: msg, Status: http.StatusBadRequest, ErrType: errInvalidRequest,
 		Order: rules.At(rules.PhaseShape, i)}

@@ -33,6 +33,7 @@ func declareRules() *rules.Set[Request] {
 // Rules returns the Gemini catalog.
 func (d *Dialect) Rules() []rules.Rule { return catalog() }
 
+// catalog is the dialect's rules in declaration order.
 func catalog() []rules.Rule { return ruleSet.Rules() }
 
 // RuleCases returns a breaking and a corrected request for every Gemini
