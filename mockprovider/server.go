@@ -272,13 +272,16 @@ func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
 			return
 		}
 		sess := s.store.Get(key)
+		// Stamped before the request counts as in flight: the journal
+		// lists entries in arrival order (see session.Entry.Time).
+		arrived := time.Now().UTC()
 		sess.Begin()
 		defer sess.End() // runs after the journal entry is recorded
 		// One allocation for what every request needs, instead of four.
 		st := &inflight{
 			cw:    captureWriter{ResponseWriter: w, max: s.opts.Limits.JournalBodyMax, deadlines: deadlines{rc: http.NewResponseController(w), write: s.opts.StreamWriteTimeout}},
 			env:   rules.Env{Options: s.opts.Rules, IssuedReasoning: sess.IssuedReasoning},
-			entry: session.Entry{Dialect: d.Name(), Method: r.Method, Path: r.URL.Path},
+			entry: session.Entry{Time: arrived, Dialect: d.Name(), Method: r.Method, Path: r.URL.Path},
 		}
 		cw, x, entry := &st.cw, &st.x, &st.entry
 		*x = dialect.Exchange{W: cw, R: r, Session: sess, Env: &st.env}

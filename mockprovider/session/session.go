@@ -44,10 +44,14 @@ func DefaultLimits() Limits {
 	return Limits{MaxSessions: 10000, IdleTTL: 30 * time.Minute, JournalEntries: 200, JournalBodyMax: 64 << 10, StoredResponses: 256, JournalBudget: 128 << 20}
 }
 
-// Entry is one journaled exchange.
+// Entry is one journaled exchange. The journal lists entries in the order
+// their requests arrived (Time; Record's own time when unset), not the
+// order they were recorded: a client that stops reading at a stream's last
+// event sends its next request while the previous one may still be
+// journaling.
 type Entry struct {
 	Seq          int                `json:"seq"`
-	Time         time.Time          `json:"time"`
+	Time         time.Time          `json:"time"` // when the request arrived (see Entry)
 	Dialect      conv.Dialect       `json:"dialect"`
 	Method       string             `json:"method"`
 	Path         string             `json:"path"`
@@ -614,6 +618,7 @@ func (s *Session) JournalDropped() ([]Entry, Dropped) {
 	s.mu.Lock()
 	kept, dropped := append(make([]Entry, 0, len(s.entries)), s.entries...), s.dropped
 	s.mu.Unlock()
+	sort.SliceStable(kept, func(i, j int) bool { return kept[i].Time.Before(kept[j].Time) })
 	// Expanding outside the lock: kept entries are never modified, only
 	// dropped, and the copy holds what it needs.
 	for i := range kept {

@@ -113,3 +113,44 @@ func TestCommittedFindingsLoad(t *testing.T) {
 		}
 	}
 }
+
+// make libraries runs langchaingo's Gemini apart, without the strict
+// feature, and merges it with the Chat Completions run: the page shows one
+// library with both dialects, strict run on Chat Completions and not run
+// (—) on Gemini, whose strict-tools results are not-supported.
+func TestMergedRunsOfDisjointDialects(t *testing.T) {
+	impl := reports.Implementation{Name: "Lib", Version: "1.0"}
+	chat := &reports.Run{Implementation: impl, Dialects: []string{"openai-chat"}, Features: []string{"core", "strict"}, Results: []reports.Result{
+		{Rule: "openai-chat.final-text", Level: "MUST", Scenario: "single-call", Dialect: "openai-chat", Feature: "core", Outcome: reports.Pass},
+		{Rule: "openai-chat.strict-sent", Level: "MUST", Scenario: "strict-tools", Dialect: "openai-chat", Feature: "strict", Outcome: reports.Pass},
+	}}
+	gemini := &reports.Run{Implementation: impl, Dialects: []string{"gemini"}, Features: []string{"core"}, Results: []reports.Result{
+		{Rule: "gemini.final-text", Level: "MUST", Scenario: "single-call", Dialect: "gemini", Feature: "core", Outcome: reports.Pass},
+		{Rule: "gemini.strict-sent", Level: "MUST", Scenario: "strict-tools", Dialect: "gemini", Feature: "strict", Outcome: reports.NotSupported},
+	}}
+	run, err := reports.Merge(chat, gemini)
+	if err != nil {
+		t.Fatalf("merge of two runs with different dialects and features: %v", err)
+	}
+	dir := t.TempDir()
+	if err := reports.WriteAll(filepath.Join(dir, "lib"), run); err != nil {
+		t.Fatal(err)
+	}
+	libs, err := loadLibraries(dir)
+	if err != nil || len(libs) != 1 {
+		t.Fatalf("libraries %v, %v: want the one merged report", libs, err)
+	}
+	fails := failuresOf(libs[0], nil)
+	for _, c := range []struct{ dialect, feature, want string }{
+		{"openai-chat", "strict", "pass"},
+		{"gemini", "strict", "—"},
+		{"gemini", "core", "pass"},
+	} {
+		if got := cell(libs[0], fails, c.dialect, c.feature); got != c.want {
+			t.Errorf("cell(%s, %s) = %q, want %q", c.dialect, c.feature, got, c.want)
+		}
+	}
+	if page := string(render(libs, nil)); !strings.Contains(page, "| feature | openai-chat | gemini |") {
+		t.Errorf("the page does not show both dialects:\n%s", page)
+	}
+}
