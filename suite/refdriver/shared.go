@@ -32,8 +32,6 @@ var (
 		}}}
 	OmitIsError = Mistake{Name: "omit-is-error", Description: "send tool errors as ordinary results (no is_error, no error marker)",
 		Hooks: Hooks{UnmarkedErrors: true}}
-	// The OpenAI APIs have no error flag: there, "null" is the only
-	// mark an error gets.
 	ErrorAsNull = Mistake{Name: "error-as-null", Description: `send "null" (the JSON of the structured content an error lacks) as the output of every tool error`,
 		Hooks: Hooks{ResultText: func(r task.CallToolResult) string {
 			if r.IsError {
