@@ -15,7 +15,7 @@ import (
 // failure, the checks that follow from it included, carries expected,
 // got and a fix.
 func TestFailuresCarryCauseExpectedGotAndFix(t *testing.T) {
-	h, err := suite.New(suite.Config{Driver: reference.Driver(refdriver.OmitMaxTokens), Dialects: []conv.Dialect{conv.Anthropic},
+	h, err := suite.New(suite.Config{Driver: reference.Driver(refdriver.Break("omit-max-tokens")), Dialects: []conv.Dialect{conv.Anthropic},
 		Scenarios: []string{"single-call"}, Streams: []bool{false}})
 	if err != nil {
 		t.Fatal(err)

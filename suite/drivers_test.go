@@ -15,6 +15,7 @@ import (
 	"github.com/toolwire/toolwire/reports"
 	"github.com/toolwire/toolwire/suite"
 	"github.com/toolwire/toolwire/suite/refdriver"
+	"github.com/toolwire/toolwire/suite/refdriver/dialects"
 	"github.com/toolwire/toolwire/suite/reference"
 )
 
@@ -97,13 +98,13 @@ func TestCommandDriver(t *testing.T) {
 
 // TestURLDriver serves the reference driver over HTTP (--driver-url).
 func TestURLDriver(t *testing.T) {
-	srv := httptest.NewServer(refdriver.Handler(&refdriver.Driver{}))
+	srv := httptest.NewServer(refdriver.Handler(dialects.Driver(refdriver.None)))
 	defer srv.Close()
 	run := runWith(t, suite.URL{Endpoint: srv.URL}, []string{"single-call", "error-result"}, nil)
 	if got := failedRules(run); len(got) > 0 {
 		t.Errorf("honest URL driver failed %v", got)
 	}
-	bad := httptest.NewServer(refdriver.Handler(&refdriver.Driver{Break: refdriver.OmitIsError}))
+	bad := httptest.NewServer(refdriver.Handler(dialects.Driver(refdriver.OmitIsError.Name)))
 	defer bad.Close()
 	run = runWith(t, suite.URL{Endpoint: bad.URL}, []string{"error-result"}, []bool{false})
 	if got := failedRules(run); !got["anthropic.error-flagged"] || !got["gemini.error-flagged"] {

@@ -19,7 +19,7 @@ import (
 // names the path of that member, its excerpt holds it, and report.html
 // highlights that member and no other.
 func TestFailureExcerptHighlightsTheViolationPath(t *testing.T) {
-	h, err := suite.New(suite.Config{Driver: reference.Driver(refdriver.AnthropicMessageID), Dialects: []conv.Dialect{conv.Anthropic},
+	h, err := suite.New(suite.Config{Driver: reference.Driver(refdriver.Break("anthropic-id-for-tool-use-id")), Dialects: []conv.Dialect{conv.Anthropic},
 		Scenarios: []string{"single-call"}, Streams: []bool{false}})
 	if err != nil {
 		t.Fatal(err)
@@ -72,7 +72,7 @@ func TestSuiteCheckFailuresNameTheResultPath(t *testing.T) {
 		conv.Anthropic:       `^messages\.\d+\.content\.\d+$`,
 	}
 	for d, pattern := range want {
-		h, err := suite.New(suite.Config{Driver: reference.Driver(refdriver.SwappedIDs), Dialects: []conv.Dialect{d},
+		h, err := suite.New(suite.Config{Driver: reference.Driver(refdriver.SwappedIDs.Name), Dialects: []conv.Dialect{d},
 			Scenarios: []string{"parallel-different-tools"}, Streams: []bool{false}})
 		if err != nil {
 			t.Fatal(err)

@@ -19,6 +19,7 @@ import (
 	"github.com/toolwire/toolwire/reports"
 	"github.com/toolwire/toolwire/suite"
 	"github.com/toolwire/toolwire/suite/refdriver"
+	"github.com/toolwire/toolwire/suite/refdriver/dialects"
 	"github.com/toolwire/toolwire/suite/reference"
 )
 
@@ -97,7 +98,7 @@ func killMock(base mockprovider.Options, kc refdriver.Expectation) mockprovider.
 // there come from its mistake, not from the configuration.
 func TestReferenceDriverPassesKillMocks(t *testing.T) {
 	opts := selftestMock(t)
-	for _, kc := range []refdriver.Expectation{{StrictRoles: true}, {GeminiCallIDs: true}} {
+	for _, kc := range []refdriver.Expectation{{Kill: refdriver.Kill{StrictRoles: true}}, {Kill: refdriver.Kill{GeminiCallIDs: true}}} {
 		t.Run(killName(kc), func(t *testing.T) {
 			t.Parallel()
 			h, err := suite.New(suite.Config{Driver: reference.Driver(refdriver.None), Parallel: 4, Scenarios: killScenarios, Mock: killMock(opts, kc)})
@@ -123,28 +124,15 @@ func TestKillMatrix(t *testing.T) {
 	opts := selftestMock(t)
 	var mu sync.Mutex
 	failedBy := map[string][]string{}
-	cased := map[refdriver.Break]bool{}
-	for _, kc := range refdriver.Expectations() {
-		cased[kc.Break] = true
-	}
-	for _, info := range refdriver.Breaks() {
-		if !cased[info.Name] {
-			t.Errorf("break %s has no kill case", info.Name)
-		}
-	}
-	dialectsOf := map[refdriver.Break][]conv.Dialect{}
-	for _, info := range refdriver.Breaks() {
-		dialectsOf[info.Name] = info.Dialects
-	}
 	t.Run("variants", func(t *testing.T) {
-		for _, kc := range refdriver.Expectations() {
+		for _, kc := range dialects.Expectations() {
 			t.Run(killName(kc), func(t *testing.T) {
 				t.Parallel()
 				scenarios := killScenarios
 				if kc.Scenarios != nil {
 					scenarios = kc.Scenarios
 				}
-				h, err := suite.New(suite.Config{Driver: reference.Driver(kc.Break), Parallel: 4, Dialects: dialectsOf[kc.Break], Scenarios: scenarios,
+				h, err := suite.New(suite.Config{Driver: reference.Driver(kc.Break), Parallel: 4, Dialects: kc.Dialects, Scenarios: scenarios,
 					Streams: []bool{false}, Mock: killMock(opts, kc)})
 				if err != nil {
 					t.Fatal(err)

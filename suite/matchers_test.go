@@ -15,7 +15,7 @@ import (
 // the rule, what was expected against what was sent, and the exchange,
 // and passes the rules the exchange keeps.
 func TestSatisfyRuleMatcher(t *testing.T) {
-	h, err := suite.New(suite.Config{Driver: reference.Driver(refdriver.DropLastCall), Dialects: []conv.Dialect{conv.Gemini},
+	h, err := suite.New(suite.Config{Driver: reference.Driver(refdriver.DropLastCall.Name), Dialects: []conv.Dialect{conv.Gemini},
 		Scenarios: []string{"parallel-same-tool"}, Streams: []bool{false}, Mock: selftestMock(t)})
 	if err != nil {
 		t.Fatal(err)

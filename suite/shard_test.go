@@ -21,7 +21,7 @@ import (
 func TestShardedRunsMergeToOneRun(t *testing.T) {
 	scenarios := []string{"single-call", "parallel-same-tool", "error-result", "unknown-tool", "forced-tool-choice"}
 	run := func(shard reports.Shard) *reports.Run {
-		h, err := suite.New(suite.Config{Driver: reference.Driver(refdriver.DropLastCall), Parallel: 4, Scenarios: scenarios, Shard: shard, Mock: selftestMock(t)})
+		h, err := suite.New(suite.Config{Driver: reference.Driver(refdriver.DropLastCall.Name), Parallel: 4, Scenarios: scenarios, Shard: shard, Mock: selftestMock(t)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,9 +8,9 @@ package main
 import (
 	"os"
 
-	"github.com/toolwire/toolwire/suite/refdriver"
+	"github.com/toolwire/toolwire/suite/refdriver/dialects"
 )
 
 func main() {
-	os.Exit(refdriver.Main(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(dialects.Main(os.Args[1:], os.Stdout, os.Stderr))
 }

@@ -9,11 +9,12 @@ import (
 
 	"github.com/toolwire/toolwire/suite"
 	"github.com/toolwire/toolwire/suite/refdriver"
+	"github.com/toolwire/toolwire/suite/refdriver/dialects"
 )
 
 // Drive is the adapter's entry point as the suite calls it: run the task
 // against the base URLs and key of inv.Env, return the final text.
 func Drive(ctx context.Context, inv suite.Invocation) (string, error) {
 	env := refdriver.EnvFromMap(func(k string) string { return inv.Env[k] })
-	return (&refdriver.Driver{}).Run(ctx, env, inv.Task)
+	return dialects.Driver(refdriver.None).Run(ctx, env, inv.Task)
 }

@@ -44,10 +44,10 @@ func Handler(d *Driver) http.Handler {
 	})
 }
 
-// Main is the toolwire-refdriver command: run the task named by
-// TOOLWIRE_TASK and print {"final_text": …}, or serve the --driver-url
-// contract with --serve ADDR.
-func Main(args []string, stdout, stderr io.Writer) int {
+// Main is the toolwire-refdriver command on the dialects' loops: run the
+// task named by TOOLWIRE_TASK and print {"final_text": …}, or serve the
+// --driver-url contract with --serve ADDR.
+func Main(dialects []Dialect, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("toolwire-refdriver", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	brk := fs.String("break", os.Getenv(task.EnvBreak), "make one deliberate mistake (see --list-breaks)")
@@ -60,9 +60,9 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	if *list {
 		// The kill matrix as declared: each variant, then the rules it
 		// must fail (and may fail) under each mock configuration.
-		for _, b := range Breaks() {
+		for _, b := range Breaks(dialects) {
 			fmt.Fprintf(stdout, "%-28s %s\n", b.Name, b.Description)
-			for _, e := range Expectations() {
+			for _, e := range Expectations(dialects) {
 				if e.Break != b.Name {
 					continue
 				}
@@ -85,11 +85,11 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	if _, ok := LookupBreak(*brk); !ok {
+	if _, ok := LookupBreak(dialects, *brk); !ok {
 		fmt.Fprintf(stderr, "toolwire-refdriver: unknown break %q (see --list-breaks)\n", *brk)
 		return 2
 	}
-	d := &Driver{Break: Break(*brk)}
+	d := &Driver{Break: Break(*brk), Dialects: dialects}
 	if *serve != "" {
 		ln, err := net.Listen("tcp", *serve)
 		if err != nil {

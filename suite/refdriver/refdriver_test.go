@@ -1,7 +1,6 @@
 package refdriver
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 
@@ -10,138 +9,80 @@ import (
 	"github.com/toolwire/toolwire/suite/task"
 )
 
-func TestMainFlags(t *testing.T) {
-	var out, errb bytes.Buffer
-	if code := Main([]string{"--list-breaks"}, &out, &errb); code != 0 || !strings.Contains(out.String(), "swapped-ids") {
-		t.Errorf("--list-breaks: %d %q", code, out.String())
-	}
-	if code := Main([]string{"--break", "nonsense"}, &out, &errb); code != 2 {
-		t.Errorf("unknown break: exit %d", code)
-	}
-	t.Setenv(task.EnvTask, "")
-	if code := Main(nil, &out, &errb); code != 2 || !strings.Contains(errb.String(), "TOOLWIRE_TASK") {
-		t.Errorf("no task: exit %d %q", code, errb.String())
-	}
-}
-
-func TestBreaksAreDocumented(t *testing.T) {
-	seen := map[Break]bool{}
-	for _, b := range Breaks() {
-		if b.Description == "" || seen[b.Name] {
-			t.Errorf("break %q: duplicate or undocumented", b.Name)
-		}
-		seen[b.Name] = true
-		if _, ok := LookupBreak(string(b.Name)); !ok {
-			t.Errorf("LookupBreak(%q) failed", b.Name)
-		}
-	}
-}
-
-func TestArgumentsAsObjectRewrite(t *testing.T) {
-	body := []byte(`{"messages":[{"role":"user","content":"x"},{"role":"assistant","tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{\"a\":1}"}}]}]}`)
-	got := argumentsAsObject(body)
-	if v := gjson.GetBytes(got, "messages.1.tool_calls.0.function.arguments"); !v.IsObject() || v.Get("a").Int() != 1 {
-		t.Errorf("got %s", got)
-	}
-}
-
 func TestResultConversions(t *testing.T) {
 	r := task.CallToolResult{Content: []task.Content{{Type: "text", Text: "nope"}, {Type: "image", MimeType: "image/png", Data: "AA=="}}, IsError: true}
-	if s := plainText(r, None); !strings.HasPrefix(s, "Error: nope") || !strings.Contains(s, "image/png") {
+	var honest Mistake
+	if s := honest.PlainText(r); !strings.HasPrefix(s, "Error: nope") || !strings.Contains(s, "image/png") {
 		t.Errorf("plainText = %q", s)
 	}
-	if s := plainText(r, OmitIsError); strings.HasPrefix(s, "Error") {
+	if s := OmitIsError.PlainText(r); strings.HasPrefix(s, "Error") {
 		t.Errorf("omit-is-error plainText = %q", s)
 	}
-	d := &Driver{}
-	fr := d.geminiResponse(task.CallToolResult{StructuredContent: map[string]any{"n": 1.0}}, false)
-	if fr.Response["n"] != 1.0 {
-		t.Errorf("structured response = %v", fr.Response)
+	if s := ErrorAsNull.ErrorText(r); s != "null" {
+		t.Errorf("error-as-null errorText = %q", s)
 	}
-	fr = d.geminiResponse(r, true)
-	if _, ok := fr.Response["error"]; !ok {
-		t.Errorf("error response = %v", fr.Response)
-	}
-	fr = (&Driver{Break: DuplicateRef}).geminiResponse(task.CallToolResult{Content: r.Content}, true)
-	if len(fr.Parts) != 1 || fr.Parts[0].InlineData.DisplayName == "" || fr.Response["attachment_again"] == nil {
-		t.Errorf("duplicate-ref response = %v parts %d", fr.Response, len(fr.Parts))
+	if s := honest.PlainText(task.CallToolResult{StructuredContent: map[string]any{"n": 1.0}}); s != `{"n":1}` {
+		t.Errorf("structured plainText = %q", s)
 	}
 }
 
-func TestSameToolUseIDs(t *testing.T) {
-	body := []byte(`{"messages":[{"role":"user","content":"x"},
-		{"role":"assistant","content":[{"type":"tool_use","id":"toolu_a","name":"f","input":{}}]},
-		{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_a","content":"1"}]},
-		{"role":"assistant","content":[{"type":"text","text":"again"},{"type":"tool_use","id":"toolu_b","name":"f","input":{}}]},
-		{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_b","content":"2"}]},
-		{"role":"assistant","content":[{"type":"tool_use","id":"toolu_c","name":"f","input":{}},{"type":"tool_use","id":"toolu_d","name":"f","input":{}}]},
-		{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_c","content":"3"},{"type":"tool_result","tool_use_id":"toolu_d","content":"4"}]}]}`)
-	got := sameToolUseIDs(body)
-	for _, p := range []string{"messages.1.content.0.id", "messages.2.content.0.tool_use_id", "messages.3.content.1.id", "messages.4.content.0.tool_use_id",
-		"messages.5.content.0.id", "messages.5.content.1.id", "messages.6.content.0.tool_use_id", "messages.6.content.1.tool_use_id"} {
-		if v := gjson.GetBytes(got, p).Str; v != "toolu_01" {
-			t.Errorf("%s = %q, want toolu_01 (one id a turn)", p, v)
-		}
+// TestSharedAnswers: the shared mistakes that change how a call is
+// answered, against the honest answer.
+func TestSharedAnswers(t *testing.T) {
+	tk := &task.Task{Tools: []task.Tool{{Name: "f", Parameters: map[string]any{"type": "object", "properties": map[string]any{"n": map[string]any{"type": "integer"}}, "required": []any{"n"}}}}}
+	var honest Mistake
+	if r, err := honest.Answer(tk, Call{Name: "f", BadArgs: true}); err != nil || !r.IsError {
+		t.Errorf("honest bad arguments: %+v %v", r, err)
+	}
+	if _, err := CrashOnUnknownTool.Answer(tk, Call{Name: "g"}); err == nil {
+		t.Error("crash-on-unknown-tool answered an undeclared tool")
+	}
+	if r, err := LibraryErrorWording.Answer(tk, Call{Name: "g"}); err != nil || !strings.Contains(r.Text(), "not found. Available tools: f") {
+		t.Errorf("library-error-wording unknown tool: %q %v", r.Text(), err)
+	}
+	if r, _ := ValidateArguments.Answer(tk, Call{Name: "f", Args: map[string]any{"n": "x"}}); !r.IsError || !strings.HasPrefix(r.Text(), "Tool input validation failed for f") {
+		t.Errorf("validate-arguments: %+v", r)
+	}
+	as := SwappedIDs.Answers([]Answer{{ID: "a"}, {ID: "b"}, {ID: "c"}})
+	if as[0].ID != "b" || as[1].ID != "a" || as[2].ID != "c" {
+		t.Errorf("swapped-ids: %+v", as)
+	}
+	if as := UnansweredCall.Answers([]Answer{{ID: "a"}, {ID: "b"}}); len(as) != 1 || as[0].ID != "a" {
+		t.Errorf("unanswered-call: %+v", as)
 	}
 }
 
-func TestBlockRewrites(t *testing.T) {
-	body := []byte(`{"messages":[{"role":"user","content":"x"},
-		{"role":"assistant","content":[{"type":"text","text":"Let me look."},{"type":"tool_use","id":"t1","name":"f","input":{}}]},
-		{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"1"}]}]}`)
-	got := (&Driver{Break: TextAfterToolUse}).edit()(body)
-	if a, b := gjson.GetBytes(got, "messages.1.content.0.type").Str, gjson.GetBytes(got, "messages.1.content.1.type").Str; a != "tool_use" || b != "text" {
-		t.Errorf("text-after-tool-use: blocks %s, %s", a, b)
-	}
-	got = (&Driver{Break: DropToolUseBlocks}).edit()(body)
-	if n := len(gjson.GetBytes(got, "messages.1.content").Array()); n != 1 || !gjson.GetBytes(got, "messages.2.content.0.tool_use_id").Exists() {
-		t.Errorf("drop-tool-use-blocks: %s", got)
-	}
-	got = (&Driver{Break: DropFirstUserTurn}).edit()(body)
-	if r := gjson.GetBytes(got, "messages.0.role").Str; r != "assistant" || len(gjson.GetBytes(got, "messages").Array()) != 2 {
+func TestDropFirst(t *testing.T) {
+	body := []byte(`{"messages":[{"role":"user","content":"x"},{"role":"assistant","content":"y"}]}`)
+	if got := DropFirst("messages")(body); gjson.GetBytes(got, "messages.0.role").Str != "assistant" || len(gjson.GetBytes(got, "messages").Array()) != 1 {
 		t.Errorf("drop-first-user-turn: %s", got)
 	}
 	first := []byte(`{"contents":[{"role":"user","parts":[{"text":"x"}]}]}`)
-	if got := (&Driver{Break: DropFirstUserTurn}).edit()(first); len(gjson.GetBytes(got, "contents").Array()) != 1 {
+	if got := DropFirst("contents")(first); len(gjson.GetBytes(got, "contents").Array()) != 1 {
 		t.Errorf("drop-first-user-turn emptied the first request: %s", got)
 	}
 }
 
-func TestChatRewrites(t *testing.T) {
-	body := []byte(`{"model":"m","messages":[{"role":"user","content":"x"},
-		{"role":"assistant","content":"Checking.","tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]},
-		{"role":"tool","tool_call_id":"c1","content":"1"}]}`)
-	got := (&Driver{Break: EmptyToolCalls}).edit()(body)
-	msgs := gjson.GetBytes(got, "messages").Array()
-	if len(msgs) != 4 || msgs[1].Get("content").Str != "Checking." || !msgs[1].Get("tool_calls").IsArray() || len(msgs[1].Get("tool_calls").Array()) != 0 ||
-		msgs[2].Get("content").Type != gjson.Null || len(msgs[2].Get("tool_calls").Array()) != 1 {
-		t.Errorf("empty-tool-calls: %s", got)
+// TestExpectationsGather: the kill matrix joins the rows of one mistake
+// across dialects, per mock configuration.
+func TestExpectationsGather(t *testing.T) {
+	a := Dialect{Name: "a", Mistakes: []Mistake{UnknownMember.Failing("a.known-fields"), DropData}}
+	b := Dialect{Name: "b", Mistakes: []Mistake{UnknownMember.Failing("b.known-fields").Killing(Kill{StrictRoles: true, Fails: []string{"b.strict"}})}}
+	got := Expectations([]Dialect{a, b})
+	if len(got) != 3 {
+		t.Fatalf("expectations = %+v", got)
 	}
-	got = (&Driver{Break: OmitToolCallType}).edit()(body)
-	if gjson.GetBytes(got, "messages.1.tool_calls.0.type").Exists() || !gjson.GetBytes(got, "messages.1.tool_calls.0.id").Exists() {
-		t.Errorf("omit-tool-call-type: %s", got)
+	if e := got[0]; e.Break != UnknownMember.Name || len(e.Dialects) != 2 || strings.Join(e.Fails, ",") != "a.known-fields,b.known-fields" || e.StrictRoles {
+		t.Errorf("unknown-member = %+v", e)
 	}
-	if got := (&Driver{Break: OmitModel}).edit()(body); gjson.GetBytes(got, "model").Exists() {
-		t.Errorf("omit-model: %s", got)
+	if e := got[2]; e.Break != UnknownMember.Name || !e.StrictRoles || len(e.Dialects) != 1 || e.Dialects[0] != "b" || strings.Join(e.Fails, ",") != "b.strict" {
+		t.Errorf("unknown-member/strict-roles = %+v", e)
 	}
-}
-
-func TestGeminiMediaMistakes(t *testing.T) {
-	r := task.CallToolResult{Content: []task.Content{{Type: "image", MimeType: "image/png", Data: "AA=="}, {Type: "image", MimeType: "image/png", Data: "AQ=="}}}
-	fr := (&Driver{Break: DuplicateDisplayName}).geminiResponse(r, true)
-	if len(fr.Parts) != 2 || fr.Parts[0].InlineData.DisplayName != fr.Parts[1].InlineData.DisplayName {
-		t.Errorf("duplicate-display-name: parts %+v", fr.Parts)
+	if e := got[1]; e.Break != DropData.Name || len(e.Dialects) != 1 || len(e.Fails) != 1 {
+		t.Errorf("drop-data = %+v", e)
 	}
-	fr = (&Driver{Break: DanglingRef}).geminiResponse(r, true)
-	if fr.Parts[0].InlineData.DisplayName != "" || !refersTo(fr.Response, "image_1.png") {
-		t.Errorf("dangling-ref: %v parts %+v", fr.Response, fr.Parts[0].InlineData)
-	}
-	fr = (&Driver{Break: FileDataParts}).geminiResponse(r, true)
-	if fr.Parts[0].InlineData != nil || fr.Parts[0].FileData == nil {
-		t.Errorf("file-data-parts: %+v", fr.Parts[0])
-	}
-	fr = (&Driver{Break: UnsupportedMIME}).geminiResponse(r, true)
-	if fr.Parts[0].InlineData.MIMEType != "application/octet-stream" {
-		t.Errorf("unsupported-mime: %+v", fr.Parts[0].InlineData)
+	// The shared declaration is not changed by a dialect's rules.
+	if len(UnknownMember.Fails) != 0 {
+		t.Errorf("UnknownMember.Fails = %v", UnknownMember.Fails)
 	}
 }

@@ -1,24 +1,43 @@
+// Package refdriver is the reference driver's Anthropic Messages loop on
+// the official SDK (anthropic-sdk-go) and the table of its mistakes. It
+// links the SDK, so the mock (package anthropic) does not import it.
 package refdriver
 
 import (
 	"context"
 	"encoding/json"
-	"github.com/toolwire/toolwire/mockprovider/conv"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
 
+	"github.com/toolwire/toolwire/mockprovider/conv"
+	core "github.com/toolwire/toolwire/suite/refdriver"
 	"github.com/toolwire/toolwire/suite/task"
 )
 
-func (d *Driver) runAnthropic(ctx context.Context, env Env, t *task.Task) (string, error) {
-	opts := []option.RequestOption{option.WithBaseURL(env.AnthropicBaseURL), option.WithAPIKey(env.APIKey), option.WithHTTPClient(httpClient(env, d.editFor(conv.Anthropic)))}
+// Dialect is the reference driver of Anthropic Messages.
+func Dialect() core.Dialect {
+	table := make([]core.Mistake, len(mistakes))
+	for i, m := range mistakes {
+		table[i] = m.Mistake
+	}
+	return core.Dialect{Name: conv.Anthropic, Mistakes: table, Run: run}
+}
+
+func lookup(brk core.Break) *mistake {
+	m := core.Lookup(mistakes, brk, func(m mistake) core.Break { return m.Name })
+	return &m
+}
+
+func run(ctx context.Context, brk core.Break, env core.Env, t *task.Task) (string, error) {
+	m := lookup(brk)
+	opts := []option.RequestOption{option.WithBaseURL(env.AnthropicBaseURL), option.WithAPIKey(env.APIKey), option.WithHTTPClient(core.HTTPClient(env, m.Body))}
 	// The output token limit: the task's, else 1024. With thinking on,
 	// the budget counts against max_tokens, which must exceed it: the
 	// budget goes on top.
 	limit := 1024
-	if n := d.startLimit(t); n > 0 {
+	if n := m.StartLimit(t); n > 0 {
 		limit = n
 	}
 	if t.Thinking != nil {
@@ -68,7 +87,7 @@ func (d *Driver) runAnthropic(ctx context.Context, env Env, t *task.Task) (strin
 			params.Thinking = anthropic.ThinkingConfigParamOfEnabled(int64(t.Thinking.BudgetTokens))
 		}
 		choice := t.ToolChoice
-		if !d.forcing(answered) {
+		if !m.Forcing(answered) {
 			choice = ""
 		}
 		switch choice {
@@ -84,14 +103,13 @@ func (d *Driver) runAnthropic(ctx context.Context, env Env, t *task.Task) (strin
 		if err != nil {
 			return "", err
 		}
-		if retry, err := d.retryCut(msg.StopReason == anthropic.StopReasonMaxTokens && hasToolUse(msg), &limit); err != nil {
+		if retry, err := m.RetryCut(msg.StopReason == anthropic.StopReasonMaxTokens && hasToolUse(msg), &limit); err != nil {
 			return "", err
 		} else if retry {
 			turn-- // the same turn, asked again
 			continue
 		}
-		var ids, names []string
-		var results []task.CallToolResult
+		var answers []core.Answer
 		text := ""
 		for _, b := range msg.Content {
 			switch b.Type {
@@ -101,58 +119,53 @@ func (d *Driver) runAnthropic(ctx context.Context, env Env, t *task.Task) (strin
 				// input is already an object (https://platform.openai.com/docs/guides/function-calling).
 				var args map[string]any
 				ok := json.Unmarshal(b.Input, &args) == nil && args != nil
-				res, err := d.answer(t, b.Name, args, !ok)
+				res, err := m.Answer(t, core.Call{Name: b.Name, Args: args, BadArgs: !ok})
 				if err != nil {
 					return "", err
 				}
 				id := b.ID
-				if d.Break == AnthropicMessageID {
-					id = msg.ID
+				if m.toolUseID != nil {
+					id = m.toolUseID(msg, id)
 				}
-				ids, names = append(ids, id), append(names, b.Name)
-				results = append(results, res)
+				answers = append(answers, core.Answer{ID: id, Name: b.Name, Result: res})
 			}
 		}
-		if len(ids) == 0 {
+		if len(answers) == 0 {
 			return text, nil
 		}
-		if d.Break == ResultsAsUserText {
-			texts := make([]string, len(results))
-			for i, r := range results {
-				texts[i] = plainText(r, d.Break)
-			}
-			messages = append(messages, anthropic.NewUserMessage(anthropic.NewTextBlock(resultsAsText(names, texts))))
-			continue
-		}
-		if d.Break != DropAssistantTurn {
-			messages = append(messages, msg.ToParam())
-		}
-		if d.Break == SwappedIDs {
-			swapFirstTwo(ids)
-		}
-		n := len(results)
-		if d.Break == UnansweredCall {
-			n--
-		}
-		// All results go in ONE user message, first in its content
-		// (https://platform.openai.com/docs/guides/function-calling).
-		var blocks []anthropic.ContentBlockParamUnion
-		if d.Break == TextBeforeToolResult {
-			blocks = append(blocks, anthropic.NewTextBlock("Here are the tool results."))
-		}
-		for i := 0; i < n; i++ {
-			blocks = append(blocks, d.anthropicToolResult(ids[i], results[i]))
-		}
-		if d.Break == SplitResults {
-			for _, b := range blocks {
-				messages = append(messages, anthropic.NewUserMessage(b))
-			}
-		} else if len(blocks) > 0 {
-			messages = append(messages, anthropic.NewUserMessage(blocks...))
-		}
-		answered = true
+		reply, sent := m.sendBack(msg.ToParam(), m.Answers(answers))
+		messages = append(messages, reply...)
+		answered = answered || sent
 	}
-	return "", errTooManyTurns(t.MaxTurns)
+	return "", core.ErrTooManyTurns(t.MaxTurns)
+}
+
+// sendBack is what follows a model turn with calls: the turn itself, then
+// all results in ONE user message, first in its content
+// (https://platform.openai.com/docs/guides/function-calling); sent
+// reports whether the results went back as results.
+func (m *mistake) sendBack(callTurn anthropic.MessageParam, answers []core.Answer) (reply []anthropic.MessageParam, sent bool) {
+	if m.reply != nil {
+		return m.reply(m, callTurn, answers)
+	}
+	return append([]anthropic.MessageParam{callTurn}, resultMessage(m.toolResults(answers))...), true
+}
+
+// resultMessage is the user message of the tool_result blocks (none
+// when every call went unanswered).
+func resultMessage(blocks []anthropic.ContentBlockParamUnion) []anthropic.MessageParam {
+	if len(blocks) == 0 {
+		return nil
+	}
+	return []anthropic.MessageParam{anthropic.NewUserMessage(blocks...)}
+}
+
+func (m *mistake) toolResults(answers []core.Answer) []anthropic.ContentBlockParamUnion {
+	var blocks []anthropic.ContentBlockParamUnion
+	for _, a := range answers {
+		blocks = append(blocks, m.toolResult(a.ID, a.Result))
+	}
+	return blocks
 }
 
 // anthropicTurn sends one request; a stream is folded with the SDK's
@@ -178,12 +191,16 @@ func anthropicTurn(ctx context.Context, client *anthropic.Client, params anthrop
 // anthropicToolResult converts a CallToolResult to a tool_result block:
 // text, image and document blocks, is_error for tool errors (https://platform.openai.com/docs/guides/function-calling
 // §The `is_error` flag, §Rich content in results).
-func (d *Driver) anthropicToolResult(id string, r task.CallToolResult) anthropic.ContentBlockParamUnion {
+func (m *mistake) toolResult(id string, r task.CallToolResult) anthropic.ContentBlockParamUnion {
 	var content []any
 	for _, c := range r.Content {
+		if m.contentItem != nil {
+			if item, ok := m.contentItem(c); ok {
+				content = append(content, item)
+				continue
+			}
+		}
 		switch {
-		case d.Break == MCPContentPassthrough && c.Type != "text":
-			content = append(content, c)
 		case c.Type == "text":
 			content = append(content, map[string]any{"type": "text", "text": c.Text})
 		case c.Type == "image" && c.Data != "":
@@ -201,16 +218,16 @@ func (d *Driver) anthropicToolResult(id string, r task.CallToolResult) anthropic
 		}
 	}
 	if len(content) == 0 && r.StructuredContent != nil {
-		content = append(content, map[string]any{"type": "text", "text": string(mustJSON(r.StructuredContent))})
+		content = append(content, map[string]any{"type": "text", "text": string(core.MustJSON(r.StructuredContent))})
 	}
 	block := map[string]any{"type": "tool_result", "tool_use_id": id}
 	if len(content) > 0 {
 		block["content"] = content
 	}
-	if r.IsError && d.Break != OmitIsError {
+	if r.IsError && !m.UnmarkedErrors {
 		block["is_error"] = true
 	}
-	return param.Override[anthropic.ContentBlockParamUnion](mustJSON(block))
+	return param.Override[anthropic.ContentBlockParamUnion](core.MustJSON(block))
 }
 
 func hasToolUse(msg *anthropic.Message) bool {

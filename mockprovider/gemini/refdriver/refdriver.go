@@ -1,3 +1,6 @@
+// Package refdriver is the reference driver's Gemini loop on the
+// official SDK (google.golang.org/genai) and the table of its mistakes.
+// It links the SDK, so the mock (package gemini) does not import it.
 package refdriver
 
 import (
@@ -5,20 +8,36 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"github.com/toolwire/toolwire/mockprovider/conv"
 	"strings"
 
 	"google.golang.org/genai"
 
+	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/model"
+	core "github.com/toolwire/toolwire/suite/refdriver"
 	"github.com/toolwire/toolwire/suite/task"
 )
 
-func (d *Driver) runGemini(ctx context.Context, env Env, t *task.Task) (string, error) {
+// Dialect is the reference driver of Gemini.
+func Dialect() core.Dialect {
+	table := make([]core.Mistake, len(mistakes))
+	for i, m := range mistakes {
+		table[i] = m.Mistake
+	}
+	return core.Dialect{Name: conv.Gemini, Mistakes: table, Run: run}
+}
+
+func lookup(brk core.Break) *mistake {
+	m := core.Lookup(mistakes, brk, func(m mistake) core.Break { return m.Name })
+	return &m
+}
+
+func run(ctx context.Context, brk core.Break, env core.Env, t *task.Task) (string, error) {
+	m := lookup(brk)
 	client, err := genai.NewClient(ctx, &genai.ClientConfig{
 		APIKey:      env.APIKey,
 		Backend:     genai.BackendGeminiAPI,
-		HTTPClient:  httpClient(env, d.editFor(conv.Gemini)),
+		HTTPClient:  core.HTTPClient(env, m.Body),
 		HTTPOptions: genai.HTTPOptions{BaseURL: env.GeminiBaseURL},
 	})
 	if err != nil {
@@ -45,112 +64,92 @@ func (d *Driver) runGemini(ctx context.Context, env Env, t *task.Task) (string, 
 	default:
 		forced = &genai.ToolConfig{FunctionCallingConfig: &genai.FunctionCallingConfig{Mode: genai.FunctionCallingConfigModeAny, AllowedFunctionNames: []string{t.ToolChoice}}}
 	}
-	limit := d.startLimit(t)
+	limit := m.StartLimit(t)
 	contents := []*genai.Content{genai.NewContentFromText(t.Prompt, genai.RoleUser)}
-	if d.Break == PromptAsSystemInstruction {
-		config.SystemInstruction = genai.NewContentFromText(strings.TrimSpace(t.System+"\n"+t.Prompt), genai.RoleUser)
-		contents = nil
+	if m.start != nil {
+		contents = m.start(t, config)
 	}
-	multimodal := model.IsGemini3(t.Model) || d.Break == Gemini2Multimodal
+	modelName := t.Model
+	if m.model != nil {
+		modelName = m.model(t.Model)
+	}
+	multimodal := model.IsGemini3(t.Model)
+	if m.multimodal != nil {
+		multimodal = m.multimodal(t.Model)
+	}
 
 	answered := false
 	for turn := 0; turn < t.MaxTurns; turn++ {
 		config.ToolConfig = nil
-		if d.forcing(answered) {
+		if m.Forcing(answered) {
 			config.ToolConfig = forced
 		}
 		if limit > 0 {
 			config.MaxOutputTokens = int32(limit)
 		}
-		content, finish, err := geminiTurn(ctx, client, d.geminiModel(t.Model), contents, config, t.Stream)
+		content, finish, err := geminiTurn(ctx, client, modelName, contents, config, t.Stream)
 		if err != nil {
 			return "", err
 		}
 		// A cut call is left out of the answer: a cut turn with nothing
 		// in it is asked again.
-		if retry, err := d.retryCut(finish == genai.FinishReasonMaxTokens && isEmpty(content), &limit); err != nil {
+		if retry, err := m.RetryCut(finish == genai.FinishReasonMaxTokens && isEmpty(content), &limit); err != nil {
 			return "", err
 		} else if retry {
 			turn--
 			continue
 		}
-		var calls []*genai.FunctionCall
+		var answers []core.Answer
 		text := ""
 		for _, p := range content.Parts {
 			if p.FunctionCall != nil {
-				calls = append(calls, p.FunctionCall)
+				res, err := m.Answer(t, core.Call{Name: p.FunctionCall.Name, Args: p.FunctionCall.Args})
+				if err != nil {
+					return "", err
+				}
+				answers = append(answers, core.Answer{ID: p.FunctionCall.ID, Name: p.FunctionCall.Name, Result: res})
 			} else if p.Text != "" && !p.Thought {
 				text += p.Text
 			}
 		}
-		if len(calls) == 0 {
+		if len(answers) == 0 {
 			return text, nil
 		}
-		// The whole model content goes back as received: its thought
-		// signatures included (https://ai.google.dev/gemini-api/docs/function-calling).
-		if d.Break == StripSignature {
-			content = stripSignatures(content)
-		}
-		if d.Break != ResultsAsUserText {
-			contents = append(contents, content)
-		}
-
 		var responses []*genai.Part
-		for _, fc := range calls {
-			res, err := d.answer(t, fc.Name, fc.Args, false)
-			if err != nil {
-				return "", err
-			}
-			fr := d.geminiResponse(res, multimodal)
-			fr.ID, fr.Name = fc.ID, fc.Name
-			if d.Break == ResponseIDNotEchoed {
-				fr.ID = ""
+		for _, a := range m.Answers(answers) {
+			fr := m.functionResponse(a.Result, multimodal)
+			fr.ID, fr.Name = a.ID, a.Name
+			if m.response != nil {
+				m.response(fr)
 			}
 			responses = append(responses, &genai.Part{FunctionResponse: fr})
 		}
-		if d.Break == SwappedIDs && len(responses) >= 2 {
-			a, b := responses[0].FunctionResponse, responses[1].FunctionResponse
-			a.ID, b.ID = b.ID, a.ID
-		}
-		if d.Break == UnansweredCall {
-			responses = responses[:len(responses)-1]
-		}
-		// Gemini matches results by position and name: same order as
-		// the calls (https://ai.google.dev/gemini-api/docs/function-calling).
-		if d.Break == ReorderSameName {
-			for i, j := 0, len(responses)-1; i < j; i, j = i+1, j-1 {
-				responses[i], responses[j] = responses[j], responses[i]
-			}
-		}
-		switch d.Break {
-		case ResultsAsUserText:
-			var names, texts []string
-			for _, p := range responses {
-				names = append(names, p.FunctionResponse.Name)
-				texts = append(texts, string(mustJSON(p.FunctionResponse.Response)))
-			}
-			contents = append(contents, genai.NewContentFromText(resultsAsText(names, texts), genai.RoleUser))
-			continue
-		case ResponsesInCallTurn:
-			content.Parts = append(content.Parts, responses...)
-			continue
-		}
-		if d.Break == UnorderedGeminiResults {
-			// The API reads consecutive user contents as one turn, so a
-			// model text content separates the responses: the call turn
-			// is answered by its first response only.
-			for i, p := range responses {
-				if i > 0 {
-					contents = append(contents, genai.NewContentFromText("Next result.", genai.RoleModel))
-				}
-				contents = append(contents, &genai.Content{Role: genai.RoleUser, Parts: []*genai.Part{p}})
-			}
-		} else if len(responses) > 0 {
-			contents = append(contents, &genai.Content{Role: genai.RoleUser, Parts: responses})
-		}
-		answered = true
+		reply, sent := m.sendBack(content, responses)
+		contents = append(contents, reply...)
+		answered = answered || sent
 	}
-	return "", errTooManyTurns(t.MaxTurns)
+	return "", core.ErrTooManyTurns(t.MaxTurns)
+}
+
+// sendBack is what follows a model content with calls: the whole content
+// as received, its thought signatures included
+// (https://ai.google.dev/gemini-api/docs/function-calling), then one user
+// content of the function responses, in the order of the calls: Gemini
+// matches results by position and name; sent reports whether the
+// results went back as results.
+func (m *mistake) sendBack(callTurn *genai.Content, responses []*genai.Part) (reply []*genai.Content, sent bool) {
+	if m.reply != nil {
+		return m.reply(m, callTurn, responses)
+	}
+	return honestReply(callTurn, responses), true
+}
+
+func honestReply(callTurn *genai.Content, responses []*genai.Part) []*genai.Content {
+	reply := []*genai.Content{callTurn}
+	if len(responses) > 0 {
+		reply = append(reply, &genai.Content{Role: genai.RoleUser, Parts: responses})
+	}
+	return reply
 }
 
 // isEmpty reports a model content with no call and no visible text.
@@ -241,39 +240,21 @@ func refersTo(v any, name string) bool {
 
 // geminiMediaPart is one multimodal part of a function response: inline
 // bytes with the displayName the response references (https://ai.google.dev/gemini-api/docs/function-calling#multimodal
-// `displayName` and `$ref` system), or the mistake of the driver's break.
-func (d *Driver) geminiMediaPart(m task.Media, data []byte, name string) *genai.FunctionResponsePart {
-	blob := &genai.FunctionResponseBlob{MIMEType: m.MimeType, Data: data, DisplayName: name}
-	switch d.Break {
-	case UnsupportedMIME:
-		blob.MIMEType = "application/octet-stream"
-	case DanglingRef:
-		blob.DisplayName = ""
-	case FileDataParts:
-		// fileData naming an uploaded file is accepted; one without a
-		// fileUri carries no media at all.
-		return &genai.FunctionResponsePart{FileData: &genai.FunctionResponseFileData{MIMEType: m.MimeType, DisplayName: name}}
+// `displayName` and `$ref` system).
+func (m *mistake) mediaPart(md task.Media, data []byte, name string) *genai.FunctionResponsePart {
+	if m.mediaPartHook != nil {
+		return m.mediaPartHook(md, data, name)
 	}
-	return &genai.FunctionResponsePart{InlineData: blob}
+	return &genai.FunctionResponsePart{InlineData: &genai.FunctionResponseBlob{MIMEType: md.MimeType, Data: data, DisplayName: name}}
 }
 
-func stripSignatures(c *genai.Content) *genai.Content {
-	out := &genai.Content{Role: c.Role}
-	for _, p := range c.Parts {
-		cp := *p
-		cp.ThoughtSignature = nil
-		out.Parts = append(out.Parts, &cp)
-	}
-	return out
-}
-
-// geminiResponse converts a CallToolResult to a functionResponse: response
+// functionResponse converts a CallToolResult to a functionResponse: response
 // is always an object — structuredContent as is, text as {"output": …},
 // errors as {"error": …} (go-genai FunctionResponse.Response doc); media
 // become inlineData parts with a displayName referenced by {"$ref": …}
 // on Gemini 3 (https://ai.google.dev/gemini-api/docs/function-calling#multimodal) and a text
 // note on older models, which reject multimodal function responses.
-func (d *Driver) geminiResponse(r task.CallToolResult, multimodal bool) *genai.FunctionResponse {
+func (m *mistake) functionResponse(r task.CallToolResult, multimodal bool) *genai.FunctionResponse {
 	fr := &genai.FunctionResponse{}
 	var media []task.Media
 	text := r.Text()
@@ -294,16 +275,16 @@ func (d *Driver) geminiResponse(r task.CallToolResult, multimodal bool) *genai.F
 		}
 		text = strings.Join(texts, "\n")
 	} else {
-		text = plainText(task.CallToolResult{Content: r.Content}, d.Break)
+		text = m.PlainText(task.CallToolResult{Content: r.Content})
 	}
 	switch {
-	case r.IsError && d.Break != OmitIsError:
+	case r.IsError && !m.UnmarkedErrors:
 		if text == "" && r.StructuredContent != nil {
-			text = string(mustJSON(r.StructuredContent))
+			text = string(core.MustJSON(r.StructuredContent))
 		}
 		fr.Response = map[string]any{"error": text}
-	case r.StructuredContent != nil && d.Break == GeminiStringify:
-		fr.Response = map[string]any{"output": string(mustJSON(r.StructuredContent))}
+	case r.StructuredContent != nil && m.structured != nil:
+		fr.Response = m.structured(r.StructuredContent)
 	case r.StructuredContent != nil:
 		fr.Response = map[string]any{}
 		for k, v := range r.StructuredContent {
@@ -312,23 +293,23 @@ func (d *Driver) geminiResponse(r task.CallToolResult, multimodal bool) *genai.F
 	default:
 		fr.Response = map[string]any{"output": text}
 	}
-	for i, m := range media {
-		data, err := base64.StdEncoding.DecodeString(m.Data)
+	for i, md := range media {
+		data, err := base64.StdEncoding.DecodeString(md.Data)
 		if err != nil {
 			continue
 		}
-		name := mediaName(m, i)
-		if d.Break == DuplicateDisplayName {
-			name = "attachment"
+		name := core.MediaName(md, i)
+		if m.displayName != nil {
+			name = m.displayName(name)
 		}
-		fr.Parts = append(fr.Parts, d.geminiMediaPart(m, data, name))
+		fr.Parts = append(fr.Parts, m.mediaPart(md, data, name))
 		// Structured content may already reference the part; each
 		// displayName is referenced once.
 		if !refersTo(fr.Response, name) {
 			fr.Response[fmt.Sprintf("attachment_%d", i+1)] = map[string]any{"$ref": name}
 		}
-		if d.Break == DuplicateRef && i == 0 {
-			fr.Response["attachment_again"] = map[string]any{"$ref": name}
+		if m.referenced != nil {
+			m.referenced(fr.Response, name, i)
 		}
 	}
 	return fr
