@@ -22,7 +22,7 @@ const AdminPrefix = "/_toolwire/"
 // scenario choice, queued faults, the rule catalog and the scenario list.
 func (s *Server) routeAdmin() {
 	// The journal page: what the mock saw, for a person.
-	s.mux.Handle("GET /_toolwire/{$}", journalpage.Handler(s.store, journalpage.WithCatalog(s.catalog)))
+	s.mux.Handle("GET /_toolwire/{$}", journalpage.Handler(s.store, s.catalog))
 	s.mux.HandleFunc("GET /_toolwire/health", func(w http.ResponseWriter, r *http.Request) {
 		wire.WriteJSON(w, http.StatusOK, map[string]any{"status": "ok", "version": Version, "sessions": s.store.Len(), "decodes": s.Decodes()})
 	})
