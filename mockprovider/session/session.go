@@ -38,15 +38,17 @@ func DefaultLimits() Limits {
 }
 
 // Per-session caps on what a client can make a session keep outside its
-// journal: the key itself, named counters, queued faults.
+// journal: the key itself, counters, queued faults.
 const (
 	// MaxKeyLength is the longest API key that names a session; the server
 	// answers a longer one with the provider's invalid-key error.
 	MaxKeyLength = 1024
-	// MaxCounters bounds a session's named counters (header-fault counts,
-	// scripted-fault retries); beyond it they are all forgotten at once.
+	// MaxCounters bounds a session's counts of every Counter together
+	// (header-fault counts, scripted-fault retries); beyond it they are
+	// all forgotten at once.
 	MaxCounters = 256
-	// MaxCounterName bounds a counter's name; a longer one is kept as its hash.
+	// MaxCounterName bounds the bytes of a count's key; a bigger one is
+	// kept as its hash.
 	MaxCounterName = 128
 	// MaxQueuedFaults bounds the faults queued through the admin API.
 	MaxQueuedFaults = 64
