@@ -59,7 +59,8 @@ type Dialect interface {
 }
 
 // Extra is implemented by dialects with endpoints outside the pipeline
-// (GET /v1/responses/{id}).
+// (GET /v1/responses/{id}). h is a SocketHost when the server can host a
+// WebSocket mode (GET /v1/responses).
 type Extra interface {
 	ExtraRoutes(h Host) map[string]http.HandlerFunc
 }
