@@ -4,13 +4,9 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
-	"strings"
 
-	"github.com/toolwire/toolwire/mockprovider/anthropic"
-	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/dialect"
 	"github.com/toolwire/toolwire/mockprovider/journalpage"
-	"github.com/toolwire/toolwire/mockprovider/models"
-	"github.com/toolwire/toolwire/mockprovider/openaiwire"
 	"github.com/toolwire/toolwire/mockprovider/session"
 	"github.com/toolwire/toolwire/mockprovider/wire"
 )
@@ -22,7 +18,7 @@ const AdminPrefix = "/_toolwire/"
 // scenario choice, queued faults, the rule catalog and the scenario list.
 func (s *Server) routeAdmin() {
 	// The journal page: what the mock saw, for a person.
-	s.mux.Handle("GET /_toolwire/{$}", journalpage.Handler(s.store, journalpage.WithCatalog(s.catalog)))
+	s.mux.Handle("GET /_toolwire/{$}", journalpage.Handler(s.store, s.catalog))
 	s.mux.HandleFunc("GET /_toolwire/health", func(w http.ResponseWriter, r *http.Request) {
 		wire.WriteJSON(w, http.StatusOK, map[string]any{"status": "ok", "version": Version, "sessions": s.store.Len(), "decodes": s.Decodes()})
 	})
@@ -138,111 +134,44 @@ func adminError(w http.ResponseWriter, status int, msg string) {
 
 func quote(s string) string { b, _ := json.Marshal(s); return string(b) }
 
-// routeModels serves the Models APIs from the model catalog. GET
-// /v1/models is shared by OpenAI and Anthropic; the anthropic-version
-// header tells them apart, as it does for the real clients. An unknown id
-// gets each API's not-found answer.
+// routeModels serves the Models APIs each dialect answers from the model
+// catalog (dialect.ModelServer). Where two share a path (OpenAI and
+// Anthropic share GET /v1/models), the route that claims the request
+// serves it, else the one that claims none.
 func (s *Server) routeModels() {
-	// OpenAI and Anthropic share the path: the Anthropic SDKs always send
-	// anthropic-version, the OpenAI ones never do.
-	openaiGet := openaiwire.GetModelFrom(s.models)
-	var anthropicGet http.HandlerFunc
-	if d, ok := s.dialects[conv.Anthropic].(*anthropic.Dialect); ok {
-		anthropicGet = d.GetModelFrom(s.models)
-	}
-	s.mux.HandleFunc("GET /v1/models/{id}", func(w http.ResponseWriter, r *http.Request) {
-		if anthropicGet != nil && (r.Header.Get("Anthropic-Version") != "" || r.Header.Get("X-Api-Key") != "") {
-			anthropicGet(w, r)
-			return
-		}
-		openaiGet(w, r)
-	})
-	s.mux.HandleFunc("GET /v1/models", func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("anthropic-version") != "" {
-			if !s.authorized(conv.Anthropic, w, r) {
-				return
-			}
-			list := s.models.List(models.Anthropic)
-			data := make([]any, 0, len(list))
-			for _, m := range list {
-				data = append(data, anthropic.ModelInfo(m.ID, m))
-			}
-			page := map[string]any{"data": data, "has_more": false, "first_id": nil, "last_id": nil}
-			if len(list) > 0 {
-				page["first_id"], page["last_id"] = list[0].ID, list[len(list)-1].ID
-			}
-			wire.WriteJSON(w, http.StatusOK, page)
-			return
-		}
-		if !s.authorized(conv.OpenAIChat, w, r) {
-			return
-		}
-		data := []openaiwire.Model{}
-		for _, m := range s.models.List(models.OpenAI) {
-			data = append(data, openaiwire.ModelObject(m.ID, m))
-		}
-		wire.WriteJSON(w, http.StatusOK, map[string]any{"object": "list", "data": data})
-	})
-	s.mux.HandleFunc("GET /v1beta/models", func(w http.ResponseWriter, r *http.Request) {
-		if !s.authorized(conv.Gemini, w, r) {
-			return
-		}
-		var list []map[string]any
-		for _, m := range s.models.List(models.Gemini) {
-			list = append(list, geminiModelInfo(m.ID, m))
-		}
-		wire.WriteJSON(w, http.StatusOK, map[string]any{"models": list})
-	})
-	s.mux.HandleFunc("GET /v1beta/models/{model}", func(w http.ResponseWriter, r *http.Request) {
-		if !s.authorized(conv.Gemini, w, r) {
-			return
-		}
-		id := strings.TrimPrefix(r.PathValue("model"), "models/")
-		m, ok := s.models.Lookup(models.Gemini, id)
+	byPattern := map[string][]dialect.ModelRoute{}
+	var patterns []string
+	for _, d := range s.opts.Dialects {
+		ms, ok := d.(dialect.ModelServer)
 		if !ok {
-			// Worded as the generation methods' 404, naming models.get [I].
-			writeError(s.dialects[conv.Gemini], w, &wire.APIError{Status: http.StatusNotFound, Type: "NOT_FOUND",
-				Message: "models/" + id + " is not found for API version v1beta, or is not supported for getModel. Call ModelService.ListModels to see the list of available models and their supported methods."})
-			return
+			continue
 		}
-		wire.WriteJSON(w, http.StatusOK, geminiModelInfo(id, m))
-	})
-}
-
-func geminiModelInfo(id string, m *models.Model) map[string]any {
-	name := id
-	in, out := int64(1048576), int64(65536)
-	if m != nil && !m.IsWildcard() {
-		if m.DisplayName != "" {
-			name = m.DisplayName
-		}
-		if m.InputTokenLimit > 0 {
-			in = m.InputTokenLimit
-		}
-		if m.MaxOutputTokens > 0 {
-			out = m.MaxOutputTokens
+		for _, rt := range ms.ModelRoutes(s, s.models) {
+			if _, seen := byPattern[rt.Pattern]; !seen {
+				patterns = append(patterns, rt.Pattern)
+			}
+			byPattern[rt.Pattern] = append(byPattern[rt.Pattern], rt)
 		}
 	}
-	info := map[string]any{
-		"name": "models/" + id, "version": "001", "displayName": name, "description": "toolwire mock of " + id,
-		"inputTokenLimit": in, "outputTokenLimit": out,
-		"supportedGenerationMethods": []string{"generateContent", "streamGenerateContent", "countTokens"},
+	for _, p := range patterns {
+		routes := byPattern[p]
+		s.mux.HandleFunc(p, func(w http.ResponseWriter, r *http.Request) {
+			var unclaimed http.HandlerFunc
+			for _, rt := range routes {
+				switch {
+				case rt.Claims == nil:
+					if unclaimed == nil {
+						unclaimed = rt.Handler
+					}
+				case rt.Claims(r):
+					rt.Handler(w, r)
+					return
+				}
+			}
+			if unclaimed == nil {
+				unclaimed = http.NotFound
+			}
+			unclaimed(w, r)
+		})
 	}
-	if m != nil && m.Reasoning != nil && *m.Reasoning {
-		info["thinking"] = true
-	}
-	return info
-}
-
-func (s *Server) authorized(d conv.Dialect, w http.ResponseWriter, r *http.Request) bool {
-	dl, ok := s.dialects[d]
-	if !ok {
-		http.NotFound(w, r)
-		return false
-	}
-	if _, aerr := dl.Key(r); aerr != nil {
-		writeError(dl, w, aerr)
-		return false
-	}
-	return true
 }

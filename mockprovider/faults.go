@@ -54,6 +54,19 @@ func ParseFault(spec string) (*session.Fault, error) {
 	return f, nil
 }
 
+// headerFaults counts the requests each X-Toolwire-Fault value has failed
+// in a session.
+var headerFaults = session.NewCounter(func(spec string) int { return len(spec) })
+
+// scenarioFaults counts the attempts at a scenario turn whose script
+// fails it: a scripted fault with count N fails the first N.
+var scenarioFaults = session.NewCounter(func(t scenarioTurn) int { return len(t.scenario) })
+
+type scenarioTurn struct {
+	scenario string
+	turn     int
+}
+
 // faultFor picks the fault for this request: the header first (count=N
 // fails the first N requests of the session carrying that header), then
 // faults queued on the session through the admin API.
@@ -63,7 +76,7 @@ func (s *Server) faultFor(r *http.Request, sess *session.Session) (*session.Faul
 		if err != nil {
 			return nil, &wire.APIError{Status: http.StatusBadRequest, Type: "invalid_request_error", Message: err.Error()}
 		}
-		if f.Remaining >= 0 && sess.Count("header-fault:"+spec) > f.Remaining {
+		if f.Remaining >= 0 && headerFaults.Count(sess, spec) > f.Remaining {
 			return nil, nil
 		}
 		return f, nil

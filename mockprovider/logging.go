@@ -100,7 +100,10 @@ func (s *Server) loggedDialect(r *http.Request) conv.Dialect {
 	if d, ok := s.routeDialects[patternPath(r.Pattern)]; ok {
 		return d
 	}
-	return guessDialect(r)
+	if dl := s.strayDialect(r); dl != nil {
+		return dl.Name()
+	}
+	return ""
 }
 
 // patternPath is a ServeMux pattern without its method.

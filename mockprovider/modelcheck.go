@@ -3,22 +3,10 @@ package mockprovider
 import (
 	"net/http"
 
-	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
 	"github.com/toolwire/toolwire/mockprovider/models"
 	"github.com/toolwire/toolwire/mockprovider/rules"
 )
-
-// modelAPI is the catalog namespace a dialect's model ids live in.
-func modelAPI(d conv.Dialect) models.API {
-	switch d {
-	case conv.Anthropic:
-		return models.Anthropic
-	case conv.Gemini:
-		return models.Gemini
-	}
-	return models.OpenAI
-}
 
 // checkModel is the pipeline's model stage, the same for every dialect
 // and endpoint (generation, counting, streaming, WebSocket response.create):
@@ -30,7 +18,7 @@ func (s *Server) checkModel(d dialect.Dialect, r *http.Request, env *rules.Env) 
 	if env.Model == "" {
 		return nil
 	}
-	m, ok := s.models.Lookup(modelAPI(d.Name()), env.Model)
+	m, ok := s.models.Lookup(dialect.ModelAPI(d), env.Model)
 	if ok {
 		if !m.IsWildcard() {
 			env.ModelInfo = m

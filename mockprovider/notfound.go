@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/dialect"
 	"github.com/toolwire/toolwire/mockprovider/wire"
 )
 
@@ -14,9 +14,8 @@ import (
 // real API's text instead of choking on Go's plain-text "404 page not
 // found".
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
-	d := guessDialect(r)
-	dl, ok := s.dialects[d]
-	if !ok || strings.HasPrefix(r.URL.Path, "/_toolwire/") {
+	dl := s.strayDialect(r)
+	if dl == nil || strings.HasPrefix(r.URL.Path, "/_toolwire/") {
 		wire.WriteJSON(w, http.StatusNotFound, map[string]any{"error": map[string]any{
 			"message": "toolwire: no such endpoint: " + r.Method + " " + r.URL.Path}})
 		return
@@ -24,18 +23,20 @@ func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
 	dl.WriteError(w, dl.NotFound(r))
 }
 
-// guessDialect picks the provider a stray request was meant for: by its
-// auth headers first (each SDK sends its own), then by its path.
-func guessDialect(r *http.Request) conv.Dialect {
-	h := r.Header
-	p := r.URL.Path
-	switch {
-	case h.Get("Anthropic-Version") != "" || h.Get("X-Api-Key") != "" || strings.Contains(p, "/publishers/anthropic/"):
-		return conv.Anthropic
-	case h.Get("X-Goog-Api-Key") != "" || r.URL.Query().Has("key") || strings.HasPrefix(p, "/v1beta") ||
-		strings.HasPrefix(p, "/v1alpha") || strings.Contains(p, ":generateContent") || strings.Contains(p, ":streamGenerateContent") ||
-		strings.Contains(p, "/publishers/google/"):
-		return conv.Gemini
+// strayDialect picks the provider a stray request was meant for: each
+// dialect scores it by its auth headers and path (dialect.Stray), the
+// highest wins; nil when none claims it.
+func (s *Server) strayDialect(r *http.Request) dialect.Dialect {
+	var best dialect.Dialect
+	top := 0
+	for _, d := range s.opts.Dialects {
+		sd, ok := d.(dialect.Stray)
+		if !ok {
+			continue
+		}
+		if n := sd.StrayScore(r); n > top {
+			best, top = d, n
+		}
 	}
-	return conv.OpenAIChat
+	return best
 }

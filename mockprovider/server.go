@@ -81,7 +81,8 @@ type Options struct {
 	// work at the next stage. The answer's writes are bounded by
 	// StreamWriteTimeout.
 	WorkTimeout time.Duration
-	// WebSocket bounds the Responses API's WebSocket mode (responses_ws.go).
+	// WebSocket bounds a dialect's WebSocket mode (sockets.go; the
+	// Responses API's, openairesp/ws.go).
 	WebSocket WebSocketOptions
 	// Models adds to and overrides the built-in model catalog (serve
 	// --models): an id no catalog entry names gets the API's 404, unless
@@ -166,7 +167,6 @@ func New(opts Options) *Server {
 			}
 		}
 	}
-	s.routeResponsesSocket()
 	s.rap = rap.New(s.store, opts.RAP)
 	s.rap.Register(s.mux)
 	s.catalog = rules.NewCatalog(append(sets, rap.Rules())...)
@@ -280,7 +280,7 @@ func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
 		// One allocation for what every request needs, instead of four.
 		st := &inflight{
 			cw:    captureWriter{ResponseWriter: w, max: s.opts.Limits.JournalBodyMax, deadlines: deadlines{rc: http.NewResponseController(w), write: s.opts.StreamWriteTimeout}},
-			env:   rules.Env{Options: s.opts.Rules, IssuedReasoning: sess.IssuedReasoning},
+			env:   rules.Env{Options: s.opts.Rules},
 			entry: session.Entry{Time: arrived, Dialect: d.Name(), Method: r.Method, Path: r.URL.Path},
 		}
 		cw, x, entry := &st.cw, &st.x, &st.entry
@@ -462,7 +462,7 @@ func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
 			// A scripted fault with count N fails the first N attempts at
 			// this turn: retries of the same turn are counted.
 			n := max(reply.Fault.Count, 1)
-			if sess.Count("scenario-fault:"+name+":"+strconv.Itoa(entry.Turn)) <= n {
+			if scenarioFaults.Count(sess, scenarioTurn{name, entry.Turn}) <= n {
 				fault = f
 				entry.Fault = f.Kind
 				if s.applyEarlyFault(d, fault, x, fail) {

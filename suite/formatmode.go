@@ -22,6 +22,7 @@ import (
 
 	"github.com/toolwire/toolwire/mockprovider"
 	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/dialect"
 	"github.com/toolwire/toolwire/mockprovider/rules"
 	"github.com/toolwire/toolwire/reports"
 	"github.com/toolwire/toolwire/suite/checks"
@@ -64,9 +65,9 @@ func FormatRules() []rules.Rule {
 		r := func(check, summary, why, source string) rules.Rule {
 			return rules.Rule{ID: ruleID(d, check), Dialect: d, Level: rules.MUST, Feature: "core", Summary: summary, Why: why, Source: source}
 		}
-		fd := formatDialects[d]
-		native, nativeSrc := fd.nativeRule()
-		ids, args := fd.normalizeWording()
+		fd := formatOf(d)
+		native, nativeSrc := fd.NativeRule()
+		ids, args := fd.NormalizeWording()
 		out = append(out,
 			r(checkFormatNative, native, "the real API refuses a result in any other shape, or one that references no call (400)", nativeSrc),
 			r(checkNormalize, "normalize_calls returns every function call of the response, in order, with its name and "+ids+"; a response without calls gives an empty list",
@@ -248,8 +249,22 @@ type formatCall struct {
 type formatCase struct {
 	name    string
 	feature string
-	gemini3 bool // Gemini 3 model: multimodal function responses allowed
+	media   bool // results carry images or documents: a model that takes them
 	calls   []formatCall
+}
+
+// tag distinguishes the case's call ids.
+func (c *formatCase) tag() string {
+	return strings.ReplaceAll(strings.TrimPrefix(c.name, "format-"), "-", "")
+}
+
+// wire is the case as a dialect builds its requests.
+func (c *formatCase) wire() *dialect.FormatCase {
+	w := &dialect.FormatCase{Tag: c.tag(), Media: c.media}
+	for _, call := range c.calls {
+		w.Calls = append(w.Calls, dialect.FormatCall{Name: call.name, Args: call.args})
+	}
+	return w
 }
 
 // pngPixel is a 1×1 PNG.
@@ -271,7 +286,7 @@ var formatCases = []formatCase{
 	{name: "format-parallel-results", feature: "parallel", calls: []formatCall{
 		{"get_weather", map[string]any{"location": "Paris, France"}, textResult(`{"location":"Paris","temperature":22}`)},
 		{"get_time", map[string]any{"timezone": "Europe/Paris"}, textResult(`{"timezone":"Europe/Paris","time":"14:05"}`)}}},
-	{name: "format-image-result", feature: "images", gemini3: true, calls: []formatCall{
+	{name: "format-image-result", feature: "images", media: true, calls: []formatCall{
 		{"get_chart", map[string]any{"metric": "revenue"}, task.CallToolResult{Content: []task.Content{
 			{Type: "text", Text: "Revenue chart for Q3"}, {Type: "image", Data: pngPixel, MimeType: "image/png"}}}}}},
 }
@@ -526,15 +541,15 @@ func (j *formatJudge) runNormalize(ctx context.Context) []reports.Result {
 			expected: describe(want), got: describe(gotCalls), excerpt: excerpt, fix: fix})
 		return j.results(set, "core")
 	}
-	fd := formatDialects[c.Dialect]
-	ownIDs := fd.ownCallIDs(c.Response)
+	fd := formatOf(c.Dialect)
+	ownIDs := fd.OwnCallIDs(c.Response)
 	for i, w := range want {
 		g := gotCalls[i]
 		idOK := g.CallID == w.CallID || (i < len(ownIDs) && ownIDs[i] != "" && g.CallID == ownIDs[i])
 		if g.Name != w.Name || !idOK {
 			msg := fmt.Sprintf("call %d is %s with id %q, want %s with id %q", i, g.Name, g.CallID, w.Name, w.CallID)
 			fixText := "keep the response's order, with each call's name and id"
-			if idFix := fd.callIDFix(); idFix != "" && g.Name == w.Name {
+			if idFix := fd.CallIDFix(); idFix != "" && g.Name == w.Name {
 				fixText = idFix
 			}
 			j.add(checkNormalize, finding{level: rules.MUST, message: msg, expected: describe(want), got: describe(gotCalls), excerpt: excerpt, fix: fixText})
@@ -571,7 +586,7 @@ func jsonKind(v any) string {
 // ---- format_result ----
 
 func (j *formatJudge) model() string {
-	return formatDialects[j.job.dialect].model(j.job.format)
+	return formatOf(j.job.dialect).Model(j.job.format.wire())
 }
 
 func (j *formatJudge) runFormat(ctx context.Context, catalog []rules.Rule) []reports.Result {
@@ -638,7 +653,7 @@ func (j *formatJudge) onlyNative(set []rules.Rule, feature string) []reports.Res
 	return j.results(set[:1], feature)
 }
 
-func nativeFix(d conv.Dialect) string { return formatDialects[d].nativeFix() }
+func nativeFix(d conv.Dialect) string { return formatOf(d).NativeFix() }
 
 // nativeShape says what is wrong with an answer's outer shape ("" = fine).
 func nativeShape(d conv.Dialect, ans json.RawMessage) string {
@@ -646,13 +661,13 @@ func nativeShape(d conv.Dialect, ans json.RawMessage) string {
 	if json.Unmarshal(ans, &m) != nil || m == nil {
 		return "the answer is not a JSON object"
 	}
-	return formatDialects[d].nativeShape(m)
+	return formatOf(d).NativeShape(m)
 }
 
 // request embeds the answers after the assistant turn that made the
 // calls, in the dialect's wire shape.
 func (j *formatJudge) request(model string, outputs []json.RawMessage) ([]byte, error) {
-	c, fd := j.job.format, formatDialects[j.job.dialect]
+	c, fd := j.job.format, formatOf(j.job.dialect)
 	var tools []any
 	seen := map[string]bool{}
 	for _, call := range c.calls {
@@ -668,18 +683,15 @@ func (j *formatJudge) request(model string, outputs []json.RawMessage) ([]byte, 
 		}
 		sort.Strings(req)
 		schema := map[string]any{"type": "object", "properties": props, "required": req}
-		tools = append(tools, fd.tool(call.name, "Conformance tool "+call.name+".", schema))
+		tools = append(tools, fd.Tool(call.name, "Conformance tool "+call.name+".", schema))
 	}
-	return fd.request(model, c, tools, outputs)
+	return fd.Request(model, c.wire(), tools, outputs)
 }
-
-// formatPrompt is the user turn before the calls.
-const formatPrompt = "Please use the tools to answer."
 
 // judgeResults applies the scenario checks to the decoded results.
 func (j *formatJudge) judgeResults(c *conv.Conversation, excerpt string) {
 	d, fc := j.job.dialect, j.job.format
-	fd := formatDialects[d]
+	fd, jd := formatOf(d), judgeOf(d)
 	if c == nil {
 		j.add(checkFormatNative, finding{level: rules.MUST, message: "the request holding the answer could not be decoded", excerpt: excerpt, fix: nativeFix(d)})
 		return
@@ -700,7 +712,7 @@ func (j *formatJudge) judgeResults(c *conv.Conversation, excerpt string) {
 	for i, call := range fc.calls {
 		id := callIDFor(d, fc, i)
 		var r *conv.Result
-		if fd.resultsByName() {
+		if jd.ResultsByPosition {
 			if i < len(results) {
 				r = results[i]
 				if r.Name != call.name {
@@ -745,9 +757,9 @@ func (j *formatJudge) judgeResults(c *conv.Conversation, excerpt string) {
 				}
 			}
 			j.add(checkErrorFlagged, finding{level: lvl, message: fmt.Sprintf("the tool's error for call %s (%s) is sent as a normal result", id, call.name),
-				expected: judgeOf(d).errorForm, got: clip(resultText(r), 300), excerpt: excerpt, fix: judgeOf(d).errorFix})
+				expected: jd.ErrorForm, got: clip(resultText(r), 300), excerpt: excerpt, fix: jd.ErrorFix})
 		}
-		if media := exp.Media(); len(media) > 0 && fd.mediaInResults(fc) {
+		if media := exp.Media(); len(media) > 0 && jd.MediaInResults(fd.Model(fc.wire())) {
 			for _, m := range media {
 				if !hasMedia(r, m) {
 					j.add(checkCarriesMedia, finding{level: rules.SHOULD, message: fmt.Sprintf("the %s returned for call %s is not in its result", m.MimeType, id), excerpt: excerpt,
@@ -756,7 +768,7 @@ func (j *formatJudge) judgeResults(c *conv.Conversation, excerpt string) {
 				}
 			}
 		}
-		if home := fd.structuredObjectIn(); home != "" && exp.StructuredContent != nil && !exp.IsError && !containsValue(r.Structured, exp.StructuredContent) {
+		if home := jd.StructuredObjectIn; home != "" && exp.StructuredContent != nil && !exp.IsError && !containsValue(r.Structured, exp.StructuredContent) {
 			j.add(checkStructuredObj, finding{level: rules.SHOULD, message: fmt.Sprintf("the structured output of call %s is not an object in %s", call.name, home),
 				expected: string(mustJSON(exp.StructuredContent)), got: string(mustJSON(r.Structured)), excerpt: excerpt,
 				fix: "pass structuredContent as the response object (do not json-encode it into a string)"})

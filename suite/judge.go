@@ -349,7 +349,7 @@ func reportsProblem(d conv.Dialect, exp expectation, r *conv.Result) bool {
 	if errorFlagged(d, r) {
 		return true
 	}
-	if d != conv.OpenAIChat && d != conv.OpenAIResponses {
+	if !judgeOf(d).NoErrorFlag {
 		return false
 	}
 	texts, _ := evidence(r)
@@ -372,8 +372,7 @@ func (j *judge) expect(p *pair, i int) expectation {
 	}
 	args := call.Arguments
 	if sc != nil {
-		openAI := j.c.Dialect == conv.OpenAIChat || j.c.Dialect == conv.OpenAIResponses
-		if openAI && sc.RawArguments != "" {
+		if judgeOf(j.c.Dialect).RawArguments && sc.RawArguments != "" {
 			if _, ok := task.ParseArguments(sc.RawArguments); !ok {
 				return expectation{result: task.ErrorResult(""), synthetic: true, why: fmt.Sprintf("call %s had unparseable arguments %q", call.Name, sc.RawArguments), names: argumentWords}
 			}
@@ -585,11 +584,11 @@ func assistantTurn(c *conv.Conversation, k int) *conv.Turn {
 	return nil
 }
 
-// match finds the result answering call i: by id, or for Gemini by
-// position (checking name and id there).
+// match finds the result answering call i: by id, or where the dialect
+// matches them by position, there (checking name and id).
 func (j *judge) match(p *pair, i int) *conv.Result {
 	call := p.calls[i]
-	if j.c.Dialect == conv.Gemini {
+	if judgeOf(j.c.Dialect).ResultsByPosition {
 		if i >= len(p.results) {
 			return nil
 		}
@@ -616,7 +615,8 @@ func (j *judge) judgeResult(p *pair, call *conv.Call, r *conv.Result, exps []exp
 	if id == "" {
 		id = call.ID
 	}
-	path := judgeOf(j.c.Dialect).resultPath(p.request, id, call.Name)
+	jd := judgeOf(j.c.Dialect)
+	path := jd.ResultPath(p.request, id, call.Name)
 	excerpt := jsonview.Focus(p.request, path, 1500)
 	add := func(check string, f finding) {
 		f.path = path
@@ -625,7 +625,7 @@ func (j *judge) judgeResult(p *pair, call *conv.Call, r *conv.Result, exps []exp
 	if exp.synthetic {
 		if !reportsProblem(j.c.Dialect, exp, r) {
 			add(checkBadCallAnswered, finding{level: rules.MUST, message: exp.why + " but its result is not an error", got: clip(resultText(r), 300), excerpt: excerpt,
-				fix: "answer such calls with an error result (" + judgeOf(j.c.Dialect).errorForm + ")"})
+				fix: "answer such calls with an error result (" + jd.ErrorForm + ")"})
 		}
 		return
 	}
@@ -652,9 +652,9 @@ func (j *judge) judgeResult(p *pair, call *conv.Call, r *conv.Result, exps []exp
 	}
 	if exp.result.IsError && !errorDelivered(j.c.Dialect, exp.result, r) {
 		add(checkErrorFlagged, finding{level: j.level(checkErrorFlagged), message: fmt.Sprintf("the tool's error for call %s (%s) is sent as a normal result", call.ID, call.Name),
-			expected: judgeOf(j.c.Dialect).errorForm, got: clip(resultText(r), 300), excerpt: excerpt, fix: judgeOf(j.c.Dialect).errorFix})
+			expected: jd.ErrorForm, got: clip(resultText(r), 300), excerpt: excerpt, fix: jd.ErrorFix})
 	}
-	if media := exp.result.Media(); len(media) > 0 && judgeOf(j.c.Dialect).mediaInResults(j.t.Model) {
+	if media := exp.result.Media(); len(media) > 0 && jd.MediaInResults(j.t.Model) {
 		for _, m := range media {
 			if !hasMedia(r, m) {
 				add(checkCarriesMedia, finding{level: rules.SHOULD, message: fmt.Sprintf("the %s returned for call %s is not in its result", m.MimeType, call.ID), excerpt: excerpt,
@@ -663,9 +663,9 @@ func (j *judge) judgeResult(p *pair, call *conv.Call, r *conv.Result, exps []exp
 			}
 		}
 	}
-	if j.c.Dialect == conv.Gemini && exp.result.StructuredContent != nil && !exp.result.IsError {
+	if home := jd.StructuredObjectIn; home != "" && exp.result.StructuredContent != nil && !exp.result.IsError {
 		if !containsValue(r.Structured, exp.result.StructuredContent) {
-			add(checkStructuredObj, finding{level: rules.SHOULD, message: fmt.Sprintf("the structured output of call %s is not an object in functionResponse.response", call.Name),
+			add(checkStructuredObj, finding{level: rules.SHOULD, message: fmt.Sprintf("the structured output of call %s is not an object in %s", call.Name, home),
 				expected: string(mustJSON(exp.result.StructuredContent)), got: string(mustJSON(r.Structured)), excerpt: excerpt,
 				fix: "pass structuredContent as the response object (do not json-encode it into a string)"})
 		}
@@ -682,22 +682,21 @@ func (j *judge) level(check string) rules.Level {
 }
 
 // errorFlagged reports whether r says that its call failed, the way the
-// dialect can: Anthropic is_error, Gemini an "error" member of the
-// response. The OpenAI APIs have no error flag, so there the wording
-// decides (readsAsError): whatever wrapping a library gives an error
-// ("An error occurred while …", "Tool … not found"), it says so.
+// dialect can: its error flag (Anthropic is_error), or an error member of
+// a structured result (Gemini's "error"). Where the API has no error flag
+// (OpenAI) the wording decides (readsAsError): whatever wrapping a library
+// gives an error ("An error occurred while …", "Tool … not found"), it
+// says so.
 func errorFlagged(d conv.Dialect, r *conv.Result) bool {
 	if r.IsError {
 		return true
 	}
-	switch d {
-	case conv.Gemini:
-		_, ok := r.Structured["error"]
+	jd := judgeOf(d)
+	if jd.ErrorMember != "" {
+		_, ok := r.Structured[jd.ErrorMember]
 		return ok
-	case conv.Anthropic:
-		return false
 	}
-	return readsAsError(r)
+	return jd.NoErrorFlag && readsAsError(r)
 }
 
 // errorWords are what an error message says in some form, lower case:
@@ -795,10 +794,10 @@ func resultCarries(exp task.CallToolResult, r *conv.Result) bool {
 }
 
 // errorDelivered is the error-flagged check on one result: flagged the
-// dialect's way; on the OpenAI APIs, which have no flag, the error's
-// content reached the model or the result says it failed.
+// dialect's way; where the API has no flag (OpenAI), the error's content
+// reached the model or the result says it failed.
 func errorDelivered(d conv.Dialect, exp task.CallToolResult, r *conv.Result) bool {
-	if d == conv.OpenAIChat || d == conv.OpenAIResponses {
+	if judgeOf(d).NoErrorFlag {
 		return errorReached(exp, r) || readsAsError(r)
 	}
 	return errorFlagged(d, r)

@@ -1,11 +1,8 @@
 package suite
 
 import (
-	"cmp"
 	"fmt"
 	"strings"
-
-	"github.com/tidwall/gjson"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/rules"
@@ -36,7 +33,7 @@ func (j *judge) checkToolChoice() {
 	j.add(checkToolChoiceSent, finding{level: rules.MUST,
 		message:  fmt.Sprintf("the task forces tool_choice %q but the first request sent %s", j.t.ToolChoice, describeChoice(got)),
 		expected: describeChoice(want), got: describeChoice(got), excerpt: clip(string(first.Request), 1500),
-		fix: "pass the task's tool_choice through to the request (" + judgeOf(j.c.Dialect).choiceShape + ")"})
+		fix: "pass the task's tool_choice through to the request (" + judgeOf(j.c.Dialect).ChoiceShape + ")"})
 }
 
 // wantedToolChoice maps the task's tool_choice onto the neutral form;
@@ -67,7 +64,8 @@ func describeChoice(c conv.ToolChoice) string {
 // it with strict: true. Read from the wire, where the flag lives per
 // dialect (Gemini has none).
 func (j *judge) checkStrict() {
-	if j.c.Dialect == conv.Gemini {
+	strictFlag := judgeOf(j.c.Dialect).Strict
+	if strictFlag == nil {
 		return
 	}
 	for _, tool := range j.t.Tools {
@@ -79,7 +77,7 @@ func (j *judge) checkStrict() {
 			if e.Conversation == nil {
 				continue
 			}
-			declared, strict := strictFlag(j.c.Dialect, e.Request, tool.Name)
+			declared, strict := strictFlag(e.Request, tool.Name)
 			if !declared || strict {
 				continue
 			}
@@ -90,21 +88,6 @@ func (j *judge) checkStrict() {
 			break
 		}
 	}
-}
-
-// strictFlag finds the declaration of name in a request body: whether it
-// is declared, and whether it carries strict: true.
-func strictFlag(d conv.Dialect, body []byte, name string) (declared, strict bool) {
-	for _, t := range gjson.GetBytes(body, "tools").Array() {
-		decl := t
-		if d == conv.OpenAIChat {
-			decl = t.Get("function")
-		}
-		if decl.Get("name").Str == name {
-			return true, decl.Get("strict").Type == gjson.True
-		}
-	}
-	return false, false
 }
 
 // firstRequest is the first journaled request the mock could read.
@@ -157,8 +140,8 @@ func (j *judge) checkOneResult(p *pair) {
 // checkLimitSent: the first request carries the task's max_output_tokens
 // in the dialect's limit member. Later requests may raise it (a turn the
 // limit cut is asked again with a larger one), so only the first is
-// judged. On Anthropic with thinking on, the budget counts against
-// max_tokens, so the limit is the budget plus the task's value.
+// judged. Where the thinking budget counts against the limit (Anthropic's
+// max_tokens), the limit is the budget plus the task's value.
 func (j *judge) checkLimitSent() {
 	if j.t.MaxOutputTokens <= 0 {
 		return
@@ -168,14 +151,15 @@ func (j *judge) checkLimitSent() {
 		return
 	}
 	want := int64(j.t.MaxOutputTokens)
-	if j.c.Dialect == conv.Anthropic && j.t.Thinking != nil {
+	jd := judgeOf(j.c.Dialect)
+	if jd.ThinkingInLimit && j.t.Thinking != nil {
 		want += int64(j.t.Thinking.BudgetTokens)
 	}
 	got := first.Conversation.Controls.MaxOutputTokens
 	if got == want {
 		return
 	}
-	member := judgeOf(j.c.Dialect).limitMember
+	member := jd.LimitMember
 	sent := "no output token limit"
 	if got > 0 {
 		sent = fmt.Sprintf("%s %d", member, got)
@@ -192,7 +176,7 @@ func (j *judge) checkLimitSent() {
 // meets no thinking block to pass back and would otherwise pass.
 func (j *judge) checkThinkingSent() {
 	jd := judgeOf(j.c.Dialect)
-	if j.t.Thinking == nil || jd.thinking == nil {
+	if j.t.Thinking == nil || jd.Thinking == nil {
 		return
 	}
 	want := int64(j.t.Thinking.BudgetTokens)
@@ -201,7 +185,7 @@ func (j *judge) checkThinkingSent() {
 		if e.Conversation == nil {
 			continue
 		}
-		on, budget := jd.thinking(e.Request)
+		on, budget := jd.Thinking(e.Request)
 		if on && budget == want {
 			continue
 		}
@@ -211,22 +195,21 @@ func (j *judge) checkThinkingSent() {
 		}
 		j.add(checkThinkingSent, finding{level: rules.MUST,
 			message:  fmt.Sprintf("the task turns thinking on with budget_tokens %d but request %d sent %s", want, i+1, got),
-			expected: fmt.Sprintf("%s, N = %d", jd.thinkingShape, want), got: got, excerpt: clip(string(e.Request), 1500),
-			fix: "send the task's thinking on every request: " + jd.thinkingShape})
+			expected: fmt.Sprintf("%s, N = %d", jd.ThinkingShape, want), got: got, excerpt: clip(string(e.Request), 1500),
+			fix: "send the task's thinking on every request: " + jd.ThinkingShape})
 		return
 	}
 }
 
-// checkItemRefsSent: on the Responses API, with the task's
-// item_references on, every request that continues the conversation
-// refers to the model's earlier output items by item_reference, and
-// replays none of them in full. The API takes either, so only the task
-// shows that a driver ignored the setting. A client-executed function_call
-// may still be replayed in full: referenced, its fc_ id cannot always be
-// matched to the function_call_output's call_id, and libraries replay it
-// on purpose (vercel/ai#11114).
+// checkItemRefsSent: where the API continues by item reference
+// (Responses), with the task's item_references on, every request that
+// continues the conversation refers to the model's earlier output items
+// by reference and replays none of them in full (the dialect's
+// ItemReferences says which request fails). The API takes either, so only
+// the task shows that a driver ignored the setting.
 func (j *judge) checkItemRefsSent() {
-	if !j.t.ItemReferences || j.c.Dialect != conv.OpenAIResponses {
+	missing := judgeOf(j.c.Dialect).ItemReferences
+	if !j.t.ItemReferences || missing == nil {
 		return
 	}
 	for i := range j.entries {
@@ -234,25 +217,8 @@ func (j *judge) checkItemRefsSent() {
 		if e.Conversation == nil || assistantTurns(e.Conversation) == 0 {
 			continue
 		}
-		refs, full := 0, ""
-		for k, it := range gjson.GetBytes(e.Request, "input").Array() {
-			typ := it.Get("type").Str
-			switch {
-			case typ == "item_reference":
-				refs++
-			case full == "" && (typ == "reasoning" || it.Get("role").Str == "assistant"):
-				full = fmt.Sprintf("input.%d (%s)", k, cmp.Or(typ, "message"))
-			}
-		}
-		var got string
-		switch {
-		case full != "":
-			got = "the output item " + full + " replayed in full"
-		case refs == 0 && gjson.GetBytes(e.Request, "previous_response_id").Exists():
-			got = "a continuation by previous_response_id, without item_reference"
-		case refs == 0:
-			got = "no item_reference"
-		default:
+		got := missing(e.Request)
+		if got == "" {
 			continue
 		}
 		j.add(checkItemRefsSent, finding{level: rules.MUST,

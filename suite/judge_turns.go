@@ -45,14 +45,14 @@ func (j *judge) checkToolChoiceReset() {
 // checkTruncatedCalls: when the token limit cut a turn inside a call, the
 // driver's next request does not carry that turn on (its calls answered)
 // but asks again, with a larger limit. The cut is recomputed the way the
-// mock decided it, from the accepted request. Gemini drops a cut call
-// from the answer, so there is nothing to run there (final-text catches
-// the loop that stops at it). The cut turns found are returned, so the
+// mock decided it, from the accepted request. An API that drops a cut
+// call from its answer (Gemini; no TruncatedSource) leaves nothing to run
+// (final-text catches the loop that stops at it). The cut turns found are returned, so the
 // results judged for them (a cut call's arguments are a fragment) do not
 // add noise to the story.
 func (j *judge) checkTruncatedCalls() map[int]bool {
 	cut := map[int]bool{}
-	if j.c.Dialect == conv.Gemini {
+	if judgeOf(j.c.Dialect).TruncatedSource == "" {
 		return cut
 	}
 	for k := range j.entries {
@@ -79,7 +79,7 @@ func (j *judge) checkTruncatedCalls() map[int]bool {
 		j.add(checkTruncatedCall, finding{level: rules.MUST,
 			message:  fmt.Sprintf("the token limit cut the model's turn %d inside its call to %s, and the driver's next request carries that call on (%s) instead of asking again", turn+1, name, strings.Join(callNames(carried.Calls()), ", ")),
 			expected: "the same request again with a larger output token limit", got: "the cut turn replayed with its calls answered", excerpt: clip(string(next.Request), 1500),
-			fix: "check why the turn ended (" + judgeOf(j.c.Dialect).truncatedSignal + "): never run a call from a cut turn; ask again with a larger limit, or report the turn incomplete"})
+			fix: "check why the turn ended (" + judgeOf(j.c.Dialect).TruncatedSignal + "): never run a call from a cut turn; ask again with a larger limit, or report the turn incomplete"})
 	}
 	return cut
 }

@@ -42,36 +42,11 @@ func Rules() []rules.Rule {
 	return out
 }
 
-// Public sources of the scenario checks: each API's tool-use guide, and
-// the official SDK sources where the guide is silent.
-const (
-	openAIGuide         = "https://platform.openai.com/docs/guides/function-calling"
-	openAIToolChoice    = "https://platform.openai.com/docs/guides/function-calling#tool-choice"
-	openAIStrict        = "https://platform.openai.com/docs/guides/function-calling#strict-mode"
-	openAIRespOutput    = "https://github.com/openai/openai-go/blob/v3.96.0/responses/response.go (ResponseInputItemFunctionCallOutputParam.Output: a string or a list of input_text/input_image/input_file items)"
-	anthropicGuide      = "https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use"
-	anthropicToolChoice = "https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use#forcing-tool-use"
-	anthropicStrict     = "https://docs.anthropic.com/en/docs/build-with-claude/structured-outputs (strict tool use)"
-	geminiGuide         = "https://ai.google.dev/gemini-api/docs/function-calling"
-	geminiToolChoice    = "https://ai.google.dev/gemini-api/docs/function-calling#function_calling_modes"
-	geminiMultimodal    = "https://ai.google.dev/gemini-api/docs/function-calling#multimodal"
-	// A forced choice kept after its call was answered forces a call on
-	// every later turn: the loop never ends in text.
-	toolChoiceReset = "https://github.com/openai/openai-agents-python/pull/335 (docs/agents.md: \"the framework automatically resets tool_choice to 'auto' after a tool call … The infinite loop is because tool results are sent to the LLM, which then generates another tool call because of tool_choice, ad infinitum\")"
-	// A turn the token limit cut is incomplete: a call in it is not run.
-	truncatedAnthropic = "https://platform.claude.com/docs/en/build-with-claude/handling-stop-reasons (max_tokens: \"Raise max_tokens or continue the response\"); https://gitlab.com/gitlab-org/modelops/applied-ml/code-suggestions/ai-assist/-/merge_requests/3479 (\"Do not run a tool if stop_reason == max_tokens\")"
-	truncatedChat      = "https://platform.openai.com/docs/api-reference/chat/object (finish_reason \"length\": the maximum number of tokens specified in the request was reached)"
-	truncatedResponses = "https://platform.openai.com/docs/guides/reasoning#allocating-space-for-reasoning (status \"incomplete\", incomplete_details.reason \"max_output_tokens\")"
-	geminiResponseDoc  = "https://github.com/googleapis/go-genai/blob/v1.77.0/types.go (FunctionResponse.Response: \"output\" key for the output, \"error\" key for error details)"
-	// Where each API takes the output token limit, thinking, and item
-	// references.
-	openAIChatLimit      = "https://platform.openai.com/docs/api-reference/chat/create (max_completion_tokens: an upper bound for the number of tokens that can be generated, max_tokens deprecated)"
-	openAIRespLimit      = "https://platform.openai.com/docs/api-reference/responses/create (max_output_tokens: an upper bound for the number of tokens that can be generated, reasoning tokens included)"
-	anthropicLimit       = "https://platform.claude.com/docs/en/api/messages (max_tokens: the maximum number of tokens to generate before stopping)"
-	geminiLimit          = "https://ai.google.dev/api/generate-content#generationconfig (maxOutputTokens: the maximum number of tokens to include in a response candidate)"
-	anthropicThinkingDoc = "https://platform.claude.com/docs/en/build-with-claude/extended-thinking (thinking {type: enabled, budget_tokens}, budget_tokens below max_tokens)"
-	openAIItemReference  = "https://platform.openai.com/docs/api-reference/responses/create (input item_reference: an internal identifier for an item to reference)"
-)
+// The source of the tool_choice reset check: a forced choice kept after
+// its call was answered forces a call on every later turn, so the loop
+// never ends in text. The per-dialect sources are in each dialect's
+// judge.go.
+const toolChoiceReset = "https://github.com/openai/openai-agents-python/pull/335 (docs/agents.md: \"the framework automatically resets tool_choice to 'auto' after a tool call … The infinite loop is because tool results are sent to the LLM, which then generates another tool call because of tool_choice, ad infinitum\")"
 
 // Why each scenario check has its level: a MUST because the real API
 // refuses the breach, or because data the model needs is lost on the way
@@ -94,27 +69,42 @@ const (
 	whyMediaElsewhere = "SHOULD: the image or document may still reach the model another way (a user message after the results, which this check does not follow), and not every model takes media in results"
 )
 
+// whyOf is the usual reason for the level of a check only some dialects
+// have (dialect.JudgeCheck.Why overrides it).
+var whyOf = map[string]string{
+	checkToolChoiceSent: whyChoiceLost,
+	checkStrictSent:     whyStrictLost,
+	checkCarriesMedia:   whyMediaElsewhere,
+	checkLimitSent:      whyLimitLost,
+	checkThinkingSent:   whyThinkingLost,
+	checkItemRefsSent:   whyItemRefsLost,
+}
+
 func dialectRules(d conv.Dialect) []rules.Rule {
 	r := func(check string, level rules.Level, feature, summary, why, source string) rules.Rule {
 		return rules.Rule{ID: ruleID(d, check), Dialect: d, Level: level, Feature: feature, Summary: summary, Why: why, Source: source}
 	}
 	jd := judgeOf(d)
-	src := jd.guide
+	src := jd.Guide
 	out := []rules.Rule{
 		r(checkFinalText, rules.MUST, "core", "The driver completes the tool loop and reports the model's final text unchanged (streamed text fully assembled)", whyFinalText, src),
 		r(checkCarriesData, rules.MUST, "core", "Every result sent back carries the tool's output (its text, or its structured content; a tool error's text, or the substance of it, in any wrapping)", whyCarriesData, src),
-		r(checkMatchesCall, rules.MUST, "core", jd.matchSummary, whyMatchesCall, src),
+		r(checkMatchesCall, rules.MUST, "core", jd.MatchSummary, whyMatchesCall, src),
 		r(checkResultsSent, rules.MUST, "core", "Every call the model issued comes back in the next request — in the replayed model turn, with its result (a conversation never goes back ending in unanswered calls, nor with a call left out)", whyResultsSent, src),
 		r(checkOneResult, rules.MUST, "core", "Each call is answered by exactly one result: no second result for the same call", whyOneResult, src),
-		r(checkErrorFlagged, jd.errorLevel, "errors", jd.errorSummary, jd.errorWhy, jd.errorSource),
-		r(checkBadCallAnswered, rules.MUST, "errors", "A call to an undeclared tool or with unparseable arguments is answered with an error result ("+jd.errorForm+", in the driver's own words); the driver does not crash or drop it", whyBadCall, src),
-		r(checkToolChoiceReset, rules.MUST, "tool-choice", "Once the forced call is answered, the next request no longer forces a call ("+jd.forcedChoice+" goes back to auto, or is left out): a forced choice makes every answer a call, so a loop that keeps it never ends in text", whyChoiceReset, toolChoiceReset),
+		r(checkErrorFlagged, jd.ErrorLevel, "errors", jd.ErrorSummary, jd.ErrorWhy, jd.ErrorSource),
+		r(checkBadCallAnswered, rules.MUST, "errors", "A call to an undeclared tool or with unparseable arguments is answered with an error result ("+jd.ErrorForm+", in the driver's own words); the driver does not crash or drop it", whyBadCall, src),
+		r(checkToolChoiceReset, rules.MUST, "tool-choice", "Once the forced call is answered, the next request no longer forces a call ("+jd.ForcedChoice+" goes back to auto, or is left out): a forced choice makes every answer a call, so a loop that keeps it never ends in text", whyChoiceReset, toolChoiceReset),
 	}
-	if jd.truncatedSource != "" {
-		out = append(out, r(checkTruncatedCall, rules.MUST, "truncation", "A turn the token limit cut ("+jd.truncatedSignal+") is not continued: the cut call is neither run nor answered; the driver asks again with a larger limit (or reports the turn incomplete)", whyTruncated, jd.truncatedSource))
+	if jd.TruncatedSource != "" {
+		out = append(out, r(checkTruncatedCall, rules.MUST, "truncation", "A turn the token limit cut ("+jd.TruncatedSignal+") is not continued: the cut call is neither run nor answered; the driver asks again with a larger limit (or reports the turn incomplete)", whyTruncated, jd.TruncatedSource))
 	}
-	for _, c := range jd.extraChecks {
-		out = append(out, r(c.check, c.level, c.feature, c.summary, c.why, c.source))
+	for _, c := range jd.ExtraChecks {
+		why := c.Why
+		if why == "" {
+			why = whyOf[c.Check]
+		}
+		out = append(out, r(c.Check, c.Level, c.Feature, c.Summary, why, c.Source))
 	}
 	return out
 }

@@ -124,7 +124,7 @@ func newStage(tb testing.TB, srv *mockprovider.Server, name conv.Dialect, turn s
 	st := &stage{srv: srv, d: d, body: body(tb, name, turn, stream)}
 	st.r = routed(tb, d, newRequest(name, stream, "bench-"+string(name), st.body))
 	st.sess = srv.Sessions().Get("bench-" + string(name))
-	st.env = &rules.Env{Options: rules.DefaultOptions(), IssuedReasoning: st.sess.IssuedReasoning}
+	st.env = &rules.Env{Options: rules.DefaultOptions()} // Decode sets IssuedReasoning (Responses)
 	req, c, aerr := d.Decode(st.exchange(httptest.NewRecorder()), st.body)
 	if aerr != nil {
 		tb.Fatalf("%s %s: decode: %v", name, turn, aerr)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/model"
+	"github.com/toolwire/toolwire/mockprovider/models"
 	"github.com/toolwire/toolwire/mockprovider/rules"
 	"github.com/toolwire/toolwire/mockprovider/session"
 	"github.com/toolwire/toolwire/mockprovider/wire"
@@ -58,7 +59,8 @@ type Dialect interface {
 }
 
 // Extra is implemented by dialects with endpoints outside the pipeline
-// (GET /v1/responses/{id}).
+// (GET /v1/responses/{id}). h is a SocketHost when the server can host a
+// WebSocket mode (GET /v1/responses).
 type Extra interface {
 	ExtraRoutes(h Host) map[string]http.HandlerFunc
 }
@@ -153,3 +155,27 @@ func (x *Exchange) SetEvents(evs []session.Event) { x.events = evs }
 
 // SetResult records an answer written without JSON or SSE (errors).
 func (x *Exchange) SetResult(status int, body json.RawMessage) { x.status, x.body = status, body }
+
+// Catalogued is implemented by dialects whose model ids live in a model
+// catalog namespace other than OpenAI's (the default).
+type Catalogued interface {
+	ModelAPI() models.API
+}
+
+// ModelAPI is the catalog namespace d's model ids live in.
+func ModelAPI(d Dialect) models.API {
+	if c, ok := d.(Catalogued); ok {
+		return c.ModelAPI()
+	}
+	return models.OpenAI
+}
+
+// Stray is implemented by dialects that can tell a request no route
+// serves was meant for them, so its 404 comes in their envelope and an
+// SDK pointed at a wrong base URL raises its own not-found error.
+type Stray interface {
+	// StrayScore says how surely r was meant for this API: 0 not at all;
+	// higher wins. The marks an SDK sends (its auth headers, its path
+	// prefixes) score above a bare bearer key, which is OpenAI's.
+	StrayScore(r *http.Request) int
+}

@@ -13,12 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/toolwire/toolwire/mockprovider/anthropic"
-	"github.com/toolwire/toolwire/mockprovider/gemini"
 	"github.com/toolwire/toolwire/mockprovider/jsonview"
-	"github.com/toolwire/toolwire/mockprovider/openaichat"
-	"github.com/toolwire/toolwire/mockprovider/openairesp"
-	"github.com/toolwire/toolwire/mockprovider/rap"
 	"github.com/toolwire/toolwire/mockprovider/rules"
 	"github.com/toolwire/toolwire/mockprovider/session"
 )
@@ -33,25 +28,12 @@ var page = template.Must(template.New("page.html.tmpl").Funcs(template.FuncMap{
 	"clock":  func(t time.Time) string { return t.UTC().Format("15:04:05.000") },
 }).ParseFS(templates, "page.html.tmpl"))
 
-// Option changes what the page knows.
-type Option func(*handler)
-
-// WithCatalog names the catalog the rule summaries and sources come from
-// (the server's own, Server.Catalog()); without it the page uses the
-// catalog of the built-in dialects and the RAP runtime.
-func WithCatalog(c *rules.Catalog) Option { return func(h *handler) { h.catalog = c } }
-
-// Handler serves the journal page. It answers the index at any path and
-// one session with ?session=HASH, so it works wherever it is mounted.
-func Handler(store *session.Store, opts ...Option) http.Handler {
-	h := &handler{store: store}
-	for _, o := range opts {
-		o(h)
-	}
-	if h.catalog == nil {
-		h.catalog = rules.NewCatalog(openaichat.New().Rules(), openairesp.New().Rules(), anthropic.New().Rules(), gemini.New().Rules(), rap.Rules())
-	}
-	return h
+// Handler serves the journal page of store. The rule summaries and
+// sources come from catalog, the server's own (Server.Catalog()); nil
+// shows the rule IDs alone. It answers the index at any path and one
+// session with ?session=HASH, so it works wherever it is mounted.
+func Handler(store *session.Store, catalog *rules.Catalog) http.Handler {
+	return &handler{store: store, catalog: catalog}
 }
 
 type handler struct {
@@ -175,7 +157,7 @@ func (h *handler) detail(row sessionRow) *sessionDetail {
 		x := exchange{Entry: e, Request: toDocument(e.Request), Response: toDocument(e.Response)}
 		for i, v := range e.Violations {
 			vv := violation{Violation: v, Anchor: "e" + strconv.Itoa(e.Seq) + "-v" + strconv.Itoa(i)}
-			if r, ok := h.catalog.Get(v.Rule); ok {
+			if r, ok := h.rule(v.Rule); ok {
 				vv.Summary, vv.Source, vv.Option = r.Summary, r.Source, r.Option
 			}
 			vv.Found = jsonview.Mark(x.Request.Lines, v.Path, v.Rule)
@@ -197,4 +179,12 @@ func toDocument(raw []byte) document {
 		return document{Lines: lines}
 	}
 	return document{Raw: string(raw)}
+}
+
+// rule is the catalog entry of id, if the page has a catalog holding it.
+func (h *handler) rule(id string) (rules.Rule, bool) {
+	if h.catalog == nil {
+		return rules.Rule{}, false
+	}
+	return h.catalog.Get(id)
 }

@@ -40,7 +40,7 @@ func journaledServer(t testing.TB) (page *httptest.Server, mock *mockprovider.Te
 	if len(mock.MustViolations(secretKey)) == 0 {
 		t.Fatal("the wrong result id journaled no MUST violation")
 	}
-	page = httptest.NewServer(journalpage.Handler(mock.Mock.Sessions(), journalpage.WithCatalog(mock.Mock.Catalog())))
+	page = httptest.NewServer(journalpage.Handler(mock.Mock.Sessions(), mock.Mock.Catalog()))
 	t.Cleanup(page.Close)
 	return page, mock
 }
@@ -161,7 +161,7 @@ func TestUnknownSessionAndMethod(t *testing.T) {
 
 func TestEmptyStoreSaysHowToStart(t *testing.T) {
 	mock := mockprovider.NewTestServer(t, mockprovider.Options{})
-	page := httptest.NewServer(journalpage.Handler(mock.Mock.Sessions()))
+	page := httptest.NewServer(journalpage.Handler(mock.Mock.Sessions(), mock.Mock.Catalog()))
 	defer page.Close()
 	if _, body := fetch(t, page.URL); !strings.Contains(body, "No session yet") {
 		t.Errorf("empty index:\n%s", body)

@@ -81,6 +81,6 @@ func httptestPage(t *testing.T, mock *mockprovider.TestServer, key string) strin
 	t.Helper()
 	rec := httptest.NewRecorder()
 	req := httptest.NewRequest(http.MethodGet, "/?session="+session.ID(key), nil)
-	journalpage.Handler(mock.Mock.Sessions(), journalpage.WithCatalog(mock.Mock.Catalog())).ServeHTTP(rec, req)
+	journalpage.Handler(mock.Mock.Sessions(), mock.Mock.Catalog()).ServeHTTP(rec, req)
 	return rec.Body.String()
 }

@@ -89,6 +89,9 @@ func (r *Request) Effective() []Item {
 // previous_response_id from the session and builds the neutral
 // conversation.
 func (d *Dialect) Decode(x *dialect.Exchange, body []byte) (any, *conv.Conversation, *wire.APIError) {
+	if x.Env != nil && x.Session != nil {
+		x.Env.IssuedReasoning = IssuedReasoning(x.Session)
+	}
 	req, aerr := decodeRequest(x, body)
 	if aerr != nil {
 		return nil, nil, aerr

@@ -12,7 +12,6 @@ import (
 	"github.com/toolwire/toolwire/mockprovider/dialect"
 	"github.com/toolwire/toolwire/mockprovider/model"
 	"github.com/toolwire/toolwire/mockprovider/openaiwire"
-	"github.com/toolwire/toolwire/mockprovider/session"
 )
 
 // planned is one output item before it is rendered, complete or in
@@ -221,7 +220,7 @@ func (d *Dialect) remember(x *dialect.Exchange, req *Request, id string, done re
 			lastReasoning = it.id
 		case "function_call":
 			if lastReasoning != "" {
-				x.Session.NoteReasoning(it.id, lastReasoning)
+				noteReasoning(x.Session, it.id, lastReasoning)
 			}
 		}
 	}
@@ -236,8 +235,8 @@ func (d *Dialect) remember(x *dialect.Exchange, req *Request, id string, done re
 	n := len(items)
 	// The entries, the pointers handed over, all their item lists and all
 	// their keys take one allocation each, whatever the number of items.
-	entries := make([]session.StoredResponse, n, n+1)
-	handed := make([]*session.StoredResponse, n, n+1)
+	entries := make([]StoredResponse, n, n+1)
+	handed := make([]*StoredResponse, n, n+1)
 	var raws []json.RawMessage
 	if need := outputRaws(stored, keep, n) + len(in); need > 0 {
 		raws = make([]json.RawMessage, 0, need)
@@ -253,7 +252,7 @@ func (d *Dialect) remember(x *dialect.Exchange, req *Request, id string, done re
 		handed[i] = e
 	}
 	if !keep {
-		x.Session.PutResponses(handed...)
+		putResponses(x.Session, handed...)
 		return
 	}
 	start := len(raws)
@@ -267,15 +266,15 @@ func (d *Dialect) remember(x *dialect.Exchange, req *Request, id string, done re
 	if len(raws) > start {
 		effective = raws[start:len(raws):len(raws)]
 	}
-	entries = append(entries, session.StoredResponse{ID: id, Body: done.body, Items: effective})
+	entries = append(entries, StoredResponse{ID: id, Body: done.body, Items: effective})
 	e := &entries[n] // within capacity: the items' entries stay where handed points
 	if !stored {
-		x.Session.PutResponses(handed...)
+		putResponses(x.Session, handed...)
 		socket.put(e) // continued on this socket only
 		return
 	}
 	// One lock and one charge to the budget for the response and its items.
-	x.Session.PutResponses(append(handed, e)...)
+	putResponses(x.Session, append(handed, e)...)
 }
 
 // outputRaws counts the item lists' slots for the output items: one per

@@ -188,7 +188,7 @@ func TestStoredBookkeeping(t *testing.T) {
 		New().remember(x, req, "resp_1", done, items)
 		stored := store == "true"
 		for i, it := range items {
-			e, ok := sess.Response("item:" + it.id)
+			e, ok := storedResponse(sess, "item:"+it.id)
 			switch {
 			case !ok || e.ID != "item:"+it.id:
 				t.Errorf("store %s: item %s not kept (%v)", store, it.id, e)
@@ -198,7 +198,7 @@ func TestStoredBookkeeping(t *testing.T) {
 				t.Errorf("store %s: item %s kept bytes %q", store, it.id, e.Items)
 			}
 		}
-		e, ok := sess.Response("resp_1")
+		e, ok := storedResponse(sess, "resp_1")
 		if ok != stored {
 			t.Fatalf("store %s: response kept %v", store, ok)
 		}

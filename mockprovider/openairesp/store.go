@@ -17,12 +17,18 @@ import (
 // ExtraRoutes serves the stored responses of the caller's session:
 // retrieve, delete and list input items. Each key sees only its own
 // responses, as each real API key sees only its organisation's.
+// Where the server can host sockets, GET /v1/responses is WebSocket mode
+// (ws.go).
 func (d *Dialect) ExtraRoutes(h dialect.Host) map[string]http.HandlerFunc {
-	return map[string]http.HandlerFunc{
+	routes := map[string]http.HandlerFunc{
 		"GET " + Path + "/{id}":             d.withStored(h, d.getResponse),
 		"DELETE " + Path + "/{id}":          d.withStored(h, d.deleteResponse),
 		"GET " + Path + "/{id}/input_items": d.withStored(h, d.listInputItems),
 	}
+	if sh, ok := h.(dialect.SocketHost); ok {
+		routes["GET "+Path] = d.socketRoute(sh)
+	}
+	return routes
 }
 
 // Output items are kept one by one beside the responses, under itemKey,
@@ -51,7 +57,7 @@ func itemKeys(items []planned) string {
 // lookupItem finds an output item the session's responses issued; issued
 // reports an item of a store:false response.
 func lookupItem(sess *session.Session, id string) (it Item, issued bool) {
-	e, ok := sess.Response(itemKey(id))
+	e, ok := storedResponse(sess, itemKey(id))
 	if !ok {
 		return Item{}, false
 	}
@@ -69,7 +75,7 @@ func notFound(id string) *wire.APIError {
 	return &wire.APIError{Status: http.StatusNotFound, Type: openaiwire.InvalidRequest, Message: fmt.Sprintf("Response with id '%s' not found.", id)}
 }
 
-type storedHandler func(w http.ResponseWriter, r *http.Request, sess *session.Session, stored *session.StoredResponse)
+type storedHandler func(w http.ResponseWriter, r *http.Request, sess *session.Session, stored *StoredResponse)
 
 func (d *Dialect) withStored(h dialect.Host, next storedHandler) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
@@ -84,7 +90,7 @@ func (d *Dialect) withStored(h dialect.Host, next storedHandler) http.HandlerFun
 			h.WriteErrorFor(d.Name(), w, notFound(id))
 			return
 		}
-		stored, ok := sess.Response(id)
+		stored, ok := storedResponse(sess, id)
 		if !ok || stored.Body == nil {
 			h.WriteErrorFor(d.Name(), w, notFound(id))
 			return
@@ -93,7 +99,7 @@ func (d *Dialect) withStored(h dialect.Host, next storedHandler) http.HandlerFun
 	}
 }
 
-func (d *Dialect) getResponse(w http.ResponseWriter, _ *http.Request, _ *session.Session, stored *session.StoredResponse) {
+func (d *Dialect) getResponse(w http.ResponseWriter, _ *http.Request, _ *session.Session, stored *StoredResponse) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Length", strconv.Itoa(len(stored.Body)))
 	w.WriteHeader(http.StatusOK)
@@ -102,15 +108,15 @@ func (d *Dialect) getResponse(w http.ResponseWriter, _ *http.Request, _ *session
 
 // deleteResponse forgets a response. The session store has no delete, so
 // a tombstone (no body) takes its place: lookups treat it as absent.
-func (d *Dialect) deleteResponse(w http.ResponseWriter, _ *http.Request, sess *session.Session, stored *session.StoredResponse) {
-	sess.DeleteResponse(stored.ID)
+func (d *Dialect) deleteResponse(w http.ResponseWriter, _ *http.Request, sess *session.Session, stored *StoredResponse) {
+	storedResponses.Delete(sess, stored.ID)
 	wire.WriteJSON(w, http.StatusOK, object{{"id", stored.ID}, {"object", "response"}, {"deleted", true}})
 }
 
 // listInputItems pages through the items that went into a response (the
 // effective conversation before its output), newest first unless
 // order=asc, with limit (1–100, default 20) and after=<item id>.
-func (d *Dialect) listInputItems(w http.ResponseWriter, r *http.Request, _ *session.Session, stored *session.StoredResponse) {
+func (d *Dialect) listInputItems(w http.ResponseWriter, r *http.Request, _ *session.Session, stored *StoredResponse) {
 	var body struct {
 		Output []json.RawMessage `json:"output"`
 	}

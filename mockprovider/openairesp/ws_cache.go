@@ -5,7 +5,6 @@ import (
 	"sync"
 
 	"github.com/toolwire/toolwire/mockprovider/dialect"
-	"github.com/toolwire/toolwire/mockprovider/session"
 )
 
 // SocketCache is the in-memory state of one WebSocket connection to
@@ -18,7 +17,7 @@ import (
 // session has them for every transport.
 type SocketCache struct {
 	mu    sync.Mutex
-	byID  map[string]*session.StoredResponse
+	byID  map[string]*StoredResponse
 	order []string // oldest first
 }
 
@@ -29,7 +28,7 @@ const socketCacheSize = 16
 
 // NewSocketCache returns an empty cache for a new connection.
 func NewSocketCache() *SocketCache {
-	return &SocketCache{byID: map[string]*session.StoredResponse{}}
+	return &SocketCache{byID: map[string]*StoredResponse{}}
 }
 
 type socketCacheKey struct{}
@@ -73,7 +72,7 @@ func (c *SocketCache) Len() int {
 	return len(c.byID)
 }
 
-func (c *SocketCache) put(e *session.StoredResponse) {
+func (c *SocketCache) put(e *StoredResponse) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if _, ok := c.byID[e.ID]; !ok {
@@ -86,7 +85,7 @@ func (c *SocketCache) put(e *session.StoredResponse) {
 	}
 }
 
-func (c *SocketCache) get(id string) (*session.StoredResponse, bool) {
+func (c *SocketCache) get(id string) (*StoredResponse, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.byID[id]
@@ -95,8 +94,8 @@ func (c *SocketCache) get(id string) (*session.StoredResponse, bool) {
 
 // lookupPrevious finds the response previous_response_id names: stored in
 // the session, or held by the socket the request came on.
-func lookupPrevious(x *dialect.Exchange, id string) (*session.StoredResponse, bool) {
-	if stored, ok := x.Session.Response(id); ok && stored.Body != nil {
+func lookupPrevious(x *dialect.Exchange, id string) (*StoredResponse, bool) {
+	if stored, ok := storedResponse(x.Session, id); ok && stored.Body != nil {
 		return stored, true
 	}
 	if c := socketCacheOf(x); c != nil {

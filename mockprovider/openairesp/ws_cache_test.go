@@ -3,14 +3,12 @@ package openairesp
 import (
 	"fmt"
 	"testing"
-
-	"github.com/toolwire/toolwire/mockprovider/session"
 )
 
 func TestSocketCacheKeepsTheLatestAndEvicts(t *testing.T) {
 	c := NewSocketCache()
 	for i := range socketCacheSize + 1 {
-		c.put(&session.StoredResponse{ID: fmt.Sprint("resp_", i), Body: []byte(`{}`)})
+		c.put(&StoredResponse{ID: fmt.Sprint("resp_", i), Body: []byte(`{}`)})
 	}
 	if _, ok := c.get("resp_0"); ok || c.Len() != socketCacheSize {
 		t.Errorf("the oldest is kept past the bound: %d held", c.Len())
@@ -25,8 +23,8 @@ func TestSocketCacheKeepsTheLatestAndEvicts(t *testing.T) {
 		t.Errorf("evicted response still held (%d)", c.Len())
 	}
 	// Putting one again after eviction takes a fresh place at the end.
-	c.put(&session.StoredResponse{ID: last, Body: []byte(`{}`)})
-	c.put(&session.StoredResponse{ID: "resp_new", Body: []byte(`{}`)})
+	c.put(&StoredResponse{ID: last, Body: []byte(`{}`)})
+	c.put(&StoredResponse{ID: "resp_new", Body: []byte(`{}`)})
 	if _, ok := c.get("resp_1"); ok {
 		t.Error("bound not kept after re-insertion")
 	}

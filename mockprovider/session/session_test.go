@@ -83,16 +83,36 @@ func TestFaultsCountDown(t *testing.T) {
 	}
 }
 
-func TestStoredResponsesAreBounded(t *testing.T) {
+// storedBodies is a kind of kept item as the Responses API keeps its
+// answers: capped by Limits.StoredResponses, charged by size.
+var storedBodies = NewKept(func(l Limits) int { return l.StoredResponses }, func(b []byte) int64 { return int64(len(b) + 256) })
+
+func keepStored(s *Session, id string, body []byte) {
+	storedBodies.Put(s, KeptItem[[]byte]{ID: id, Value: body})
+}
+
+// keptRefOf is the budget queue's ref of a kept item, nil when not kept.
+func keptRefOf(s *Session, id string) keptRef {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if t := storedBodies.tableLocked(s, false); t != nil {
+		if it, ok := t.items[id]; ok {
+			return it
+		}
+	}
+	return nil
+}
+
+func TestKeptItemsAreBounded(t *testing.T) {
 	s := NewStore(Limits{StoredResponses: 2}).Get("k")
 	for _, id := range []string{"r1", "r2", "r3"} {
-		s.PutResponse(&StoredResponse{ID: id})
+		keepStored(s, id, nil)
 	}
-	if _, ok := s.Response("r1"); ok {
-		t.Fatal("oldest response should be gone")
+	if _, ok := storedBodies.Get(s, "r1"); ok {
+		t.Fatal("oldest item should be gone")
 	}
-	if _, ok := s.Response("r3"); !ok {
-		t.Fatal("newest response missing")
+	if _, ok := storedBodies.Get(s, "r3"); !ok {
+		t.Fatal("newest item missing")
 	}
 }
 
@@ -100,9 +120,13 @@ func TestResetClearsState(t *testing.T) {
 	s := NewStore(DefaultLimits()).Get("k")
 	s.SetScenario("x")
 	s.Record(Entry{})
-	s.NoteReasoning("fc_1", "rs_1")
+	slot := NewSlot(func(Limits) map[string]string { return map[string]string{} })
+	slot.Update(s, func(m map[string]string) { m["fc_1"] = "rs_1" })
+	keepStored(s, "resp_1", nil)
 	s.Reset()
-	if s.Scenario() != "" || s.IssuedReasoning("fc_1") != "" {
+	left := ""
+	slot.Read(s, func(m map[string]string) { left = m["fc_1"] })
+	if _, kept := storedBodies.Get(s, "resp_1"); s.Scenario() != "" || left != "" || kept {
 		t.Fatal("reset left state behind")
 	}
 	if e, _ := s.Journal(); len(e) != 0 {
@@ -183,20 +207,20 @@ func TestSettleWaitsForRequestsInFlight(t *testing.T) {
 	}
 }
 
-func TestStoredResponsesShareTheBudget(t *testing.T) {
+func TestKeptItemsShareTheBudget(t *testing.T) {
 	st := NewStore(Limits{StoredResponses: 100, JournalBudget: 10_000})
 	body := json.RawMessage(`"` + strings.Repeat("r", 1000) + `"`)
 	for i := 0; i < 50; i++ {
-		st.Get(fmt.Sprintf("s%d", i%5)).PutResponse(&StoredResponse{ID: fmt.Sprintf("resp_%d", i), Body: body})
+		keepStored(st.Get(fmt.Sprintf("s%d", i%5)), fmt.Sprintf("resp_%d", i), body)
 	}
 	if got := st.JournalBytes(); got > 10_000 {
-		t.Fatalf("stored responses hold %d bytes over a 10000 budget", got)
+		t.Fatalf("kept items hold %d bytes over a 10000 budget", got)
 	}
-	if _, ok := st.Get("s4").Response("resp_49"); !ok {
-		t.Fatal("the newest response was dropped")
+	if _, ok := storedBodies.Get(st.Get("s4"), "resp_49"); !ok {
+		t.Fatal("the newest item was dropped")
 	}
-	if _, ok := st.Get("s0").Response("resp_0"); ok {
-		t.Fatal("the oldest response survived the budget")
+	if _, ok := storedBodies.Get(st.Get("s0"), "resp_0"); ok {
+		t.Fatal("the oldest item survived the budget")
 	}
 	for i := 0; i < 5; i++ {
 		st.Delete(fmt.Sprintf("s%d", i))
@@ -309,18 +333,19 @@ func TestHoldsTellsStaleRefsWithoutTheLock(t *testing.T) {
 	if !s.holds(ref(1)) {
 		t.Fatal("the first entry after a reset is not held")
 	}
-	a, b := &StoredResponse{ID: "resp_a"}, &StoredResponse{ID: "resp_a"}
-	s.PutResponse(a)
-	if !s.holds(journalRef{s: s, resp: a}) {
-		t.Fatal("a stored response is not held")
+	keepStored(s, "resp_a", nil)
+	a := keptRefOf(s, "resp_a")
+	if !s.holds(journalRef{s: s, item: a}) {
+		t.Fatal("a kept item is not held")
 	}
-	s.PutResponse(b) // the same id again replaces it
-	if s.holds(journalRef{s: s, resp: a}) || !s.holds(journalRef{s: s, resp: b}) {
-		t.Fatal("a replaced response is held, or its replacement is not")
+	keepStored(s, "resp_a", nil) // the same id again replaces it
+	b := keptRefOf(s, "resp_a")
+	if s.holds(journalRef{s: s, item: a}) || !s.holds(journalRef{s: s, item: b}) {
+		t.Fatal("a replaced item is held, or its replacement is not")
 	}
-	s.PutResponse(&StoredResponse{ID: "resp_c"}) // room for one: b is evicted
-	if s.holds(journalRef{s: s, resp: b}) {
-		t.Fatal("an evicted response is held")
+	keepStored(s, "resp_c", nil) // room for one: b is evicted
+	if s.holds(journalRef{s: s, item: b}) {
+		t.Fatal("an evicted item is held")
 	}
 }
 

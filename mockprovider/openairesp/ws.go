@@ -1,4 +1,4 @@
-package mockprovider
+package openairesp
 
 import (
 	"bufio"
@@ -10,7 +10,6 @@ import (
 	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -19,7 +18,6 @@ import (
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
-	"github.com/toolwire/toolwire/mockprovider/openairesp"
 	"github.com/toolwire/toolwire/mockprovider/openaiwire"
 	"github.com/toolwire/toolwire/mockprovider/session"
 	"github.com/toolwire/toolwire/mockprovider/wire"
@@ -34,189 +32,48 @@ import (
 // socket that stays open for the next. Every message runs through the
 // POST /v1/responses pipeline as a streamed request, so decoding, rules,
 // scenarios, faults and the journal are the same; only store:false
-// responses live on the socket (openairesp.SocketCache) instead of the
+// responses live on the socket (SocketCache) instead of the
 // session.
 
-// routeResponsesSocket adds GET /v1/responses when the Responses dialect
-// is served.
-func (s *Server) routeResponsesSocket() {
-	d, ok := s.dialects[conv.OpenAIResponses]
-	if !ok {
-		return
-	}
-	create := s.pipeline(d)
-	s.mux.HandleFunc("GET "+openairesp.Path, func(w http.ResponseWriter, r *http.Request) {
-		s.serveResponsesSocket(w, r, d, create)
-	})
-}
-
-// WebSocketOptions bound WebSocket mode. The zero value of each field
-// takes its default.
-type WebSocketOptions struct {
-	// IdleTimeout closes a socket (1000) no message has come on for this
-	// long while none was being answered (default 10 minutes).
-	IdleTimeout time.Duration
-	// MaxLifetime closes a socket this long after it opened, once the
-	// response in flight is done, with the API's
-	// websocket_connection_limit_reached error event (default 60 minutes,
-	// the API's limit: "Connection duration is limited to 60 minutes",
-	// https://developers.openai.com/api/docs/guides/websocket-mode,
-	// "Connection behavior and limits").
-	MaxLifetime time.Duration
-	// MaxSockets caps the sockets open at once; an upgrade beyond it is
-	// answered 503 in the API's envelope (default 256).
-	MaxSockets int
-}
-
-// The defaults of WebSocketOptions.
-const (
-	DefaultSocketIdleTimeout = 10 * time.Minute
-	DefaultSocketLifetime    = 60 * time.Minute
-	DefaultMaxSockets        = 256
-)
-
-func (o WebSocketOptions) withDefaults() WebSocketOptions {
-	if o.IdleTimeout <= 0 {
-		o.IdleTimeout = DefaultSocketIdleTimeout
-	}
-	if o.MaxLifetime <= 0 {
-		o.MaxLifetime = DefaultSocketLifetime
-	}
-	if o.MaxSockets <= 0 {
-		o.MaxSockets = DefaultMaxSockets
-	}
-	return o
-}
-
-// socketSet counts the open sockets (for MaxSockets) and tells them of a
-// shutdown. Its zero value is ready.
-type socketSet struct {
-	mu      sync.Mutex
-	open    int
-	closing bool
-	// drain closes when Shutdown begins: answer no further message.
-	// cut ends when its grace period does: stop the responses in flight.
-	drain     chan struct{}
-	cut       context.Context
-	cancelCut context.CancelFunc
-	handlers  sync.WaitGroup
-}
-
-func (ss *socketSet) initLocked() {
-	if ss.drain == nil {
-		ss.drain = make(chan struct{})
-		ss.cut, ss.cancelCut = context.WithCancel(context.Background())
+// socketRoute serves GET /v1/responses: a WebSocket upgrade, or what a
+// plain GET was before (no such route).
+func (d *Dialect) socketRoute(h dialect.SocketHost) http.HandlerFunc {
+	create := h.Pipeline(d)
+	return func(w http.ResponseWriter, r *http.Request) {
+		serveSocket(h, w, r, d, create)
 	}
 }
 
-// admit takes a place for one more socket, or says why there is none; a
-// socket admitted calls leave when it is done.
-func (ss *socketSet) admit(max int) *wire.APIError {
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	ss.initLocked()
-	if ss.closing {
-		return &wire.APIError{Status: http.StatusServiceUnavailable, Type: "server_error", Message: "toolwire: the server is shutting down"}
-	}
-	if ss.open >= max {
-		h := http.Header{}
-		h.Set("Retry-After", "1")
-		return &wire.APIError{Status: http.StatusServiceUnavailable, Type: "server_error", Headers: h,
-			Message: fmt.Sprintf("toolwire: %d WebSocket connections are open, as many as the server allows (--ws-max-sockets); close one and retry", ss.open)}
-	}
-	ss.open++
-	ss.handlers.Add(1)
-	return nil
-}
-
-func (ss *socketSet) leave() {
-	ss.mu.Lock()
-	ss.open--
-	ss.mu.Unlock()
-	ss.handlers.Done()
-}
-
-func (ss *socketSet) signals() (drain <-chan struct{}, cut context.Context) {
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	ss.initLocked()
-	return ss.drain, ss.cut
-}
-
-// socketCloseWait bounds how long Shutdown waits, once the grace period is
-// over, for the sockets' handlers to stop their responses and close: the
-// library gives a close frame 5 s to be written and the client's reply 5 s
-// to come.
-const socketCloseWait = 10 * time.Second
-
-// Shutdown ends WebSocket mode for a server shutdown. http.Server.Shutdown
-// does not wait for hijacked connections, which sockets are, so without
-// this the process exits under them: streams cut without a close frame
-// and unjournaled. No socket is accepted from now on and no further
-// message answered; an idle socket is closed with 1001 (going away) at
-// once, one with a response in flight once the response is done. When ctx
-// ends first, the responses still in flight are stopped — the journal
-// entry keeps the events sent, and a recording is written marked
-// incomplete — and their sockets closed with 1001. Shutdown returns when
-// every socket's handler has (ctx's error if responses had to be
-// stopped), or socketCloseWait after ctx ends.
-func (s *Server) Shutdown(ctx context.Context) error {
-	ss := &s.sockets
-	ss.mu.Lock()
-	ss.initLocked()
-	if !ss.closing {
-		ss.closing = true
-		close(ss.drain)
-	}
-	ss.mu.Unlock()
-	done := make(chan struct{})
-	go func() { ss.handlers.Wait(); close(done) }()
-	select {
-	case <-done:
-		return nil
-	case <-ctx.Done():
-	}
-	ss.cancelCut()
-	t := time.NewTimer(socketCloseWait)
-	defer t.Stop()
-	select {
-	case <-done:
-		return ctx.Err()
-	case <-t.C:
-		return fmt.Errorf("toolwire: WebSocket connections still open %s after the grace period", socketCloseWait)
-	}
-}
-
-func (s *Server) serveResponsesSocket(w http.ResponseWriter, r *http.Request, d dialect.Dialect, create http.HandlerFunc) {
+func serveSocket(h dialect.SocketHost, w http.ResponseWriter, r *http.Request, d dialect.Dialect, create http.HandlerFunc) {
 	if !strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
-		s.notFound(w, r) // a plain GET is what it was before: no such route
+		h.NotFound(w, r) // a plain GET is what it was before: no such route
 		return
 	}
 	// The key is checked before upgrading, with the answer POST gives.
-	key, ok := sessionKey(d, w, r)
+	key, ok := h.SessionKey(d, w, r)
 	if !ok {
 		return
 	}
-	limits := s.opts.WebSocket.withDefaults()
-	if aerr := s.sockets.admit(limits.MaxSockets); aerr != nil {
-		writeError(d, w, aerr)
+	limits := h.SocketLimits()
+	place, aerr := h.AdmitSocket()
+	if aerr != nil {
+		h.WriteErrorFor(d.Name(), w, aerr)
 		return
 	}
-	defer s.sockets.leave()
+	defer place.Leave()
 	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{CompressionMode: websocket.CompressionDisabled})
 	if err != nil {
 		return // Accept answered the handshake's error
 	}
 	defer func() { _ = conn.CloseNow() }()
-	conn.SetReadLimit(s.opts.BodyLimit) // a larger message closes the socket (1009)
-	drain, cut := s.sockets.signals()
+	conn.SetReadLimit(limits.ReadLimit) // a larger message closes the socket (1009)
 	// The responses of this socket end when the shutdown's grace period
 	// does: the pipeline's request context is this one.
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
-	defer context.AfterFunc(cut, cancel)()
-	sock := &responsesSocket{s: s, conn: conn, upgrade: r, key: key, create: create, cache: openairesp.NewSocketCache()}
-	sock.run(openairesp.WithSocketCache(ctx, sock.cache), drain, limits)
+	defer context.AfterFunc(place.Cut, cancel)()
+	sock := &responsesSocket{sessions: h.Sessions(), limits: limits, conn: conn, upgrade: r, key: key, create: create, cache: NewSocketCache()}
+	sock.run(WithSocketCache(ctx, sock.cache), place.Drain)
 }
 
 // socketRead is one Read of the socket.
@@ -229,7 +86,8 @@ type socketRead struct {
 // run answers the socket's messages until it closes, the client's way or
 // the server's: idle too long, open too long, shutting down, or a frame
 // RFC 6455 says to fail the connection over.
-func (sock *responsesSocket) run(ctx context.Context, drain <-chan struct{}, limits WebSocketOptions) {
+func (sock *responsesSocket) run(ctx context.Context, drain <-chan struct{}) {
+	limits := sock.limits
 	// Reading has its own goroutine so that the timers and a shutdown
 	// are heard while the client is silent; a Read whose context ends
 	// drops the connection without a close frame, so the reads' context
@@ -334,18 +192,19 @@ func (sock *responsesSocket) lifetimeReached(ctx context.Context, lifetime time.
 	}
 	e := &wire.APIError{Status: http.StatusBadRequest, Type: openaiwire.InvalidRequest, Code: "websocket_connection_limit_reached",
 		Message: fmt.Sprintf("Responses websocket connection limit reached (%s). Create a new websocket connection to continue.", span)}
-	out := socketWriter{ctx: ctx, conn: sock.conn, timeout: sock.s.opts.StreamWriteTimeout}
+	out := socketWriter{ctx: ctx, conn: sock.conn, timeout: sock.limits.WriteTimeout}
 	out.send(errorEvent(e.Status, apiErrorObject(e), ""))
 	sock.close(websocket.StatusNormalClosure, "connection limit reached")
 }
 
 type responsesSocket struct {
-	s       *Server
-	conn    *websocket.Conn
-	upgrade *http.Request
-	key     string
-	create  http.HandlerFunc
-	cache   *openairesp.SocketCache
+	sessions *session.Store
+	limits   dialect.SocketLimits
+	conn     *websocket.Conn
+	upgrade  *http.Request
+	key      string
+	create   http.HandlerFunc
+	cache    *SocketCache
 }
 
 // answer handles one client message; false means the socket is gone.
@@ -353,11 +212,11 @@ func (sock *responsesSocket) answer(ctx context.Context, msg []byte) bool {
 	ev, aerr := readClientEvent(msg)
 	if aerr != nil {
 		sock.journalRefusal(msg, aerr)
-		out := socketWriter{ctx: ctx, conn: sock.conn, timeout: sock.s.opts.StreamWriteTimeout, streamID: ev.streamID}
+		out := socketWriter{ctx: ctx, conn: sock.conn, timeout: sock.limits.WriteTimeout, streamID: ev.streamID}
 		out.send(errorEvent(aerr.Status, apiErrorObject(aerr), ev.streamID))
 		return out.err == nil
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, openairesp.Path, bytes.NewReader(ev.body))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, Path, bytes.NewReader(ev.body))
 	if err != nil {
 		return false
 	}
@@ -366,8 +225,8 @@ func (sock *responsesSocket) answer(ctx context.Context, msg []byte) bool {
 		req.Header.Del(h)
 	}
 	req.Header.Set("Content-Type", "application/json")
-	req.Host, req.RemoteAddr, req.RequestURI = sock.upgrade.Host, sock.upgrade.RemoteAddr, openairesp.Path
-	out := &socketWriter{ctx: ctx, conn: sock.conn, timeout: sock.s.opts.StreamWriteTimeout, streamID: ev.streamID, header: http.Header{}}
+	req.Host, req.RemoteAddr, req.RequestURI = sock.upgrade.Host, sock.upgrade.RemoteAddr, Path
+	out := &socketWriter{ctx: ctx, conn: sock.conn, timeout: sock.limits.WriteTimeout, streamID: ev.streamID, header: http.Header{}}
 	sock.create(out, req)
 	out.finish()
 	if out.failed && ev.previous != "" {
@@ -384,12 +243,12 @@ var errCut = errors.New("toolwire: server shut down before the response finished
 // journalRefusal records a message refused before the pipeline (not a
 // response.create, or a field only WebSocket mode has, wrong).
 func (sock *responsesSocket) journalRefusal(msg []byte, e *wire.APIError) {
-	entry := session.Entry{Dialect: conv.OpenAIResponses, Method: http.MethodGet, Path: openairesp.Path, Status: e.Status, Answered: e.RuleID}
+	entry := session.Entry{Dialect: conv.OpenAIResponses, Method: http.MethodGet, Path: Path, Status: e.Status, Answered: e.RuleID}
 	if jsontext.Value(msg).IsValid() {
 		entry.Request = append(json.RawMessage(nil), msg...)
 	}
 	entry.Response, _ = json.Marshal(map[string]json.RawMessage{"error": apiErrorObject(e)})
-	sock.s.store.Get(sock.key).Record(entry)
+	sock.sessions.Get(sock.key).Record(entry)
 }
 
 // clientEvent is a response.create message turned into a POST body.
@@ -412,7 +271,7 @@ func readClientEvent(msg []byte) (clientEvent, *wire.APIError) {
 		// POST's answer to a body that does not parse, whatever member
 		// came before the fault.
 		e := openaiwire.InvalidJSON()
-		e.RuleID = openairesp.RuleValidJSON
+		e.RuleID = RuleValidJSON
 		return ev, e
 	}
 	dec := jsontext.NewDecoder(bytes.NewReader(msg), jsontext.AllowDuplicateNames(true))
@@ -446,7 +305,7 @@ func readClientEvent(msg []byte) (clientEvent, *wire.APIError) {
 			case 'f':
 				return ev, socketRefusal("generate", nil, "toolwire: generate: false (a warmup without output) is not implemented by the mock")
 			}
-			return ev, socketRefusal("generate", "invalid_type", fmt.Sprintf("Invalid type for 'generate': expected a boolean, but got %s instead.", openairesp.GotOf(byte(val.Kind()), string(val))))
+			return ev, socketRefusal("generate", "invalid_type", fmt.Sprintf("Invalid type for 'generate': expected a boolean, but got %s instead.", GotOf(byte(val.Kind()), string(val))))
 		case "background":
 			if val.Kind() == 't' {
 				return ev, socketRefusal("background", "unsupported_parameter", "Unsupported parameter: 'background' is not supported in WebSocket mode.")

@@ -1,4 +1,4 @@
-package mockprovider_test
+package openairesp_test
 
 import (
 	"context"

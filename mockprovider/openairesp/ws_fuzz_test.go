@@ -1,4 +1,4 @@
-package mockprovider
+package openairesp
 
 import (
 	"bytes"

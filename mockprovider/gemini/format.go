@@ -1,36 +1,42 @@
-package suite
+package gemini
 
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/toolwire/toolwire/mockprovider/dialect"
 )
 
-// formatGemini: format_result answers a user content with functionResponse
+// formatMode: format_result answers a user content with functionResponse
 // parts (a bare part is accepted too).
-type formatGemini struct{}
+type formatMode struct{}
 
-func (formatGemini) nativeRule() (string, string) {
-	return "format_result answers a user content whose functionResponse part names the call's function", geminiGuide
+// Format is what the conformance suite's format mode knows of the Gemini
+// API.
+func (d *Dialect) Format() dialect.Format { return formatMode{} }
+
+func (formatMode) NativeRule() (string, string) {
+	return "format_result answers a user content whose functionResponse part names the call's function", guide
 }
 
-func (formatGemini) normalizeWording() (string, string) {
+func (formatMode) NormalizeWording() (string, string) {
 	return `synthetic ids "gemini_0", "gemini_1", … in call order (the calls' own ids are accepted where they have one)`, "the args object ({} when absent)"
 }
 
-// model is Gemini 3 for the cases whose results only it takes
-// (multimodal function responses).
-func (formatGemini) model(c *formatCase) string {
-	if c.gemini3 {
+// Model is Gemini 3 for the cases whose results carry media: only it
+// takes multimodal function responses.
+func (formatMode) Model(c *dialect.FormatCase) string {
+	if c.Media {
 		return "gemini-3-flash-preview"
 	}
 	return "gemini-2.5-flash"
 }
 
-// callID: Gemini (before 3) gives calls no id, so the adapter's synthetic
+// CallID: Gemini (before 3) gives calls no id, so the adapter's synthetic
 // one.
-func (formatGemini) callID(_ string, i int) string { return fmt.Sprintf("gemini_%d", i) }
+func (formatMode) CallID(_ string, i int) string { return fmt.Sprintf("gemini_%d", i) }
 
-func (formatGemini) nativeShape(m map[string]any) string {
+func (formatMode) NativeShape(m map[string]any) string {
 	if _, ok := m["functionResponse"]; ok {
 		return ""
 	}
@@ -38,7 +44,7 @@ func (formatGemini) nativeShape(m map[string]any) string {
 	if len(parts) == 0 {
 		return "not a content with parts (nor a functionResponse part)"
 	}
-	if r := stringField(m, "role"); r != "user" {
+	if r := dialect.StringField(m, "role"); r != "user" {
 		return fmt.Sprintf("role is %q, want \"user\"", r)
 	}
 	for _, p := range parts {
@@ -49,26 +55,26 @@ func (formatGemini) nativeShape(m map[string]any) string {
 	return "the content holds no functionResponse part"
 }
 
-func (formatGemini) nativeFix() string {
+func (formatMode) NativeFix() string {
 	return `answer {"role": "user", "parts": [{"functionResponse": {"name": <name>, "response": {...}}}]}`
 }
 
-func (formatGemini) tool(name, description string, schema map[string]any) any {
+func (formatMode) Tool(name, description string, schema map[string]any) any {
 	return map[string]any{"name": name, "description": description, "parametersJsonSchema": schema}
 }
 
-func (formatGemini) request(_ string, c *formatCase, tools []any, outputs []json.RawMessage) ([]byte, error) {
+func (formatMode) Request(_ string, c *dialect.FormatCase, tools []any, outputs []json.RawMessage) ([]byte, error) {
 	var calls []any
-	for i, call := range c.calls {
-		p := map[string]any{"functionCall": map[string]any{"name": call.name, "args": call.args}}
-		if i == 0 && c.gemini3 {
-			// The documented dummy signature: the call turn is built
-			// here, not replayed from a real response.
+	for i, call := range c.Calls {
+		p := map[string]any{"functionCall": map[string]any{"name": call.Name, "args": call.Args}}
+		if i == 0 && c.Media {
+			// The documented dummy signature for Gemini 3: the call turn
+			// is built here, not replayed from a real response.
 			p["thoughtSignature"] = "skip_thought_signature_validator"
 		}
 		calls = append(calls, p)
 	}
-	contents := []any{map[string]any{"role": "user", "parts": []any{map[string]any{"text": formatPrompt}}}, map[string]any{"role": "model", "parts": calls}}
+	contents := []any{map[string]any{"role": "user", "parts": []any{map[string]any{"text": dialect.FormatPrompt}}}, map[string]any{"role": "model", "parts": calls}}
 	// All responses to one turn's calls travel in one content
 	// (https://ai.google.dev/gemini-api/docs/function-calling).
 	var parts []any
@@ -91,10 +97,10 @@ func (formatGemini) request(_ string, c *formatCase, tools []any, outputs []json
 	return json.Marshal(map[string]any{"contents": contents, "tools": []any{map[string]any{"functionDeclarations": tools}}})
 }
 
-// ownCallIDs lists the functionCall ids the response carries (empty
+// OwnCallIDs lists the functionCall ids the response carries (empty
 // strings where a call has none): a call's own id is accepted as well as
 // the synthetic one.
-func (formatGemini) ownCallIDs(response json.RawMessage) []string {
+func (formatMode) OwnCallIDs(response json.RawMessage) []string {
 	var resp struct {
 		Candidates []struct {
 			Content struct {
@@ -118,14 +124,6 @@ func (formatGemini) ownCallIDs(response json.RawMessage) []string {
 	return out
 }
 
-func (formatGemini) callIDFix() string {
+func (formatMode) CallIDFix() string {
 	return "give Gemini calls the synthetic ids gemini_0, gemini_1, … in call order (https://ai.google.dev/gemini-api/docs/function-calling)"
 }
-
-// resultsByName: functionResponse parts (before Gemini 3) carry no id.
-func (formatGemini) resultsByName() bool { return true }
-
-// mediaInResults: only Gemini 3 takes multimodal function responses.
-func (formatGemini) mediaInResults(c *formatCase) bool { return c.gemini3 }
-
-func (formatGemini) structuredObjectIn() string { return "functionResponse.response" }

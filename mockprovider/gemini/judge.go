@@ -1,0 +1,45 @@
+package gemini
+
+import (
+	"github.com/toolwire/toolwire/mockprovider/dialect"
+	"github.com/toolwire/toolwire/mockprovider/model"
+	"github.com/toolwire/toolwire/mockprovider/rules"
+	"github.com/toolwire/toolwire/suite/checks"
+)
+
+// Sources the judge cites for the Gemini API.
+const (
+	guide         = "https://ai.google.dev/gemini-api/docs/function-calling"
+	toolChoiceDoc = "https://ai.google.dev/gemini-api/docs/function-calling#function_calling_modes"
+	multimodalDoc = "https://ai.google.dev/gemini-api/docs/function-calling#multimodal"
+	responseDoc   = "https://github.com/googleapis/go-genai/blob/v1.77.0/types.go (FunctionResponse.Response: \"output\" key for the output, \"error\" key for error details)"
+	limitSource   = "https://ai.google.dev/api/generate-content#generationconfig (maxOutputTokens: the maximum number of tokens to include in a response candidate)"
+)
+
+var judge = dialect.Judge{
+	Guide:        guide,
+	ForcedChoice: "functionCallingConfig mode ANY",
+	ChoiceShape:  `toolConfig.functionCallingConfig {"mode": "ANY", "allowedFunctionNames": [name]}`,
+	// Gemini leaves a cut call out of its answer: nothing to run.
+	TruncatedSignal: `finishReason "MAX_TOKENS"`,
+	ErrorLevel:      rules.MUST, ErrorSummary: `A tool error (MCP isError) is sent as functionResponse.response {"error": …} (not under "output")`, ErrorSource: responseDoc,
+	ErrorWhy:           `data the model needs is lost: the "error" key is how the API tells the model that the call failed; under "output" the error reads as the tool's result`,
+	ErrorForm:          `functionResponse.response {"error": …}`,
+	ErrorFix:           `send {"error": "<message>"} as functionResponse.response`,
+	ErrorMember:        "error",
+	ResultsByPosition:  true,
+	StructuredObjectIn: "functionResponse.response",
+	LimitMember:        "generationConfig.maxOutputTokens",
+	MatchSummary:       "Function responses come in call order with the call's name (and id when the call had one): no response carries another call's data",
+	MediaInResults:     model.IsGemini3,
+	ResultPath:         resultPath,
+	ExtraChecks: []dialect.JudgeCheck{
+		{Check: checks.ToolChoiceSent, Level: rules.MUST, Feature: "tool-choice", Summary: "The request carries the function calling mode the task asks for (toolConfig.functionCallingConfig mode ANY with allowedFunctionNames [name] for a forced function)", Source: toolChoiceDoc},
+		{Check: checks.CarriesMedia, Level: rules.SHOULD, Feature: "images", Summary: "On Gemini 3 models, images and documents returned by a tool travel as functionResponse.parts inlineData", Source: multimodalDoc},
+		{Check: checks.StructuredObject, Level: rules.SHOULD, Feature: "structured", Summary: "Structured tool output is sent as the functionResponse.response object, not as a JSON string", Why: "SHOULD: the data still reaches the model, as a JSON string; only its form is off", Source: responseDoc},
+		{Check: checks.MaxOutputTokensSent, Level: rules.MUST, Feature: "truncation", Summary: "The first request carries the task's max_output_tokens as generationConfig.maxOutputTokens", Source: limitSource},
+	},
+}
+
+// Judge is what the conformance suite's judge knows of the Gemini API.
+func (d *Dialect) Judge() *dialect.Judge { return &judge }
