@@ -34,7 +34,7 @@ var RuleKnownFields = set.Add(rules.Rule{
 	Summary: "Every member outside messages is one the API defines for its place (the SDK's param types); a member of another tool type is unknown there too. Members inside messages are the message-members rule's. In lenient mode unknown members are journaled instead of answered.",
 	Refs: []rules.Ref{
 		{URL: "https://github.com/coroot/coroot/issues/698", Quote: `verbatim from api.openai.com/v1/chat/completions: "Unrecognized request argument supplied: reasoning_effort", param and code null`},
-		{URL: "https://github.com/davidmigloz/langchain_dart/issues/712", Quote: `verbatim from api.openai.com/v1/chat/completions: "Unrecognized request argument supplied: reasoning_effort", param and code null`},
+		{URL: "https://github.com/davidmigloz/langchain_dart/issues/712", Quote: "the same answer, verbatim"},
 		{URL: "https://github.com/openai/openai-go/blob/v3.98.0/chatcompletion.go", Quote: "member lists"},
 		{Quote: "nested members outside messages", Inferred: true},
 	},
