@@ -20,10 +20,10 @@ import (
 // conversation (PhaseMeaning: tool schemas compiled, calls paired with
 // answers). The split is inferred from which error each pasted request
 // produced; it only matters for requests with several breaches. Breaches
-// at the same place are reported in declaration order, which is the
-// files' name order (body, fields, functions, images, models, pairing:
-// Go initializes a package's variables file by file) and the order within
-// each file; TestTiesFollowDeclarationOrder holds the pairs that meet.
+// at the same place are reported in declaration order: by file name
+// (body, fields, functions, images, models, pairing), then by line
+// (rules.Set.Rules); TestTiesFollowDeclarationOrder holds the rules that
+// can meet at one place.
 var set = rules.NewSet[Request](conv.OpenAIChat)
 
 // RuleCases are the break/fix pairs of every rule, with the real API's

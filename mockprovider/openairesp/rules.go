@@ -22,10 +22,10 @@ import (
 // effective conversation mean (PhaseMeaning: tool_choice and
 // previous_response_id at position 0, where the stored items begin, then
 // each item of the effective conversation). Breaches at the same place
-// are reported in declaration order, which is the files' name order
-// (body, functions, items, models, pairing, reasoning: Go initializes a
-// package's variables file by file) and the order within each file;
-// TestTiesFollowDeclarationOrder holds the pairs that meet.
+// are reported in declaration order: by file name (body, functions,
+// items, models, pairing, reasoning), then by line (rules.Set.Rules);
+// TestTiesFollowDeclarationOrder holds the rules that can meet at one
+// place.
 var set = rules.NewSet[Request](conv.OpenAIResponses)
 
 func (d *Dialect) Rules() []rules.Rule { return d.rules }
