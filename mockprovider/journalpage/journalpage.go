@@ -127,7 +127,7 @@ type violation struct {
 	rules.Violation
 	Anchor  string
 	Summary string // what the rule requires: the fix
-	Refs    []rules.Ref // where the rule's facts come from
+	Refs    []rules.Ref
 	Option  string
 	Found   bool // the path was found in the request and is highlighted
 }

@@ -143,4 +143,3 @@ func TestRuleCases(t *testing.T) {
 		})
 	}
 }
-
