@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/pmezard/go-difflib/difflib"
+
+	"github.com/toolwire/toolwire/mockprovider/rules"
 )
 
 //go:embed templates/report.html.tmpl
@@ -88,9 +90,31 @@ type htmlProblemLink struct {
 }
 
 type htmlDetailGroup struct {
-	Anchor, Rule, Dialect, Level, Summary, Source, SourceURL string
-	Items                                                    []htmlItem
-	Cause                                                    bool // an item the mock rejected: read first
+	Anchor, Rule, Dialect, Level, Summary string
+	Refs                                  []htmlRef // the rule's source, one reference each
+	Items                                 []htmlItem
+	Cause                                 bool // an item the mock rejected: read first
+}
+
+// htmlRef is one reference of a rule's source: a link (http or https
+// only), or a place shown as text (a repository file), with what it says.
+type htmlRef struct {
+	Link, Place, Quote string
+	Inferred           bool
+}
+
+// htmlRefs splits a rule's source line into its references (the form
+// rules.SourceText writes), so each address becomes its own link.
+func htmlRefs(source string) []htmlRef {
+	var out []htmlRef
+	for _, r := range rules.ParseSource(source) {
+		ref := htmlRef{Link: httpURL(r.URL), Quote: r.Quote, Inferred: r.Inferred}
+		if ref.Link == "" {
+			ref.Place = r.URL
+		}
+		out = append(out, ref)
+	}
+	return out
 }
 
 type htmlItem struct {
@@ -220,13 +244,12 @@ func buildHTMLView(run *Run) htmlView {
 				cell = buildCell(results, run.Strict)
 				if anyAttention(results) {
 					group := htmlDetailGroup{
-						Anchor:    ids.make("d-" + rule + "--" + d),
-						Rule:      rule,
-						Dialect:   d,
-						Level:     info.Level,
-						Summary:   info.Summary,
-						Source:    info.Source,
-						SourceURL: httpURL(info.Source),
+						Anchor:  ids.make("d-" + rule + "--" + d),
+						Rule:    rule,
+						Dialect: d,
+						Level:   info.Level,
+						Summary: info.Summary,
+						Refs:    htmlRefs(info.Source),
 					}
 					cell.Anchor = group.Anchor
 					for _, res := range results {

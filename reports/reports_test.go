@@ -279,6 +279,19 @@ func TestHTMLDoesNotLinkNonHTTPSources(t *testing.T) {
 	}
 }
 
+// A source of several references links each address on its own.
+func TestHTMLLinksEachReferenceOfASource(t *testing.T) {
+	run := &Run{Implementation: Implementation{Name: "x"}, Results: []Result{{
+		Rule: "a.b", Level: "MUST", Scenario: "s", Dialect: "d", Outcome: Fail,
+		Source: "https://a.example/x (the answer, verbatim); https://b.example/y; testdata/corpus/z.jsonl (recorded 400); the text [I]",
+	}}}
+	out := render(t, htmlOf, run)
+	want := `Source: <a href="https://a.example/x">https://a.example/x</a> (the answer, verbatim); <a href="https://b.example/y">https://b.example/y</a>; testdata/corpus/z.jsonl (recorded 400); the text [I]`
+	if !strings.Contains(out, want) {
+		t.Errorf("report.html lacks %q", want)
+	}
+}
+
 func TestVerdictAndExitCodes(t *testing.T) {
 	base := func(outcomes ...Outcome) *Run {
 		run := &Run{}

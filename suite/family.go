@@ -10,12 +10,13 @@ import (
 
 // A family groups rules that protect one part of the protocol; each
 // family is declared in its own spec_<family>.go file, and its specs are
-// labelled "family:<name>".
+// labelled "family:<name>". A rule names its family in its declaration
+// (rules.Rule.Family).
 type family struct {
 	Name  string // label value, e.g. "pairing"
 	Title string // the Describe text
-	// Rules are the names of the mock's request rules in the family,
-	// without their dialect prefix
+	// Rules are the names of the request rules in the family whose
+	// declarations do not name it yet, without their dialect prefix
 	// ("tool-result-first" covers anthropic.tool-result-first).
 	Rules []string
 }
@@ -27,9 +28,15 @@ func registerFamily(f family) bool {
 	return true
 }
 
-// familyOf names the family of a rule ("other" when none claims it; a test
-// keeps that set empty).
+// FamilyOf names the family of a rule: the one its declaration names, else
+// its scenario check's, else the family whose list names it ("other" when
+// none does; the catalog test keeps that set empty).
+func FamilyOf(r rules.Rule) string { return familyOf(r) }
+
 func familyOf(r rules.Rule) string {
+	if r.Family != "" {
+		return r.Family
+	}
 	_, name, _ := strings.Cut(r.ID, ".")
 	if f, ok := checks.Family[name]; ok {
 		return f

@@ -82,7 +82,7 @@ var whyOf = map[string]string{
 
 func dialectRules(d conv.Dialect) []rules.Rule {
 	r := func(check string, level rules.Level, feature, summary, why, source string) rules.Rule {
-		return rules.Rule{ID: ruleID(d, check), Dialect: d, Level: level, Feature: feature, Summary: summary, Why: why, Source: source}
+		return rules.Rule{ID: ruleID(d, check), Dialect: d, Level: level, Family: checks.Family[check], Feature: feature, Summary: summary, Why: why, Source: source}
 	}
 	jd := judgeOf(d)
 	src := jd.Guide

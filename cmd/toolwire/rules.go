@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"regexp"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -67,7 +66,7 @@ the way; a SHOULD: neither need follow) and the sources; --json and
 				fmt.Fprintln(out, "|---|---|---|---|---|---|")
 				cell := strings.NewReplacer("|", `\|`, "\n", " ")
 				for _, r := range list {
-					fmt.Fprintf(out, "| `%s` | %s | %s | %s | %s | %s |\n", r.ID, r.Dialect, r.Level, cell.Replace(r.Summary), cell.Replace(levelWhy(r)), cell.Replace(markdownSource(r.Source)))
+					fmt.Fprintf(out, "| `%s` | %s | %s | %s | %s | %s |\n", r.ID, r.Dialect, r.Level, cell.Replace(r.Summary), cell.Replace(levelWhy(r)), cell.Replace(markdownRefs(r.Refs)))
 				}
 				return nil
 			}
@@ -138,59 +137,31 @@ func truncateRunes(s string, n int) string {
 	return strings.TrimRight(string(r[:n-1]), " ") + "…"
 }
 
-// A rule's source is a list of references separated by "; ": each a
-// public URL or a file of this repository, optionally followed by a note
-// ("https://… (required body parameters)", "fixtures/x.yaml turn 2").
-var (
-	sourceURL  = regexp.MustCompile(`^https?://[^\s]+`)
-	sourceFile = regexp.MustCompile(`^[\w.-]+(/[\w.-]+)*\.[A-Za-z]+\b`)
-)
-
-// sourceRef is one reference of a rule's source: URL or Path (one of
-// them, or neither when the part cites something else), and the note.
-type sourceRef struct {
-	URL, Path, Note string
-	Text            string // the part as written
-}
-
-func sourceRefs(source string) []sourceRef {
-	var out []sourceRef
-	for _, part := range strings.Split(source, ";") {
-		part = strings.TrimSpace(part)
-		if part == "" {
-			continue
-		}
-		ref := sourceRef{Text: part}
+// markdownRefs renders a rule's references with their URLs and
+// repository files as links (files relative to docs/, where the catalog is
+// published), each followed by its quote, and [I] where the fact is
+// inferred.
+func markdownRefs(refs []rules.Ref) string {
+	parts := make([]string, 0, len(refs))
+	for _, ref := range refs {
+		var b strings.Builder
 		switch {
-		case sourceURL.MatchString(part):
-			ref.URL = strings.TrimRight(sourceURL.FindString(part), ").,")
-			ref.Note = strings.TrimSpace(part[len(ref.URL):])
-		case sourceFile.MatchString(part) && strings.Contains(sourceFile.FindString(part), "/"):
-			ref.Path = sourceFile.FindString(part)
-			ref.Note = strings.TrimSpace(part[len(ref.Path):])
-		}
-		out = append(out, ref)
-	}
-	return out
-}
-
-// markdownSource renders a source with its URLs and repository files as
-// links (files relative to docs/, where the catalog is published).
-func markdownSource(source string) string {
-	var parts []string
-	for _, ref := range sourceRefs(source) {
-		link := ref.Text
-		switch {
-		case ref.URL != "":
+		case strings.HasPrefix(ref.URL, "https://"), strings.HasPrefix(ref.URL, "http://"):
 			label := strings.TrimPrefix(strings.TrimPrefix(ref.URL, "https://"), "http://")
-			link = "[" + label + "](" + ref.URL + ")"
-		case ref.Path != "":
-			link = "[" + ref.Path + "](../" + ref.Path + ")"
+			b.WriteString("[" + label + "](" + ref.URL + ")")
+		case ref.URL != "":
+			b.WriteString("[" + ref.URL + "](../" + ref.URL + ")")
 		}
-		if ref.Note != "" && (ref.URL != "" || ref.Path != "") {
-			link += " " + ref.Note
+		switch {
+		case ref.Quote != "" && ref.URL != "":
+			b.WriteString(" (" + ref.Quote + ")")
+		case ref.Quote != "":
+			b.WriteString(ref.Quote)
 		}
-		parts = append(parts, link)
+		if ref.Inferred {
+			b.WriteString(" [I]")
+		}
+		parts = append(parts, b.String())
 	}
 	return strings.Join(parts, "; ")
 }

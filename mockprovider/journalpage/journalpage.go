@@ -109,7 +109,7 @@ type violation struct {
 	rules.Violation
 	Anchor  string
 	Summary string // what the rule requires: the fix
-	Source  string
+	Refs    []rules.Ref
 	Option  string
 	Found   bool // the path was found in the request and is highlighted
 }
@@ -158,7 +158,7 @@ func (h *handler) detail(row sessionRow) *sessionDetail {
 		for i, v := range e.Violations {
 			vv := violation{Violation: v, Anchor: "e" + strconv.Itoa(e.Seq) + "-v" + strconv.Itoa(i)}
 			if r, ok := h.rule(v.Rule); ok {
-				vv.Summary, vv.Source, vv.Option = r.Summary, r.Source, r.Option
+				vv.Summary, vv.Refs, vv.Option = r.Summary, r.Refs, r.Option
 			}
 			vv.Found = jsonview.Mark(x.Request.Lines, v.Path, v.Rule)
 			x.Violations = append(x.Violations, vv)

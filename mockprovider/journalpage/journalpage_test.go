@@ -107,12 +107,23 @@ func TestSessionPageHighlightsTheViolationAtItsPath(t *testing.T) {
 		"at <code>" + v.Path + "</code>",
 		template(v.Message),
 		"<strong>How to fix:</strong> " + template(rule.Summary),
-		template(rule.Source),
 		"data: ", // the streamed answer, event by event
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("session page lacks %q", want)
 		}
+	}
+	// The rule's references, each a link with what it shows.
+	for _, ref := range rule.Refs {
+		if want := `<a href="` + template(ref.URL) + `">`; ref.URL != "" && !strings.Contains(body, want) {
+			t.Errorf("session page lacks the link %q", want)
+		}
+		if !strings.Contains(body, template(ref.Quote)) {
+			t.Errorf("session page lacks the reference's quote %q", ref.Quote)
+		}
+	}
+	if len(rule.Refs) == 0 {
+		t.Errorf("%s has no references to show", rule.ID)
 	}
 	if i, j := strings.Index(body, "#1 POST"), strings.Index(body, "#2 POST"); i > j {
 		t.Error("exchanges out of order")

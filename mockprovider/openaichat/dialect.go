@@ -42,7 +42,7 @@ type Dialect struct {
 }
 
 // New returns the dialect.
-func New() *Dialect { return &Dialect{rules: append(catalog(), capabilityRules()...)} }
+func New() *Dialect { return &Dialect{rules: set.Rules()} }
 
 var _ dialect.Dialect = (*Dialect)(nil)
 

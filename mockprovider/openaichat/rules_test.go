@@ -13,22 +13,6 @@ import (
 	"github.com/toolwire/toolwire/mockprovider/wire"
 )
 
-func TestEveryCheckedRuleHasACase(t *testing.T) {
-	covered := map[string]bool{}
-	for _, c := range openaichat.RuleCases() {
-		covered[c.Rule] = true
-	}
-	for _, r := range openaichat.New().Rules() {
-		if r.Check != nil && !covered[r.ID] {
-			t.Errorf("rule %s has a check but no RuleCase", r.ID)
-		}
-		if r.Dialect != conv.OpenAIChat {
-			t.Errorf("rule %s has dialect %q", r.ID, r.Dialect)
-		}
-	}
-	rules.NewCatalog(openaichat.New().Rules()) // panics on a malformed entry
-}
-
 // TestRuleCases posts every break/fix pair: the broken request gets the
 // real status, envelope and message plus X-Toolwire-Rule; the fixed one
 // gets 200 and is journaled without any violation.

@@ -28,7 +28,7 @@ type Dialect struct {
 }
 
 // New returns the dialect.
-func New() *Dialect { return &Dialect{rules: append(catalog(), capabilityRules()...)} }
+func New() *Dialect { return &Dialect{rules: set.Rules()} }
 
 // Path is the create endpoint.
 const Path = "/v1/responses"

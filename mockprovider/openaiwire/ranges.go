@@ -8,13 +8,15 @@ import (
 	"github.com/toolwire/toolwire/mockprovider/rules"
 )
 
-// SamplingRangesSource is where the bounds and their answers come from:
+// SamplingRangesRefs are where the bounds and their answers come from:
 // the API reference gives the ranges, and the answers below 0 and above 2
 // for temperature are quoted from a client's tests against the real API;
-// the codes and the top_p answers follow the same form [I].
-const SamplingRangesSource = "https://platform.openai.com/docs/api-reference/chat/create#chat-create-temperature (temperature between 0 and 2, top_p between 0 and 1); " +
-	"https://github.com/dsw7/GPTifier/blob/main/tests/test_run.py (in its history, test_invalid_temp asserted verbatim against the API, before the client checked the range itself: \"Invalid 'temperature': decimal below minimum value. Expected a value >= 0, but got -2.5 instead.\" and \"… decimal above maximum value. Expected a value <= 2, but got 2.5 instead.\"); " +
-	"codes decimal_below_min_value / decimal_above_max_value and the top_p texts in the same form [I]"
+// the codes and the top_p answers follow the same form.
+var SamplingRangesRefs = []rules.Ref{
+	{URL: "https://platform.openai.com/docs/api-reference/chat/create#chat-create-temperature", Quote: "temperature between 0 and 2, top_p between 0 and 1"},
+	{URL: "https://github.com/dsw7/GPTifier/blob/main/tests/test_run.py", Quote: `in its history, test_invalid_temp asserted verbatim against the API, before the client checked the range itself: "Invalid 'temperature': decimal below minimum value. Expected a value >= 0, but got -2.5 instead." and "… decimal above maximum value. Expected a value <= 2, but got 2.5 instead."`},
+	{Quote: "codes decimal_below_min_value / decimal_above_max_value and the top_p texts in the same form", Inferred: true},
+}
 
 // decimalBound is one bounded decimal member.
 type decimalBound struct {

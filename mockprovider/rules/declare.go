@@ -1,9 +1,13 @@
 package rules
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"regexp"
+	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
@@ -85,7 +89,14 @@ func At(p Phase, index int) int { return int(p)*phaseSpan + index }
 // with its ID.
 type Set[Req any] struct {
 	dialect conv.Dialect
-	rules   []Rule
+	rules   []declared
+}
+
+// declared is a rule with the place of its Add call.
+type declared struct {
+	rule Rule
+	file string
+	line int
 }
 
 // NewSet starts the rule set of dialect d, whose checks read *Req.
@@ -102,17 +113,32 @@ func (s *Set[Req]) Add(r Rule, check func(req *Req, env *Env) []Violation) strin
 	for i := range r.Cases {
 		r.Cases[i].Rule = r.ID
 	}
-	s.rules = append(s.rules, r)
+	_, file, line, _ := runtime.Caller(1)
+	s.rules = append(s.rules, declared{rule: r, file: filepath.Base(file), line: line})
 	return r.ID
 }
 
-// Rules returns the declared rules in declaration order.
-func (s *Set[Req]) Rules() []Rule { return s.rules }
+// Rules returns the declared rules in declaration order: by the name of
+// the file that declares them, then by line. Run reports the breaches of
+// one place in this order, so it must not depend on the order Go
+// initializes a package's variables in, which follows their
+// dependencies before their files.
+func (s *Set[Req]) Rules() []Rule {
+	sorted := slices.Clone(s.rules)
+	slices.SortStableFunc(sorted, func(a, b declared) int {
+		return cmp.Or(strings.Compare(a.file, b.file), cmp.Compare(a.line, b.line))
+	})
+	out := make([]Rule, len(sorted))
+	for i, d := range sorted {
+		out[i] = d.rule
+	}
+	return out
+}
 
 // Cases returns the break/fix cases of every declared rule.
 func (s *Set[Req]) Cases() []Case {
 	var out []Case
-	for _, r := range s.rules {
+	for _, r := range s.Rules() {
 		out = append(out, r.Cases...)
 	}
 	return out

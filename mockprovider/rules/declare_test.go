@@ -72,3 +72,19 @@ func TestPhasesOrderBeforePositions(t *testing.T) {
 		t.Fatal("a later phase sorts before an earlier one")
 	}
 }
+
+// TestSetOrdersByPlaceOfDeclaration: Go may initialize a later
+// declaration first (a variable waits for those its initializer refers
+// to), so the catalog's order comes from where each Add is written.
+func TestSetOrdersByPlaceOfDeclaration(t *testing.T) {
+	s := NewSet[fakeRequest](conv.Gemini)
+	declareFirst := func() { s.Add(Rule{ID: "gemini.first", Level: MUST, Summary: "s", Cases: []Case{{Name: "a"}}}, nil) }
+	s.Add(Rule{ID: "gemini.second", Level: MUST, Summary: "s", Cases: []Case{{Name: "b"}}}, nil)
+	declareFirst()
+	if got := s.Rules(); got[0].ID != "gemini.first" || got[1].ID != "gemini.second" {
+		t.Fatalf("order %s, %s: want the rule written first", got[0].ID, got[1].ID)
+	}
+	if got := s.Cases(); got[0].Rule != "gemini.first" {
+		t.Fatalf("cases start with %s", got[0].Rule)
+	}
+}

@@ -1,0 +1,135 @@
+package openairesp
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/toolwire/toolwire/mockprovider/rules"
+)
+
+// Calls and outputs pair up across the effective conversation (stored
+// items of previous_response_id included).
+
+var RuleToolOutput = set.Add(rules.Rule{
+	ID: "openai-responses.tool-output-required", Level: rules.MUST, Family: familyPairing,
+	Summary: "Every function_call of the effective conversation (stored items included) is answered by a function_call_output with its call_id.",
+	Refs: []rules.Ref{
+		{URL: "https://platform.openai.com/docs/guides/function-calling", Quote: "every function_call gets a function_call_output"},
+		{URL: "https://github.com/router-for-me/CLIProxyAPI/issues/2368", Quote: "verbatim 400: No tool output found for function call call_…., param input, code null"},
+		{URL: "https://github.com/openai/codex/issues/620"},
+	},
+	Cases: []rules.Case{
+		{
+			Name: "function_call without its output",
+			Bad: js(`{"model":"gpt-4.1","tools":[$TOOL],"input":[{"role":"user","content":"Weather?"},
+				{"type":"function_call","call_id":"call_a","name":"get_weather","arguments":"{\"location\":\"Tokyo\"}"}]}`),
+			Good: js(`{"model":"gpt-4.1","tools":[$TOOL],"input":[{"role":"user","content":"Weather?"},
+				{"type":"function_call","call_id":"call_a","name":"get_weather","arguments":"{\"location\":\"Tokyo\"}"},
+				{"type":"function_call_output","call_id":"call_a","output":"18C"}]}`),
+			WantStatus: 400, WantMessage: "No tool output found for function call call_a.",
+		},
+		{
+			Name:       "previous response's call left unanswered",
+			Setup:      []json.RawMessage{setupCall},
+			Bad:        js(`{"model":"gpt-4.1","tools":[$TOOL],"previous_response_id":"{{setup:0:id}}","input":"Never mind."}`),
+			Good:       js(`{"model":"gpt-4.1","tools":[$TOOL],"previous_response_id":"{{setup:0:id}}","input":[{"type":"function_call_output","call_id":"{{setup:0:output.0.call_id}}","output":"18C"}]}`),
+			WantStatus: 400, WantMessage: "No tool output found for function call call_",
+		},
+	},
+}, func(r *Request, _ *rules.Env) []rules.Violation {
+	items := r.Effective()
+	answered := map[string]bool{}
+	for _, it := range items {
+		if it.Kind() == "function_call_output" && it.CallID != nil {
+			answered[*it.CallID] = true
+		}
+	}
+	var out []rules.Violation
+	for i, it := range items {
+		if it.Kind() == "function_call" && it.CallID != nil && !answered[*it.CallID] {
+			out = append(out, inputBreach(atEffective(i), itemPath(it), fmt.Sprintf("No tool output found for function call %s.", *it.CallID)))
+		}
+	}
+	return out
+})
+
+var RuleToolCall = set.Add(rules.Rule{
+	ID: "openai-responses.output-needs-call", Level: rules.MUST, Family: familyPairing,
+	Summary: "Every function_call_output answers exactly one earlier function_call (or client-executed tool_search_call) with the same call_id (no output before its call, no duplicates).",
+	Refs: []rules.Ref{
+		{URL: "https://platform.openai.com/docs/guides/function-calling", Quote: "call_id matches the function_call"},
+		{URL: "https://github.com/continuedev/continue/issues/10092", Quote: "verbatim 400: No tool call found for function call output with call_id call_…., param input, code null"},
+		{URL: "https://github.com/microsoft/vscode/issues/320060"},
+		{URL: "https://github.com/openai/openai-go/blob/v3.98.0/responses/response.go", Quote: "ResponseInputItemToolSearchCallParam call_id, execution: a tool_search_call with execution client is answered by its call_id", Inferred: true},
+	},
+	Cases: []rules.Case{
+		{
+			Name: "input_tokens: output without any call", Path: InputTokensPath,
+			Bad:        js(`{"input":[{"role":"user","content":"Weather?"},{"type":"function_call_output","call_id":"call_x","output":"18C"}]}`),
+			Good:       js(`{"input":[{"role":"user","content":"Weather?"},{"type":"function_call","call_id":"call_x","name":"get_weather","arguments":"{}"},{"type":"function_call_output","call_id":"call_x","output":"18C"}]}`),
+			WantStatus: 400, WantMessage: "No tool call found for function call output with call_id call_x.",
+		},
+		{
+			Name: "output without any call",
+			Bad: js(`{"model":"gpt-4.1","tools":[$TOOL],"input":[{"role":"user","content":"Weather?"},
+				{"type":"function_call_output","call_id":"call_x","output":"18C"}]}`),
+			Good: js(`{"model":"gpt-4.1","tools":[$TOOL],"input":[{"role":"user","content":"Weather?"},
+				{"type":"function_call","call_id":"call_x","name":"get_weather","arguments":"{}"},
+				{"type":"function_call_output","call_id":"call_x","output":"18C"}]}`),
+			WantStatus: 400, WantMessage: "No tool call found for function call output with call_id call_x.",
+		},
+		{
+			Name: "output before its call",
+			Bad: js(`{"model":"gpt-4.1","tools":[$TOOL],"input":[{"role":"user","content":"Weather?"},
+				{"type":"function_call_output","call_id":"call_x","output":"18C"},
+				{"type":"function_call","call_id":"call_x","name":"get_weather","arguments":"{}"}]}`),
+			Good: js(`{"model":"gpt-4.1","tools":[$TOOL],"input":[{"role":"user","content":"Weather?"},
+				{"type":"function_call","call_id":"call_x","name":"get_weather","arguments":"{}"},
+				{"type":"function_call_output","call_id":"call_x","output":"18C"}]}`),
+			WantStatus: 400, WantMessage: "No tool call found for function call output with call_id call_x.",
+		},
+		{
+			Name: "duplicate output",
+			Bad: js(`{"model":"gpt-4.1","tools":[$TOOL],"input":[{"role":"user","content":"Weather?"},
+				{"type":"function_call","call_id":"call_x","name":"get_weather","arguments":"{}"},
+				{"type":"function_call_output","call_id":"call_x","output":"18C"},
+				{"type":"function_call_output","call_id":"call_x","output":"18C"}]}`),
+			Good: js(`{"model":"gpt-4.1","tools":[$TOOL],"input":[{"role":"user","content":"Weather?"},
+				{"type":"function_call","call_id":"call_x","name":"get_weather","arguments":"{}"},
+				{"type":"function_call_output","call_id":"call_x","output":"18C"}]}`),
+			WantStatus: 400, WantMessage: "No tool call found for function call output with call_id call_x.",
+		},
+	},
+}, checkToolCalls)
+
+// checkToolCalls scans the input in order, binding each output to one
+// earlier unanswered call: an output before its call, a second output for
+// the same call, or an output for no call at all finds none.
+func checkToolCalls(r *Request, _ *rules.Env) []rules.Violation {
+	open := map[string]int{}
+	var out []rules.Violation
+	for i, it := range r.Effective() {
+		switch it.Kind() {
+		case "function_call":
+			if it.CallID != nil {
+				open[*it.CallID]++
+			}
+		case "tool_search_call":
+			// A client-executed tool search is answered like a function
+			// call: a function_call_output with its call_id.
+			if it.Execution == "client" && it.CallID != nil {
+				open[*it.CallID]++
+			}
+		case "function_call_output":
+			if it.CallID == nil {
+				continue
+			}
+			if open[*it.CallID] > 0 {
+				open[*it.CallID]--
+				continue
+			}
+			out = append(out, inputBreach(atEffective(i), itemPath(it), fmt.Sprintf("No tool call found for function call output with call_id %s.", *it.CallID)))
+		}
+	}
+	return out
+}
