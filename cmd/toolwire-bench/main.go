@@ -47,6 +47,12 @@ func main() {
 	flag.StringVar(&cfg.dialects, "dialects", "", "comma-separated dialects to load (default: all)")
 	flag.BoolVar(&cfg.noStream, "no-stream", false, "skip the streamed runs")
 	flag.IntVar(&cfg.rounds, "rounds", 3, "rounds of baseline-then-dialects for the headline ratios (median reported); 0 = take them from the sweep")
+	flag.StringVar(&cfg.longRounds, "long-rounds", "0,10,100,400", "long conversations: earlier tool rounds in each measured request, comma-separated (empty: skip the table)")
+	flag.DurationVar(&cfg.longEach, "long-duration", time.Second, "long conversations: how long each run (baseline or mock, one dialect, one size) lasts")
+	flag.IntVar(&cfg.longConcurrency, "long-concurrency", 16, "long conversations: concurrent workers, each posting in its own session")
+	flag.IntVar(&cfg.longReps, "long-reps", 3, "long conversations: repetitions of every baseline/mock pair (median reported)")
+	flag.BoolVar(&cfg.longOnly, "long-only", false, "measure only the long-conversation table (no sweep, headline or soak)")
+	flag.StringVar(&cfg.mockURL, "mock-url", "", "load an already running mock at this URL (e.g. `toolwire serve` of another build) instead of starting one; its allocations, CPU and memory are then not reported")
 	flag.Parse()
 	res, err := run(cfg, os.Stdout)
 	if err != nil {
@@ -77,6 +83,13 @@ type config struct {
 	dialects      string
 	noStream      bool
 	rounds        int
+
+	longRounds      string
+	longEach        time.Duration
+	longConcurrency int
+	longReps        int
+	longOnly        bool
+	mockURL         string
 }
 
 type roundResult struct {
@@ -93,6 +106,10 @@ type Result struct {
 	Dialects    map[string]DialectStats `json:"dialects"`
 	Runs        []Run                   `json:"runs"`
 	Soak        Soak                    `json:"soak"`
+	// Long is the long-conversation table (long.go).
+	Long *LongTable `json:"long_conversations,omitempty"`
+	// MockURL is the external mock loaded (--mock-url), if any.
+	MockURL string `json:"mock_url,omitempty"`
 }
 
 // DialectStats is the headline per dialect: non-streaming at the highest
@@ -156,8 +173,20 @@ func run(cfg config, w io.Writer) (*Result, error) {
 	if cfg.journalBudget > 0 {
 		limits.JournalBudget = cfg.journalBudget
 	}
-	mock, err := startServer(cfg, "mock", limits)
+	longRounds, err := parseRounds(cfg.longRounds)
 	if err != nil {
+		return nil, err
+	}
+	if cfg.longOnly && len(longRounds) == 0 {
+		return nil, fmt.Errorf("--long-only with no --long-rounds measures nothing")
+	}
+	if len(longRounds) > 0 && (cfg.longReps < 1 || cfg.longConcurrency < 1 || cfg.longEach <= 0) {
+		return nil, fmt.Errorf("--long-reps, --long-concurrency and --long-duration must be positive")
+	}
+	var mock *server
+	if cfg.mockURL != "" {
+		mock = &server{url: strings.TrimRight(cfg.mockURL, "/"), stop: func() {}}
+	} else if mock, err = startServer(cfg, "mock", limits); err != nil {
 		return nil, err
 	}
 	defer mock.stop()
@@ -168,7 +197,7 @@ func run(cfg config, w io.Writer) (*Result, error) {
 	defer base.stop()
 	mockURL, baseURL := mock.url, base.url
 
-	res := &Result{Machine: fmt.Sprintf("%s/%s, %d CPUs, %s", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version()), Dialects: map[string]DialectStats{}}
+	res := &Result{Machine: fmt.Sprintf("%s/%s, %d CPUs, %s", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version()), Dialects: map[string]DialectStats{}, MockURL: cfg.mockURL}
 	client := &http.Client{Transport: &http.Transport{MaxIdleConns: 256, MaxIdleConnsPerHost: 256, DisableCompression: true}}
 	loadBaseline := func(c int) Run {
 		return load(client, base, cfg.each, c, "baseline", false, func(worker, i int) *http.Request {
@@ -190,6 +219,14 @@ func run(cfg config, w io.Writer) (*Result, error) {
 		if cfg.dialects == "" || slices.Contains(strings.Split(cfg.dialects, ","), string(d)) {
 			dialects = append(dialects, d)
 		}
+	}
+
+	if cfg.longOnly {
+		if res.Long, err = runLong(client, mock, base, dialects, longRounds, cfg.longEach, cfg.longConcurrency, cfg.longReps); err != nil {
+			return nil, err
+		}
+		printLong(w, res.Long)
+		return res, nil
 	}
 
 	// The sweep: every dialect, streamed and not, at every concurrency.
@@ -262,8 +299,16 @@ func run(cfg config, w io.Writer) (*Result, error) {
 			res.Dialects[string(d)] = st
 		}
 	}
+	if len(longRounds) > 0 {
+		if res.Long, err = runLong(client, mock, base, dialects, longRounds, cfg.longEach, cfg.longConcurrency, cfg.longReps); err != nil {
+			return nil, err
+		}
+	}
 	res.Soak = soak(client, mock, cfg.soakRequests, cfg.soakSessions)
 	printTable(w, res)
+	if res.Long != nil {
+		printLong(w, res.Long)
+	}
 	return res, nil
 }
 
