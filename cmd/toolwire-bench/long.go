@@ -165,7 +165,7 @@ type LongRow struct {
 	BodyBytes   int       `json:"body_bytes"`
 	BaselineRPS float64   `json:"baseline_rps"` // median over the repetitions
 	MockRPS     float64   `json:"mock_rps"`     // median over the repetitions
-	Ratio       float64   `json:"ratio"`        // median of RepRatios
+	Ratio       float64   `json:"ratio"`        // median of RepRatios; three decimals, as a long request's is small
 	RepRatios   []float64 `json:"rep_ratios"`   // in the order measured
 	// MockCPUPerOp and BaselineCPUPerOp are the server processes' CPU
 	// time per request (medians; 0 when the mock is external).
@@ -197,7 +197,7 @@ func summarize(d conv.Dialect, rounds, bodyBytes int, reps []pairRuns) LongRow {
 		if p.base.RPS > 0 {
 			r = p.mock.RPS / p.base.RPS
 		}
-		row.RepRatios = append(row.RepRatios, round(r))
+		row.RepRatios = append(row.RepRatios, round3(r))
 		ratios = append(ratios, r)
 		base = append(base, p.base.RPS)
 		mock = append(mock, p.mock.RPS)
@@ -207,7 +207,7 @@ func summarize(d conv.Dialect, rounds, bodyBytes int, reps []pairRuns) LongRow {
 	if len(reps) == 0 {
 		return row
 	}
-	row.Ratio = round(median(ratios))
+	row.Ratio = round3(median(ratios))
 	row.BaselineRPS, row.MockRPS = round(median(base)), round(median(mock))
 	row.MockCPUPerOp, row.BaselineCPUPerOp = round(median(mockCPU)), round(median(baseCPU))
 	return row
@@ -313,12 +313,14 @@ func printLong(w io.Writer, t *LongTable) {
 	for _, r := range t.Rows {
 		reps := make([]string, len(r.RepRatios))
 		for i, x := range r.RepRatios {
-			reps[i] = strconv.FormatFloat(x, 'f', 2, 64)
+			reps[i] = strconv.FormatFloat(x, 'f', 3, 64)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%.0f\t%.2f\t%s\t%.0f\t\n", r.Dialect, r.Rounds, r.BodyBytes, r.BaselineRPS, r.MockRPS, r.Ratio, strings.Join(reps, " "), r.MockCPUPerOp)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%.0f\t%.3f\t%s\t%.0f\t\n", r.Dialect, r.Rounds, r.BodyBytes, r.BaselineRPS, r.MockRPS, r.Ratio, strings.Join(reps, " "), r.MockCPUPerOp)
 	}
 	_ = tw.Flush()
 }
 
 // medianCopy is median without reordering xs.
 func medianCopy(xs []float64) float64 { return median(slices.Clone(xs)) }
+
+func round3(f float64) float64 { return float64(int64(f*1000+0.5)) / 1000 }

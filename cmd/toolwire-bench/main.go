@@ -3,8 +3,11 @@
 // in the same run, against a bare net/http handler returning a fixed JSON
 // body — the ceiling on this machine — and against the same handler
 // answering the dialects' own requests with the mock's recorded answers
-// (the mirror, mirror.go). Ratios, not absolute numbers, are the result:
-// they survive a change of machine.
+// (the mirror, mirror.go); and each dialect's requests carrying long
+// conversations against the same handler reading the same body (long.go).
+// Ratios, not absolute numbers, are the result: they survive a change of
+// machine. `toolwire-bench compare` sets several builds' runs side by side
+// (compare.go, scripts/bench-compare.sh).
 package main
 
 import (
@@ -33,6 +36,13 @@ import (
 func main() {
 	if role := os.Getenv(serveEnv); role != "" {
 		serveChild(role)
+		return
+	}
+	if len(os.Args) > 1 && os.Args[1] == "compare" {
+		if err := runCompare(os.Args[2:], os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "toolwire-bench:", err)
+			os.Exit(2)
+		}
 		return
 	}
 	var cfg config

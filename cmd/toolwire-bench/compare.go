@@ -1,0 +1,176 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/toolwire/toolwire/mockprovider/conv"
+)
+
+// `toolwire-bench compare LABEL=FILE,FILE… [LABEL=FILE,…]` sets builds side
+// by side (or gives one build's medians over several runs): for each label (a build), the median over its bench.json files
+// (its runs) of every headline ratio and every long-conversation ratio,
+// and each later build's median over the first's. scripts/bench-compare.sh
+// runs the builds alternately and calls it.
+
+// build is one labelled build's runs.
+type build struct {
+	label string
+	runs  []*Result
+}
+
+// cmpCell is one figure across builds: the median of each build's runs,
+// their values in run order, and each build's median over the first's.
+type cmpCell struct {
+	medians []float64
+	values  [][]float64
+	factors []float64 // factors[0] is 1
+}
+
+func compareCell(builds []build, value func(*Result) (float64, bool)) cmpCell {
+	var c cmpCell
+	for _, b := range builds {
+		var vs []float64
+		for _, r := range b.runs {
+			if v, ok := value(r); ok {
+				vs = append(vs, v)
+			}
+		}
+		c.values = append(c.values, vs)
+		m := 0.0
+		if len(vs) > 0 {
+			m = medianCopy(vs)
+		}
+		c.medians = append(c.medians, m)
+	}
+	for _, m := range c.medians {
+		f := 0.0
+		if c.medians[0] > 0 {
+			f = round(m / c.medians[0])
+		}
+		c.factors = append(c.factors, f)
+	}
+	return c
+}
+
+func runCompare(args []string, w io.Writer) error {
+	if len(args) == 0 {
+		return fmt.Errorf("usage: toolwire-bench compare LABEL=bench.json[,bench.json…] [LABEL=…] (the first build is the reference)")
+	}
+	var builds []build
+	for _, a := range args {
+		label, files, ok := strings.Cut(a, "=")
+		if !ok || label == "" || files == "" {
+			return fmt.Errorf("compare: %q is not LABEL=FILE[,FILE…]", a)
+		}
+		b := build{label: label}
+		for _, f := range strings.Split(files, ",") {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				return fmt.Errorf("compare: %w", err)
+			}
+			var r Result
+			if err := json.Unmarshal(data, &r); err != nil {
+				return fmt.Errorf("compare: %s: %w", f, err)
+			}
+			b.runs = append(b.runs, &r)
+		}
+		builds = append(builds, b)
+	}
+	printCompare(w, builds)
+	return nil
+}
+
+func printCompare(w io.Writer, builds []build) {
+	fmtCell := func(c cmpCell, i int) string {
+		if len(c.values[i]) == 0 {
+			return "not measured"
+		}
+		parts := make([]string, len(c.values[i]))
+		for j, v := range c.values[i] {
+			parts[j] = strconv.FormatFloat(v, 'f', -1, 64)
+		}
+		s := strconv.FormatFloat(c.medians[i], 'f', -1, 64) + " (" + strings.Join(parts, " ") + ")"
+		if i > 0 {
+			s += fmt.Sprintf(" = %.2f×", c.factors[i])
+		}
+		return s
+	}
+	header := func(tw io.Writer, first string) {
+		fmt.Fprint(tw, first)
+		for i, b := range builds {
+			fmt.Fprintf(tw, "\t%s (%d runs)", b.label, len(b.runs))
+			if i > 0 {
+				fmt.Fprintf(tw, ", × %s", builds[0].label)
+			}
+		}
+		fmt.Fprintln(tw, "\t")
+	}
+	fmt.Fprintln(w, "first turn: headline ratio to the plain baseline (call and result turns alternating, median of each run's rounds); median of the runs (each run)")
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	header(tw, "dialect")
+	for _, d := range conv.Dialects {
+		c := compareCell(builds, func(r *Result) (float64, bool) {
+			st, ok := r.Dialects[string(d)]
+			return st.Ratio, ok && st.Ratio > 0
+		})
+		fmt.Fprint(tw, d)
+		for i := range builds {
+			fmt.Fprint(tw, "\t", fmtCell(c, i))
+		}
+		fmt.Fprintln(tw, "\t")
+	}
+	_ = tw.Flush()
+
+	// The cells any run measured, in the order the first run that has
+	// them lists them.
+	type key struct {
+		d      string
+		rounds int
+	}
+	var keys []key
+	seen := map[key]bool{}
+	for _, b := range builds {
+		for _, r := range b.runs {
+			if r.Long == nil {
+				continue
+			}
+			for _, row := range r.Long.Rows {
+				if k := (key{row.Dialect, row.Rounds}); !seen[k] {
+					seen[k] = true
+					keys = append(keys, k)
+				}
+			}
+		}
+	}
+	if len(keys) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nlong conversations: ratio to a baseline reading the same body; median of the runs (each run)")
+	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	header(tw, "dialect\trounds")
+	for _, k := range keys {
+		c := compareCell(builds, func(r *Result) (float64, bool) {
+			if r.Long == nil {
+				return 0, false
+			}
+			for _, row := range r.Long.Rows {
+				if row.Dialect == k.d && row.Rounds == k.rounds {
+					return row.Ratio, true
+				}
+			}
+			return 0, false
+		})
+		fmt.Fprintf(tw, "%s\t%d", k.d, k.rounds)
+		for i := range builds {
+			fmt.Fprint(tw, "\t", fmtCell(c, i))
+		}
+		fmt.Fprintln(tw, "\t")
+	}
+	_ = tw.Flush()
+}
