@@ -86,46 +86,61 @@ func runCompare(args []string, w io.Writer) error {
 	return nil
 }
 
-func printCompare(w io.Writer, builds []build) {
-	fmtCell := func(c cmpCell, i int) string {
+// comparison prints builds side by side.
+type comparison []build
+
+// header is a table's first line: first, then a column per build.
+func (bs comparison) header(tw io.Writer, first string) {
+	fmt.Fprint(tw, first)
+	for i, b := range bs {
+		fmt.Fprintf(tw, "\t%s (%d runs)", b.label, len(b.runs))
+		if i > 0 {
+			fmt.Fprintf(tw, ", × %s", bs[0].label)
+		}
+	}
+	fmt.Fprintln(tw, "\t")
+}
+
+// row is a table's line: first, then c's median, runs and factor per build.
+func (bs comparison) row(tw io.Writer, first string, c cmpCell) {
+	fmt.Fprint(tw, first)
+	for i := range bs {
 		if len(c.values[i]) == 0 {
-			return "not measured"
+			fmt.Fprint(tw, "\tnot measured")
+			continue
 		}
 		parts := make([]string, len(c.values[i]))
 		for j, v := range c.values[i] {
 			parts[j] = strconv.FormatFloat(v, 'f', -1, 64)
 		}
-		s := strconv.FormatFloat(c.medians[i], 'f', -1, 64) + " (" + strings.Join(parts, " ") + ")"
+		fmt.Fprintf(tw, "\t%s (%s)", strconv.FormatFloat(c.medians[i], 'f', -1, 64), strings.Join(parts, " "))
 		if i > 0 {
-			s += fmt.Sprintf(" = %.2f×", c.factors[i])
+			fmt.Fprintf(tw, " = %.2f×", c.factors[i])
 		}
-		return s
 	}
-	header := func(tw io.Writer, first string) {
-		fmt.Fprint(tw, first)
-		for i, b := range builds {
-			fmt.Fprintf(tw, "\t%s (%d runs)", b.label, len(b.runs))
-			if i > 0 {
-				fmt.Fprintf(tw, ", × %s", builds[0].label)
-			}
+	fmt.Fprintln(tw, "\t")
+}
+
+func printCompare(w io.Writer, builds []build) {
+	bs := comparison(builds)
+	headlines := false
+	for _, b := range bs {
+		for _, r := range b.runs {
+			headlines = headlines || len(r.Dialects) > 0
 		}
-		fmt.Fprintln(tw, "\t")
 	}
-	fmt.Fprintln(w, "first turn: headline ratio to the plain baseline (call and result turns alternating, median of each run's rounds); median of the runs (each run)")
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	header(tw, "dialect")
-	for _, d := range conv.Dialects {
-		c := compareCell(builds, func(r *Result) (float64, bool) {
-			st, ok := r.Dialects[string(d)]
-			return st.Ratio, ok && st.Ratio > 0
-		})
-		fmt.Fprint(tw, d)
-		for i := range builds {
-			fmt.Fprint(tw, "\t", fmtCell(c, i))
+	if headlines {
+		fmt.Fprintln(w, "first turn: headline ratio to the plain baseline (call and result turns alternating, median of each run's rounds); median of the runs (each run)")
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		bs.header(tw, "dialect")
+		for _, d := range conv.Dialects {
+			bs.row(tw, string(d), compareCell(bs, func(r *Result) (float64, bool) {
+				st, ok := r.Dialects[string(d)]
+				return st.Ratio, ok && st.Ratio > 0
+			}))
 		}
-		fmt.Fprintln(tw, "\t")
+		_ = tw.Flush()
 	}
-	_ = tw.Flush()
 
 	// The cells any run measured, in the order the first run that has
 	// them lists them.
@@ -135,7 +150,7 @@ func printCompare(w io.Writer, builds []build) {
 	}
 	var keys []key
 	seen := map[key]bool{}
-	for _, b := range builds {
+	for _, b := range bs {
 		for _, r := range b.runs {
 			if r.Long == nil {
 				continue
@@ -151,11 +166,11 @@ func printCompare(w io.Writer, builds []build) {
 	if len(keys) == 0 {
 		return
 	}
-	fmt.Fprintln(w, "\nlong conversations: ratio to a baseline reading the same body; median of the runs (each run)")
-	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	header(tw, "dialect\trounds")
+	fmt.Fprintln(w, "long conversations: ratio to a baseline reading the same body; median of the runs (each run)")
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	bs.header(tw, "dialect\trounds")
 	for _, k := range keys {
-		c := compareCell(builds, func(r *Result) (float64, bool) {
+		bs.row(tw, fmt.Sprintf("%s\t%d", k.d, k.rounds), compareCell(bs, func(r *Result) (float64, bool) {
 			if r.Long == nil {
 				return 0, false
 			}
@@ -165,12 +180,7 @@ func printCompare(w io.Writer, builds []build) {
 				}
 			}
 			return 0, false
-		})
-		fmt.Fprintf(tw, "%s\t%d", k.d, k.rounds)
-		for i := range builds {
-			fmt.Fprint(tw, "\t", fmtCell(c, i))
-		}
-		fmt.Fprintln(tw, "\t")
+		}))
 	}
 	_ = tw.Flush()
 }

@@ -171,6 +171,10 @@ type LongRow struct {
 	// time per request (medians; 0 when the mock is external).
 	MockCPUPerOp     float64 `json:"mock_cpu_us_per_request,omitempty"`
 	BaselineCPUPerOp float64 `json:"baseline_cpu_us_per_request,omitempty"`
+	// CPURatio is BaselineCPUPerOp ÷ MockCPUPerOp: the ratio if the load
+	// generator and the machine's other work took no CPU from the
+	// servers, steadier than Ratio on a shared machine.
+	CPURatio float64 `json:"cpu_ratio,omitempty"`
 }
 
 // LongTable is bench.json's long-conversation measurement.
@@ -210,6 +214,9 @@ func summarize(d conv.Dialect, rounds, bodyBytes int, reps []pairRuns) LongRow {
 	row.Ratio = round3(median(ratios))
 	row.BaselineRPS, row.MockRPS = round(median(base)), round(median(mock))
 	row.MockCPUPerOp, row.BaselineCPUPerOp = round(median(mockCPU)), round(median(baseCPU))
+	if row.MockCPUPerOp > 0 {
+		row.CPURatio = round3(row.BaselineCPUPerOp / row.MockCPUPerOp)
+	}
 	return row
 }
 
@@ -309,13 +316,13 @@ func runLong(client *http.Client, mock, base *server, dialects []conv.Dialect, r
 func printLong(w io.Writer, t *LongTable) {
 	fmt.Fprintf(w, "long conversations: concurrency %d, %s per run, %d repetitions, interleaved with a baseline reading the same body; %s\n", t.Concurrency, t.Duration, t.Reps, t.Sessions)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "dialect\trounds\tbody bytes\tbaseline req/s\tmock req/s\tratio\trepetitions\tmock CPU µs/req\t")
+	fmt.Fprintln(tw, "dialect\trounds\tbody bytes\tbaseline req/s\tmock req/s\tratio\trepetitions\tCPU µs/req baseline\tmock\tCPU ratio\t")
 	for _, r := range t.Rows {
 		reps := make([]string, len(r.RepRatios))
 		for i, x := range r.RepRatios {
 			reps[i] = strconv.FormatFloat(x, 'f', 3, 64)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%.0f\t%.3f\t%s\t%.0f\t\n", r.Dialect, r.Rounds, r.BodyBytes, r.BaselineRPS, r.MockRPS, r.Ratio, strings.Join(reps, " "), r.MockCPUPerOp)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%.0f\t%.3f\t%s\t%.0f\t%.0f\t%.3f\t\n", r.Dialect, r.Rounds, r.BodyBytes, r.BaselineRPS, r.MockRPS, r.Ratio, strings.Join(reps, " "), r.BaselineCPUPerOp, r.MockCPUPerOp, r.CPURatio)
 	}
 	_ = tw.Flush()
 }

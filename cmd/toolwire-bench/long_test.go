@@ -85,7 +85,7 @@ func TestSummarize(t *testing.T) {
 	}
 	got := summarize(conv.OpenAIChat, 400, 234000, reps)
 	want := LongRow{Dialect: "openai-chat", Rounds: 400, BodyBytes: 234000, BaselineRPS: 1000, MockRPS: 120, Ratio: 0.15,
-		RepRatios: []float64{0.1, 0.25, 0.15}, MockCPUPerOp: 950, BaselineCPUPerOp: 21}
+		RepRatios: []float64{0.1, 0.25, 0.15}, MockCPUPerOp: 950, BaselineCPUPerOp: 21, CPURatio: 0.022}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("summarize = %+v\nwant        %+v", got, want)
 	}
