@@ -12,8 +12,10 @@
 # generator, the same baseline processes, the same requests for both
 # builds, so an older build needs no bench flags of its own and the long-
 # conversation table is measured for it too. Each run is a fresh serve
-# process. Prints, per dialect, both builds' first-turn (headline) ratios
-# and long-conversation ratios, medians of the runs, and new ÷ old.
+# process, whose CPU time the bench reads from /proc (--mock-pid). Prints,
+# per dialect, both builds' first-turn (headline) and long-conversation
+# ratios, by throughput and by server CPU per request (steadier when
+# others share the machine), medians of the runs, and new ÷ old.
 #
 # The ratios here are `toolwire serve`'s (default flags, request log off),
 # not the in-bench mock `make bench` measures; compare them with each
@@ -95,7 +97,7 @@ for i in $(seq "$runs"); do
 		echo "run $i/$runs: $which"
 		start_serve "$tmp/toolwire-$which" "$tmp/serve-$which-$i.log"
 		out="$tmp/$which-$i.json"
-		if ! "$tmp/toolwire-bench" --mock-url "$serve_url" --concurrency 64 --no-stream --rounds 3 \
+		if ! "$tmp/toolwire-bench" --mock-url "$serve_url" --mock-pid "$serve_pid" --concurrency 64 --no-stream --rounds 3 \
 			--duration "$duration" --soak-requests 0 --long-rounds "$long_rounds" --long-reps 1 \
 			--long-duration "$long_duration" --out "$out" >"$tmp/bench-$which-$i.log" 2>&1; then
 			cat "$tmp/bench-$which-$i.log" >&2

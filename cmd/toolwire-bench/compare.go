@@ -114,73 +114,100 @@ func (bs comparison) row(tw io.Writer, first string, c cmpCell) {
 			parts[j] = strconv.FormatFloat(v, 'f', -1, 64)
 		}
 		fmt.Fprintf(tw, "\t%s (%s)", strconv.FormatFloat(c.medians[i], 'f', -1, 64), strings.Join(parts, " "))
-		if i > 0 {
+		if i > 0 && len(c.values[0]) > 0 {
 			fmt.Fprintf(tw, " = %.2f×", c.factors[i])
 		}
 	}
 	fmt.Fprintln(tw, "\t")
 }
 
+// table prints one figure's rows, unless no build measured it.
+func (bs comparison) table(w io.Writer, title, first string, names []string, rows []cmpCell) {
+	measured := false
+	for _, c := range rows {
+		for _, vs := range c.values {
+			measured = measured || len(vs) > 0
+		}
+	}
+	if !measured {
+		return
+	}
+	fmt.Fprintln(w, title+"; median of the runs (each run)")
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	bs.header(tw, first)
+	for i, c := range rows {
+		bs.row(tw, names[i], c)
+	}
+	_ = tw.Flush()
+}
+
 func printCompare(w io.Writer, builds []build) {
 	bs := comparison(builds)
+	// The long-conversation cells any run measured, in the order the
+	// first run that has them lists them.
+	type cellKey struct {
+		d      string
+		rounds int
+	}
+	var cells []cellKey
+	seen := map[cellKey]bool{}
 	headlines := false
 	for _, b := range bs {
 		for _, r := range b.runs {
 			headlines = headlines || len(r.Dialects) > 0
-		}
-	}
-	if headlines {
-		fmt.Fprintln(w, "first turn: headline ratio to the plain baseline (call and result turns alternating, median of each run's rounds); median of the runs (each run)")
-		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-		bs.header(tw, "dialect")
-		for _, d := range conv.Dialects {
-			bs.row(tw, string(d), compareCell(bs, func(r *Result) (float64, bool) {
-				st, ok := r.Dialects[string(d)]
-				return st.Ratio, ok && st.Ratio > 0
-			}))
-		}
-		_ = tw.Flush()
-	}
-
-	// The cells any run measured, in the order the first run that has
-	// them lists them.
-	type key struct {
-		d      string
-		rounds int
-	}
-	var keys []key
-	seen := map[key]bool{}
-	for _, b := range bs {
-		for _, r := range b.runs {
 			if r.Long == nil {
 				continue
 			}
 			for _, row := range r.Long.Rows {
-				if k := (key{row.Dialect, row.Rounds}); !seen[k] {
+				if k := (cellKey{row.Dialect, row.Rounds}); !seen[k] {
 					seen[k] = true
-					keys = append(keys, k)
+					cells = append(cells, k)
 				}
 			}
 		}
 	}
-	if len(keys) == 0 {
-		return
+	headline := func(title string, value func(DialectStats) float64) {
+		var names []string
+		var rows []cmpCell
+		for _, d := range conv.Dialects {
+			names = append(names, string(d))
+			rows = append(rows, compareCell(bs, func(r *Result) (float64, bool) {
+				v := value(r.Dialects[string(d)])
+				return v, v > 0
+			}))
+		}
+		bs.table(w, title, "dialect", names, rows)
 	}
-	fmt.Fprintln(w, "long conversations: ratio to a baseline reading the same body; median of the runs (each run)")
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	bs.header(tw, "dialect\trounds")
-	for _, k := range keys {
-		bs.row(tw, fmt.Sprintf("%s\t%d", k.d, k.rounds), compareCell(bs, func(r *Result) (float64, bool) {
-			if r.Long == nil {
-				return 0, false
-			}
-			for _, row := range r.Long.Rows {
-				if row.Dialect == k.d && row.Rounds == k.rounds {
-					return row.Ratio, true
+	long := func(title string, value func(LongRow) float64) {
+		var names []string
+		var rows []cmpCell
+		for _, k := range cells {
+			names = append(names, fmt.Sprintf("%s\t%d", k.d, k.rounds))
+			rows = append(rows, compareCell(bs, func(r *Result) (float64, bool) {
+				if r.Long == nil {
+					return 0, false
 				}
-			}
-			return 0, false
-		}))
+				for _, row := range r.Long.Rows {
+					if row.Dialect == k.d && row.Rounds == k.rounds {
+						v := value(row)
+						return v, v > 0
+					}
+				}
+				return 0, false
+			}))
+		}
+		bs.table(w, title, "dialect\trounds", names, rows)
 	}
-	_ = tw.Flush()
+	if headlines { // a run from --long-only has none
+		headline("first turn: headline ratio to the plain baseline (call and result turns alternating, median of each run's rounds)",
+			func(st DialectStats) float64 { return st.Ratio })
+		headline("first turn, CPU: the baseline's server CPU per request ÷ the mock's (steadier on a shared machine; needs the mock's CPU time)",
+			func(st DialectStats) float64 { return st.CPURatio })
+	}
+	if len(cells) > 0 { // nor has one with --long-rounds ''
+		long("long conversations: ratio to a baseline reading the same body",
+			func(r LongRow) float64 { return r.Ratio })
+		long("long conversations, CPU: the baseline's server CPU per request ÷ the mock's",
+			func(r LongRow) float64 { return r.CPURatio })
+	}
 }

@@ -59,6 +59,9 @@ func TestRunCompare(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
 	}
+	if strings.Contains(out.String(), "CPU") {
+		t.Errorf("a figure no run measured (CPU) is printed:\n%s", out.String())
+	}
 	for _, bad := range [][]string{{}, {"old=" + a, "new"}, {"old=" + a, "new=" + filepath.Join(dir, "missing.json")}} {
 		if err := runCompare(bad, &out); err == nil {
 			t.Errorf("runCompare(%q) accepted", bad)

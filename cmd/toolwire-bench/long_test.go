@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
 	"reflect"
 	"testing"
 	"time"
@@ -164,5 +165,34 @@ func TestParseRounds(t *testing.T) {
 		if _, err := parseRounds(bad); err == nil {
 			t.Errorf("parseRounds(%q) accepted", bad)
 		}
+	}
+}
+
+// TestStatCPUMicros reads utime and stime from a /proc/PID/stat line
+// whose command name holds spaces and a parenthesis, and a process's own
+// line agrees with getrusage to within a few clock ticks.
+func TestStatCPUMicros(t *testing.T) {
+	line := []byte("4242 (tool wire) x) S 1 4242 4242 0 -1 4194560 1234 0 0 0 250 37 0 0 20 0 9 0 100 1000 200 18446744073709551615\n")
+	if got := statCPUMicros(line); got != (250+37)*10_000 {
+		t.Errorf("statCPUMicros = %d, want %d", got, (250+37)*10_000)
+	}
+	if got := statCPUMicros([]byte("garbage")); got != 0 {
+		t.Errorf("statCPUMicros(garbage) = %d", got)
+	}
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("no /proc")
+	}
+	// Work until this process has used 200 ms of CPU, so that both
+	// clocks have something to count.
+	x := 0
+	for cpuMicros() < 200_000 {
+		for i := range 1_000_000 {
+			x += i
+		}
+	}
+	_ = x
+	proc, self := procStats(os.Getpid()).CPUMicros, cpuMicros()
+	if proc < self-100_000 || proc > self+100_000 {
+		t.Errorf("/proc says %d µs of CPU, getrusage %d", proc, self)
 	}
 }

@@ -62,7 +62,8 @@ func main() {
 	flag.IntVar(&cfg.longConcurrency, "long-concurrency", 16, "long conversations: concurrent workers, each posting in its own session")
 	flag.IntVar(&cfg.longReps, "long-reps", 3, "long conversations: repetitions of every baseline/mock pair (median reported)")
 	flag.BoolVar(&cfg.longOnly, "long-only", false, "measure only the long-conversation table (no sweep, headline or soak)")
-	flag.StringVar(&cfg.mockURL, "mock-url", "", "load an already running mock at this URL (e.g. `toolwire serve` of another build) instead of starting one; its allocations, CPU and memory are then not reported")
+	flag.StringVar(&cfg.mockURL, "mock-url", "", "load an already running mock at this URL (e.g. `toolwire serve` of another build) instead of starting one; its allocations are then not reported, its CPU time and memory only with --mock-pid")
+	flag.IntVar(&cfg.mockPID, "mock-pid", 0, "with --mock-url: the mock's process id, whose CPU time and memory are read from /proc (Linux)")
 	flag.Parse()
 	res, err := run(cfg, os.Stdout)
 	if err != nil {
@@ -100,6 +101,7 @@ type config struct {
 	longReps        int
 	longOnly        bool
 	mockURL         string
+	mockPID         int
 }
 
 type roundResult struct {
@@ -193,9 +195,12 @@ func run(cfg config, w io.Writer) (*Result, error) {
 	if len(longRounds) > 0 && (cfg.longReps < 1 || cfg.longConcurrency < 1 || cfg.longEach <= 0) {
 		return nil, fmt.Errorf("--long-reps, --long-concurrency and --long-duration must be positive")
 	}
+	if cfg.mockPID != 0 && cfg.mockURL == "" {
+		return nil, fmt.Errorf("--mock-pid is for the process of --mock-url")
+	}
 	var mock *server
 	if cfg.mockURL != "" {
-		mock = &server{url: strings.TrimRight(cfg.mockURL, "/"), stop: func() {}}
+		mock = &server{url: strings.TrimRight(cfg.mockURL, "/"), stop: func() {}, pid: cfg.mockPID}
 	} else if mock, err = startServer(cfg, "mock", limits); err != nil {
 		return nil, err
 	}
@@ -434,7 +439,12 @@ func rssMB() float64 {
 		runtime.ReadMemStats(&m)
 		return round(float64(m.Sys) / (1 << 20))
 	}
-	for _, line := range strings.Split(string(b), "\n") {
+	return vmRSS(string(b))
+}
+
+// vmRSS is the resident memory in MB a /proc/PID/status reports.
+func vmRSS(status string) float64 {
+	for _, line := range strings.Split(status, "\n") {
 		if strings.HasPrefix(line, "VmRSS:") {
 			f := strings.Fields(line)
 			kb, _ := strconv.ParseFloat(f[1], 64)
