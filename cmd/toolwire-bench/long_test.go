@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -18,7 +19,8 @@ var longSizes = []int{0, 10, 100, 400}
 
 // TestLongBodiesAccepted: every dialect's request with 0, 10, 100 and 400
 // earlier tool rounds is answered 200 by the mock, twice in one session
-// (the bench repeats it there), and grows with the rounds to the size
+// (the bench repeats it there), breaks no rule, not even a SHOULD (the
+// journal lists no violation), and grows with the rounds to the size
 // issue 21 measured (a 400-round Chat request of about 234 KB).
 func TestLongBodiesAccepted(t *testing.T) {
 	mock, err := startServer(config{inProcess: true}, "mock", session.DefaultLimits())
@@ -35,8 +37,9 @@ func TestLongBodiesAccepted(t *testing.T) {
 				t.Errorf("%s, %d rounds: %d bytes after %d, valid JSON %v", d, n, len(body), prev, json.Valid(body))
 			}
 			prev = len(body)
+			key := fmt.Sprintf("long-test-%s-%d", d, n)
 			for range 2 {
-				resp, err := client.Do(longRequest(mock.url, d, body, "long-test-"+string(d)))
+				resp, err := client.Do(longRequest(mock.url, d, body, key))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -44,6 +47,25 @@ func TestLongBodiesAccepted(t *testing.T) {
 				resp.Body.Close()
 				if resp.StatusCode != http.StatusOK {
 					t.Errorf("%s, %d rounds (%d bytes): status %d: %s", d, n, len(body), resp.StatusCode, b)
+				}
+			}
+			resp, err := client.Get(mock.url + "/_toolwire/sessions/" + key + "/journal")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var journal struct {
+				Entries []struct {
+					Violations []json.RawMessage `json:"violations"`
+				} `json:"entries"`
+			}
+			err = json.NewDecoder(resp.Body).Decode(&journal)
+			resp.Body.Close()
+			if err != nil || len(journal.Entries) != 2 {
+				t.Fatalf("%s, %d rounds: journal of %d entries, want 2 (%v)", d, n, len(journal.Entries), err)
+			}
+			for _, e := range journal.Entries {
+				if len(e.Violations) > 0 {
+					t.Errorf("%s, %d rounds: violations %s", d, n, e.Violations)
 				}
 			}
 		}
