@@ -168,7 +168,8 @@ type LongRow struct {
 	Ratio       float64   `json:"ratio"`        // median of RepRatios; three decimals, as a long request's is small
 	RepRatios   []float64 `json:"rep_ratios"`   // in the order measured
 	// MockCPUPerOp and BaselineCPUPerOp are the server processes' CPU
-	// time per request (medians; 0 when the mock is external).
+	// time per request (medians; 0 for a mock given by --mock-url
+	// without --mock-pid).
 	MockCPUPerOp     float64 `json:"mock_cpu_us_per_request,omitempty"`
 	BaselineCPUPerOp float64 `json:"baseline_cpu_us_per_request,omitempty"`
 	// CPURatio is BaselineCPUPerOp ÷ MockCPUPerOp: the ratio if the load
