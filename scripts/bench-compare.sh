@@ -30,7 +30,7 @@ while getopts "n:d:l:r:h" opt; do
 	l) long_duration=$OPTARG ;;
 	r) long_rounds=$OPTARG ;;
 	*)
-		sed -n '2,20p' "$0"
+		sed -n '2,/^set /{/^set /d;s/^# \{0,1\}//;p;}' "$0"
 		exit 2
 		;;
 	esac
