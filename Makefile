@@ -84,7 +84,7 @@ libraries: build
 drift-latest:
 	GO=$(GO) scripts/drift-latest.sh
 
-## bench: load benchmark against a bare net/http baseline; writes $(REPORTS)/bench.json
+## bench: load benchmark against a bare net/http baseline, and long conversations (0/10/100/400 earlier tool rounds) against a baseline reading the same body; writes $(REPORTS)/bench.json
 bench: build
 	$(BIN)/toolwire-bench --out $(REPORTS)/bench.json
 	$(GO) test -run='^$$' -bench=. -benchmem ./mockprovider/...

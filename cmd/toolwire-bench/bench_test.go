@@ -18,7 +18,8 @@ func TestBenchSmall(t *testing.T) {
 	if testing.Short() {
 		t.Skip("load run")
 	}
-	res, err := run(config{each: 150 * time.Millisecond, concurrency: "1,4", soakRequests: 3000, soakSessions: 500, rounds: 1}, io.Discard)
+	res, err := run(config{each: 150 * time.Millisecond, concurrency: "1,4", soakRequests: 3000, soakSessions: 500, rounds: 1,
+		longRounds: "0,10", longEach: 50 * time.Millisecond, longConcurrency: 2, longReps: 1}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +57,10 @@ func TestBenchSmall(t *testing.T) {
 	if mirrored != len(conv.Dialects) {
 		t.Errorf("%d mirror runs in one round, want one per dialect (%d)", mirrored, len(conv.Dialects))
 	}
-	for _, k := range []string{"baseline_rps", "dialects", "soak"} {
+	if res.Long == nil || len(res.Long.Rows) != 2*len(conv.Dialects) {
+		t.Errorf("long conversations: %+v, want a row per dialect and size", res.Long)
+	}
+	for _, k := range []string{"baseline_rps", "dialects", "soak", "long_conversations"} {
 		if _, ok := back[k]; !ok {
 			t.Errorf("bench.json lacks %s", k)
 		}

@@ -3,8 +3,11 @@
 // in the same run, against a bare net/http handler returning a fixed JSON
 // body — the ceiling on this machine — and against the same handler
 // answering the dialects' own requests with the mock's recorded answers
-// (the mirror, mirror.go). Ratios, not absolute numbers, are the result:
-// they survive a change of machine.
+// (the mirror, mirror.go); and each dialect's requests carrying long
+// conversations against the same handler reading the same body (long.go).
+// Ratios, not absolute numbers, are the result: they survive a change of
+// machine. `toolwire-bench compare` sets several builds' runs side by side
+// (compare.go, scripts/bench-compare.sh).
 package main
 
 import (
@@ -35,6 +38,13 @@ func main() {
 		serveChild(role)
 		return
 	}
+	if len(os.Args) > 1 && os.Args[1] == "compare" {
+		if err := runCompare(os.Args[2:], os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "toolwire-bench:", err)
+			os.Exit(2)
+		}
+		return
+	}
 	var cfg config
 	flag.StringVar(&cfg.out, "out", "reports/out/bench.json", "where to write bench.json")
 	flag.DurationVar(&cfg.each, "duration", 2*time.Second, "how long each load run lasts")
@@ -47,6 +57,13 @@ func main() {
 	flag.StringVar(&cfg.dialects, "dialects", "", "comma-separated dialects to load (default: all)")
 	flag.BoolVar(&cfg.noStream, "no-stream", false, "skip the streamed runs")
 	flag.IntVar(&cfg.rounds, "rounds", 3, "rounds of baseline-then-dialects for the headline ratios (median reported); 0 = take them from the sweep")
+	flag.StringVar(&cfg.longRounds, "long-rounds", "0,10,100,400", "long conversations: earlier tool rounds in each measured request, comma-separated (empty: skip the table)")
+	flag.DurationVar(&cfg.longEach, "long-duration", time.Second, "long conversations: how long each run (baseline or mock, one dialect, one size) lasts")
+	flag.IntVar(&cfg.longConcurrency, "long-concurrency", 16, "long conversations: concurrent workers, each posting in its own session")
+	flag.IntVar(&cfg.longReps, "long-reps", 3, "long conversations: repetitions of every baseline/mock pair (median reported)")
+	flag.BoolVar(&cfg.longOnly, "long-only", false, "measure only the long-conversation table (no sweep, headline or soak)")
+	flag.StringVar(&cfg.mockURL, "mock-url", "", "load an already running mock at this URL (e.g. `toolwire serve` of another build) instead of starting one; its allocations are then not reported, its CPU time and memory only with --mock-pid")
+	flag.IntVar(&cfg.mockPID, "mock-pid", 0, "with --mock-url: the mock's process id, whose CPU time and memory are read from /proc (Linux)")
 	flag.Parse()
 	res, err := run(cfg, os.Stdout)
 	if err != nil {
@@ -77,6 +94,14 @@ type config struct {
 	dialects      string
 	noStream      bool
 	rounds        int
+
+	longRounds      string
+	longEach        time.Duration
+	longConcurrency int
+	longReps        int
+	longOnly        bool
+	mockURL         string
+	mockPID         int
 }
 
 type roundResult struct {
@@ -93,6 +118,10 @@ type Result struct {
 	Dialects    map[string]DialectStats `json:"dialects"`
 	Runs        []Run                   `json:"runs"`
 	Soak        Soak                    `json:"soak"`
+	// Long is the long-conversation table (long.go).
+	Long *LongTable `json:"long_conversations,omitempty"`
+	// MockURL is the external mock loaded (--mock-url), if any.
+	MockURL string `json:"mock_url,omitempty"`
 }
 
 // DialectStats is the headline per dialect: non-streaming at the highest
@@ -156,8 +185,23 @@ func run(cfg config, w io.Writer) (*Result, error) {
 	if cfg.journalBudget > 0 {
 		limits.JournalBudget = cfg.journalBudget
 	}
-	mock, err := startServer(cfg, "mock", limits)
+	longRounds, err := parseRounds(cfg.longRounds)
 	if err != nil {
+		return nil, err
+	}
+	if cfg.longOnly && len(longRounds) == 0 {
+		return nil, fmt.Errorf("--long-only with no --long-rounds measures nothing")
+	}
+	if len(longRounds) > 0 && (cfg.longReps < 1 || cfg.longConcurrency < 1 || cfg.longEach <= 0) {
+		return nil, fmt.Errorf("--long-reps, --long-concurrency and --long-duration must be positive")
+	}
+	if cfg.mockPID != 0 && cfg.mockURL == "" {
+		return nil, fmt.Errorf("--mock-pid is for the process of --mock-url")
+	}
+	var mock *server
+	if cfg.mockURL != "" {
+		mock = &server{url: strings.TrimRight(cfg.mockURL, "/"), stop: func() {}, pid: cfg.mockPID}
+	} else if mock, err = startServer(cfg, "mock", limits); err != nil {
 		return nil, err
 	}
 	defer mock.stop()
@@ -168,7 +212,7 @@ func run(cfg config, w io.Writer) (*Result, error) {
 	defer base.stop()
 	mockURL, baseURL := mock.url, base.url
 
-	res := &Result{Machine: fmt.Sprintf("%s/%s, %d CPUs, %s", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version()), Dialects: map[string]DialectStats{}}
+	res := &Result{Machine: fmt.Sprintf("%s/%s, %d CPUs, %s", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version()), Dialects: map[string]DialectStats{}, MockURL: cfg.mockURL}
 	client := &http.Client{Transport: &http.Transport{MaxIdleConns: 256, MaxIdleConnsPerHost: 256, DisableCompression: true}}
 	loadBaseline := func(c int) Run {
 		return load(client, base, cfg.each, c, "baseline", false, func(worker, i int) *http.Request {
@@ -190,6 +234,14 @@ func run(cfg config, w io.Writer) (*Result, error) {
 		if cfg.dialects == "" || slices.Contains(strings.Split(cfg.dialects, ","), string(d)) {
 			dialects = append(dialects, d)
 		}
+	}
+
+	if cfg.longOnly {
+		if res.Long, err = runLong(client, mock, base, dialects, longRounds, cfg.longEach, cfg.longConcurrency, cfg.longReps); err != nil {
+			return nil, err
+		}
+		printLong(w, res.Long)
+		return res, nil
 	}
 
 	// The sweep: every dialect, streamed and not, at every concurrency.
@@ -262,8 +314,16 @@ func run(cfg config, w io.Writer) (*Result, error) {
 			res.Dialects[string(d)] = st
 		}
 	}
+	if len(longRounds) > 0 {
+		if res.Long, err = runLong(client, mock, base, dialects, longRounds, cfg.longEach, cfg.longConcurrency, cfg.longReps); err != nil {
+			return nil, err
+		}
+	}
 	res.Soak = soak(client, mock, cfg.soakRequests, cfg.soakSessions)
 	printTable(w, res)
+	if res.Long != nil {
+		printLong(w, res.Long)
+	}
 	return res, nil
 }
 
@@ -379,7 +439,12 @@ func rssMB() float64 {
 		runtime.ReadMemStats(&m)
 		return round(float64(m.Sys) / (1 << 20))
 	}
-	for _, line := range strings.Split(string(b), "\n") {
+	return vmRSS(string(b))
+}
+
+// vmRSS is the resident memory in MB a /proc/PID/status reports.
+func vmRSS(status string) float64 {
+	for _, line := range strings.Split(status, "\n") {
 		if strings.HasPrefix(line, "VmRSS:") {
 			f := strings.Fields(line)
 			kb, _ := strconv.ParseFloat(f[1], 64)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"os/exec"
 	"runtime"
 	"runtime/pprof"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -40,6 +42,10 @@ var fixedBody = []byte(`{"id":"baseline","object":"chat.completion","choices":[{
 type server struct {
 	url  string
 	stop func()
+	// pid, for a mock this program did not start (--mock-url), is its
+	// process: its CPU time and memory are read from /proc, as it has no
+	// stats endpoint.
+	pid int
 }
 
 // serverStats is what a server process reports about itself.
@@ -156,6 +162,9 @@ func handlerFor(role string, limits session.Limits) http.Handler {
 
 // stats asks the server process about itself, after a collection if gc.
 func (s *server) stats(client *http.Client, gc bool) serverStats {
+	if s.pid > 0 {
+		return procStats(s.pid)
+	}
 	u := s.url + statsPath
 	if gc {
 		u += "?gc=1"
@@ -178,6 +187,40 @@ func listen(h http.Handler) (string, func(), error) {
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
 	return "http://" + ln.Addr().String(), func() { _ = srv.Shutdown(context.Background()) }, nil
+}
+
+// procStats is another process's CPU time and resident memory, from
+// /proc (Linux; zero elsewhere). Its allocations are not known.
+func procStats(pid int) serverStats {
+	var st serverStats
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return st
+	}
+	st.CPUMicros = statCPUMicros(b)
+	if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid)); err == nil {
+		st.RSSMB = vmRSS(string(b))
+	}
+	return st
+}
+
+// statCPUMicros is the user + system time in a /proc/PID/stat line.
+func statCPUMicros(stat []byte) int64 {
+	// The fields after the command name, which is in parentheses and may
+	// hold spaces and parentheses: state, then utime and stime as the
+	// 12th and 13th.
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(string(stat[i+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	ut, _ := strconv.ParseInt(f[11], 10, 64)
+	sys, _ := strconv.ParseInt(f[12], 10, 64)
+	// In clock ticks of USER_HZ, 100 on every Linux build Go supports.
+	return (ut + sys) * 10_000
 }
 
 // cpuMicros is the process's CPU time (user + system): per request, it
