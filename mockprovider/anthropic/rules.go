@@ -22,7 +22,8 @@ var ruleSet = declareRules()
 // cache_control; inside a message, its text blocks before its thinking,
 // its role, its blocks' content, then its pairing with the turn before.
 func declareRules() *rules.Set[Request] {
-	s := rules.NewSet[Request](conv.Anthropic)
+	s := rules.NewSet[Request](conv.Anthropic, "rules_request.go", "rules_thinking.go", "rules_toolchoice.go",
+		"rules_cache.go", "rules_roles.go", "rules_content.go", "rules_pairing.go", "rules_models.go")
 	for _, topic := range []func(*rules.Set[Request]){
 		requestRules, thinkingRules, toolChoiceRules, cacheRules, roleRules, contentRules, pairingRules, modelRules,
 	} {

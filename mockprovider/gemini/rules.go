@@ -21,7 +21,8 @@ var ruleSet = declareRules()
 // parsing, then the parsed request's members, then the conversation's
 // turns. Breaches in one phase at one position are reported in this order.
 func declareRules() *rules.Set[Request] {
-	s := rules.NewSet[Request](conv.Gemini)
+	s := rules.NewSet[Request](conv.Gemini, "rules_payload.go", "rules_members.go", "rules_turns.go",
+		"rules_signatures.go", "rules_multimodal.go", "rules_models.go")
 	for _, topic := range []func(*rules.Set[Request]){
 		payloadRules, memberRules, turnRules, signatureRules, multimodalRules, modelRules,
 	} {

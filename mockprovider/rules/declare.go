@@ -89,6 +89,7 @@ func At(p Phase, index int) int { return int(p)*phaseSpan + index }
 // with its ID.
 type Set[Req any] struct {
 	dialect conv.Dialect
+	topics  []string
 	rules   []declared
 }
 
@@ -100,7 +101,11 @@ type declared struct {
 }
 
 // NewSet starts the rule set of dialect d, whose checks read *Req.
-func NewSet[Req any](d conv.Dialect) *Set[Req] { return &Set[Req]{dialect: d} }
+// topics, when given, are the dialect's rule files in the order its API
+// validates them (files not listed follow, by name).
+func NewSet[Req any](d conv.Dialect, topics ...string) *Set[Req] {
+	return &Set[Req]{dialect: d, topics: topics}
+}
 
 // Add declares a rule with its check (nil for a rule judged outside a
 // request) and returns its ID, so a declaration can name the constant the
@@ -118,15 +123,21 @@ func (s *Set[Req]) Add(r Rule, check func(req *Req, env *Env) []Violation) strin
 	return r.ID
 }
 
-// Rules returns the declared rules in declaration order: by the name of
-// the file that declares them, then by line. Run reports the breaches of
-// one place in this order, so it must not depend on the order Go
-// initializes a package's variables in, which follows their
-// dependencies before their files.
+// Rules returns the declared rules in declaration order: by the file
+// that declares them (the topics' order, then by name), then by line.
+// Run reports the breaches of one place in this order, so it must not
+// depend on the order Go initializes a package's variables in, which
+// follows their dependencies before their files.
 func (s *Set[Req]) Rules() []Rule {
+	rank := func(file string) int {
+		if i := slices.Index(s.topics, file); i >= 0 {
+			return i
+		}
+		return len(s.topics)
+	}
 	sorted := slices.Clone(s.rules)
 	slices.SortStableFunc(sorted, func(a, b declared) int {
-		return cmp.Or(strings.Compare(a.file, b.file), cmp.Compare(a.line, b.line))
+		return cmp.Or(cmp.Compare(rank(a.file), rank(b.file)), strings.Compare(a.file, b.file), cmp.Compare(a.line, b.line))
 	})
 	out := make([]Rule, len(sorted))
 	for i, d := range sorted {

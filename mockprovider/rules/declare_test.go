@@ -88,3 +88,25 @@ func TestSetOrdersByPlaceOfDeclaration(t *testing.T) {
 		t.Fatalf("cases start with %s", got[0].Rule)
 	}
 }
+
+func TestSetOrdersTopicsBeforeFileNames(t *testing.T) {
+	ids := func(s *Set[fakeRequest]) []string {
+		var out []string
+		for _, r := range s.Rules() {
+			out = append(out, r.ID)
+		}
+		return out
+	}
+	build := func(topics ...string) *Set[fakeRequest] {
+		s := NewSet[fakeRequest](conv.Gemini, topics...)
+		s.Add(Rule{ID: "gemini.here", Level: MUST, Summary: "s", Source: "https://example.com"}, nil)
+		addInTopicFile(s, "gemini.there")
+		return s
+	}
+	if got := ids(build()); !reflect.DeepEqual(got, []string{"gemini.here", "gemini.there"}) {
+		t.Errorf("by file name: %v", got)
+	}
+	if got := ids(build("declare_topic_test.go")); !reflect.DeepEqual(got, []string{"gemini.there", "gemini.here"}) {
+		t.Errorf("a listed topic file must come first: %v", got)
+	}
+}
