@@ -1,7 +1,6 @@
 package suite
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/toolwire/toolwire/mockprovider/rules"
@@ -15,10 +14,6 @@ import (
 type family struct {
 	Name  string // label value, e.g. "pairing"
 	Title string // the Describe text
-	// Rules are the names of the request rules in the family whose
-	// declarations do not name it yet, without their dialect prefix
-	// ("tool-result-first" covers anthropic.tool-result-first).
-	Rules []string
 }
 
 var families []family
@@ -29,8 +24,8 @@ func registerFamily(f family) bool {
 }
 
 // FamilyOf names the family of a rule: the one its declaration names, else
-// its scenario check's, else the family whose list names it ("other" when
-// none does; the catalog test keeps that set empty).
+// its scenario check's ("other" when neither does; the catalog test keeps
+// that set empty).
 func FamilyOf(r rules.Rule) string { return familyOf(r) }
 
 func familyOf(r rules.Rule) string {
@@ -40,11 +35,6 @@ func familyOf(r rules.Rule) string {
 	_, name, _ := strings.Cut(r.ID, ".")
 	if f, ok := checks.Family[name]; ok {
 		return f
-	}
-	for _, f := range families {
-		if slices.Contains(f.Rules, name) {
-			return f.Name
-		}
 	}
 	return "other"
 }

@@ -8,7 +8,4 @@ package suite
 var _ = registerFamily(family{
 	Name:  "continuity",
 	Title: "Reasoning items and thought signatures travel back",
-	Rules: []string{"reasoning-before-call", "reasoning-needs-following-item", "previous-response-known", "thought-signature",
-		"thinking-block-first", "thinking-signature", "redacted-thinking-unchanged", "thought-signature-issued",
-		"unique-item-ids", "items-persisted", "item-reference-known"},
 })

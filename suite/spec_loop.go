@@ -9,5 +9,4 @@ var _ = registerFamily(family{
 	Title: "The tool loop completes",
 	// Every loop rule is a scenario check; its family is declared with it
 	// in suite/checks.
-	Rules: nil,
 })

@@ -7,7 +7,4 @@ package suite
 var _ = registerFamily(family{
 	Name:  "models",
 	Title: "The model exists and accepts what is asked of it",
-	Rules: []string{"model-exists", "model-supports-role", "model-supports-reasoning-effort", "model-supports-reasoning",
-		"model-supports-effort-level", "model-supports-web-search", "model-supports-audio-input",
-		"model-served-by-chat", "model-served-by-responses"},
 })

@@ -8,11 +8,4 @@ package suite
 var _ = registerFamily(family{
 	Name:  "ordering",
 	Title: "Turns and blocks are in order",
-	Rules: []string{
-		"tool-result-first", "no-content-after-tool-use", "first-message-user", "role-alternation",
-		"strict-first-message-user", "strict-role-alternation",
-		"function-response-after-call", "function-call-after-user", "call-turn-not-mixed", "function-response-order",
-		"function-response-order-ids",
-		"valid-role", "message-role", "assistant-content-type",
-	},
 })

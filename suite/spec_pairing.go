@@ -7,9 +7,4 @@ package suite
 var _ = registerFamily(family{
 	Name:  "pairing",
 	Title: "Calls and results pair up",
-	Rules: []string{
-		"tool-calls-answered", "tool-message-follows-call", "tool-output-required", "output-needs-call",
-		"tool-use-answered", "tool-result-matches-tool-use", "tool-use-ids-unique",
-		"function-response-count", "function-response-id",
-	},
 })

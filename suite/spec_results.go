@@ -8,11 +8,4 @@ package suite
 var _ = registerFamily(family{
 	Name:  "results",
 	Title: "Results carry the tool's data, natively",
-	Rules: []string{
-
-		"function-response-object", "tool-result-content-type", "tool-result-is-error-boolean",
-		"image-only-in-user-messages", "image-format", "multimodal-response-model", "multimodal-response-inline-data",
-		"multimodal-response-mime", "multimodal-response-display-name-unique",
-		"multimodal-response-ref-resolves", "multimodal-response-ref-once",
-	},
 })

@@ -8,17 +8,4 @@ package suite
 var _ = registerFamily(family{
 	Name:  "shapes",
 	Title: "Declarations and messages have the required shape",
-	Rules: []string{
-		"tool-name-pattern", "function-name-pattern", "function-name-valid", "tool-schema-valid",
-		"function-schema-valid", "strict-schema", "arguments-string", "tool-use-input-object",
-		"function-call-args-object", "required-fields", "model-required", "contents-required", "part-has-data",
-		"non-empty-content", "tool-calls-non-empty", "stream-options-need-stream",
-		"known-fields", "message-members", "field-types", "valid-json",
-		"tool-controls-need-tools", "forced-tool-declared", "reasoning-models-refuse-max-tokens",
-		"tool-names-unique", "non-empty-text-block", "cache-control-limit",
-		"tool-choice-declared", "tool-choice-needs-tools", "thinking-budget-minimum",
-		"thinking-budget-below-max-tokens", "thinking-no-forced-tool-choice",
-		"parameters-one-schema", "parameters-schema-subset", "schema-required-defined",
-		"allowed-function-names-declared", "function-calling-config-needs-declarations",
-	},
 })

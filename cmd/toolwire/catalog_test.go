@@ -8,21 +8,12 @@ import (
 	"testing"
 
 	"github.com/toolwire/toolwire/mockprovider"
-	"github.com/toolwire/toolwire/mockprovider/anthropic"
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
-	"github.com/toolwire/toolwire/mockprovider/gemini"
 	"github.com/toolwire/toolwire/mockprovider/rules"
 	"github.com/toolwire/toolwire/mockprovider/ruletest"
 	"github.com/toolwire/toolwire/suite"
 )
-
-// undeclaredCases are the break/fix cases of the dialects whose rules do
-// not carry their cases yet.
-var undeclaredCases = map[conv.Dialect]func() []dialect.RuleCase{
-	conv.Anthropic: anthropic.RuleCases,
-	conv.Gemini:    gemini.RuleCases,
-}
 
 // TestCatalog holds every rule toolwire knows to its declaration: a family
 // its specs are grouped under, references a reader can open (public URLs,
@@ -63,9 +54,6 @@ func TestCatalog(t *testing.T) {
 		var cases []dialect.RuleCase
 		for _, r := range ts.Mock.Catalog().ForDialect(d) {
 			cases = append(cases, r.Cases...)
-		}
-		if undeclared, ok := undeclaredCases[d]; ok && len(cases) == 0 {
-			cases = undeclared()
 		}
 		proven := map[string]bool{}
 		for _, c := range cases {
