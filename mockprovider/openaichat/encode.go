@@ -11,8 +11,6 @@ import (
 	"github.com/toolwire/toolwire/mockprovider/model"
 	"github.com/toolwire/toolwire/mockprovider/openaiwire"
 	"github.com/toolwire/toolwire/mockprovider/wirejson"
-
-	"github.com/toolwire/toolwire/mockprovider/internal/bounded"
 )
 
 // output is one assistant answer, ready for either wire form.
@@ -103,16 +101,11 @@ func buildOutput(x *dialect.Exchange, r *Request, c *conv.Conversation, reply *m
 	case model.StopSequence:
 		out.Finish = "stop"
 	}
-	buf := promptBuffers.Get().(*[]byte)
-	text := promptText((*buf)[:0], c)
+	text := promptText(nil, c)
 	prompt := max(1, len(text)/openaiwire.CharsPerToken)
 	completion := max(1, completionChars/4)
 	out.Usage = usage{PromptTokens: prompt, CompletionTokens: completion, TotalTokens: prompt + completion}
 	out.Usage.PromptTokensDetails.CachedTokens = openaiwire.CachedTokens(x.Session, "openai-chat", c.Model, text)
-	if cap(text) <= 1<<20 { // a huge prompt's buffer is not kept
-		*buf = text[:0]
-		promptBuffers.Put(buf)
-	}
 	return out
 }
 
@@ -131,20 +124,11 @@ func argumentsJSON(reply *model.Reply, i int, call *conv.Call) string {
 }
 
 // fingerprint is stable per model, as the real system_fingerprint is per
-// backend configuration. It is cached by model name: a session talks to
-// one or two models, and the hash was a visible cost of every answer.
+// backend configuration.
 func fingerprint(modelName string) string {
-	if fp, ok := fingerprints.GetString(modelName); ok {
-		return fp
-	}
 	sum := sha256.Sum256([]byte("toolwire:" + modelName))
-	fp := "fp_" + hex.EncodeToString(sum[:5])
-	fingerprints.Put(modelName, fp)
-	return fp
+	return "fp_" + hex.EncodeToString(sum[:5])
 }
-
-// fingerprints is shared by all requests.
-var fingerprints = bounded.Map[string]{MaxEntries: 1024, MaxKey: 256}
 
 type answerFunction struct {
 	Name      string `json:"name,omitempty"`

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"slices"
-	"sync/atomic"
 	"time"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
@@ -171,25 +170,10 @@ func (d *Dialect) Encode(x *dialect.Exchange, reqAny any, c *conv.Conversation, 
 // incomplete when the token limit cut it).
 func completedResponse(req *Request, id string, created int64, items []planned) rendered {
 	r := rendered{spans: make([]span, len(items))}
-	hint := max(int(lastResponseSize.Load()), 1024)
 	u := usageFor(req, items)
-	b := appendResponse(make([]byte, 0, hint+hint/8), req, id, created, items, form{status: finalStatus(items), usage: &u, spans: r.spans})
-	lastResponseSize.Store(int64(len(b)))
-	if cap(b)-len(b) > len(b)/4 {
-		// Much smaller than the last one: the journal and the response
-		// store keep these bytes, so the spare capacity is not kept too.
-		b = append(make([]byte, 0, len(b)), b...)
-	}
-	r.body = b
+	r.body = appendResponse(nil, req, id, created, items, form{status: finalStatus(items), usage: &u, spans: r.spans})
 	return r
 }
-
-// lastResponseSize sizes the buffer of the next response by the previous
-// one: a response is several kilobytes, and growing from 1 KiB copied it
-// two or three times. The eighth of slack absorbs the usual variation
-// without holding much unused capacity. It is only a size hint, so
-// concurrent requests racing on it (atomically) cannot change any output.
-var lastResponseSize atomic.Int64
 
 // rendered is a completed Response object and where each output item sits
 // in it.

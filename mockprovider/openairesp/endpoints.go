@@ -70,14 +70,11 @@ func (d *Dialect) compact(x *dialect.Exchange, req *Request) {
 		}
 		id := ids.Next("msg_", 48)
 		payload.Drop = append(payload.Drop, id)
-		var content jsontext.Value
-		wirejson.Members(it.Raw, func(name []byte, v jsontext.Value) bool {
-			if string(name) == "content" {
-				content = v
-				return false
-			}
-			return true
-		})
+		var message struct {
+			Content jsontext.Value `json:"content"`
+		}
+		_ = json.Unmarshal(it.Raw, &message)
+		content := message.Content
 		if content.Kind() == '"' {
 			var s string
 			_ = json.Unmarshal(content, &s)

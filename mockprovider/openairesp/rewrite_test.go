@@ -35,8 +35,8 @@ var echoBodies = []string{
 // did before, each tool copied from its own split of the array.
 func referenceEchoes(r *Request, body []byte) {
 	var tools jsontext.Value
-	wirejson.Members(body, func(name []byte, v jsontext.Value) bool {
-		switch string(name) {
+	members(body, func(name string, v jsontext.Value) {
+		switch name {
 		case "instructions":
 			r.Instructions = v
 		case "max_output_tokens":
@@ -52,20 +52,44 @@ func referenceEchoes(r *Request, body []byte) {
 		case "tools":
 			tools = v
 		}
-		return true
 	})
 	r.ToolsRaw = nil
 	if tools.Kind() == '[' {
-		wirejson.Elements(tools, func(e jsontext.Value) bool {
+		dec := jsontext.NewDecoder(bytes.NewReader(tools))
+		_, _ = dec.ReadToken()
+		for dec.PeekKind() != ']' {
+			e, err := dec.ReadValue()
+			if err != nil {
+				break
+			}
 			r.ToolsRaw = append(r.ToolsRaw, bytes.Clone(e))
-			return true
-		})
+		}
 	}
 	for i, t := range r.W.Tools {
 		r.Tools[i] = Tool{Type: typeOf(r.ToolsRaw, i)}
 		if f := t.OfFunction; f != nil {
 			r.Tools[i] = Tool{Type: "function", Name: f.Name, Description: f.Description, Parameters: f.Parameters, Strict: f.Strict}
 		}
+	}
+}
+
+// members calls f with each member of the object raw, in order.
+func members(raw []byte, f func(name string, v jsontext.Value)) {
+	dec := jsontext.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return
+	}
+	for dec.PeekKind() == '"' {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return
+		}
+		name := tok.String()
+		v, err := dec.ReadValue()
+		if err != nil {
+			return
+		}
+		f(name, bytes.Clone(v))
 	}
 }
 

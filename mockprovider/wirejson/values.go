@@ -6,7 +6,10 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // The hand-written encoders write some answers byte for byte as one of
@@ -176,4 +179,15 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// AppendString appends s as a JSON string, the hand-written encoders'
+// quoting: invalid UTF-8 (a scripted string) becomes replacement
+// characters, as json.Marshal writes it, instead of an error.
+func AppendString(b []byte, s string) []byte {
+	out, err := jsontext.AppendQuote(b, s)
+	if err != nil {
+		out, _ = jsontext.AppendQuote(b, strings.ToValidUTF8(s, "\ufffd"))
+	}
+	return out
 }
