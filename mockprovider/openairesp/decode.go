@@ -166,8 +166,10 @@ func (r *Request) fromWire(body []byte) {
 	case in.OfString != nil:
 		// The one user message the API reads a string as, stored as
 		// {"content":s,"role":"user"}.
-		raw := append([]byte(`{"content":`), wirejson.AppendString(nil, *in.OfString)...)
-		raw = append(raw, `,"role":"user"}`...)
+		raw := marshal(struct {
+			Content string `json:"content"`
+			Role    string `json:"role"`
+		}{*in.OfString, "user"})
 		r.Items = []Item{{Type: "message", Role: "user", Content: &MessageContent{OfString: in.OfString}, Raw: raw}}
 		r.InputString = true
 	case in.OfInputItemList != nil:
@@ -339,24 +341,4 @@ func GotOf(kind byte, value string) string {
 		return "null"
 	}
 	return "a value of another type"
-}
-
-// fragmentsCompact reports whether every request fragment the Response
-// object copies as sent is already compact (see spaced): then its compact
-// form, inside stream events, is the form it was rendered in.
-func (r *Request) fragmentsCompact() bool {
-	for _, f := range [...]jsontext.Value{r.Instructions, r.MaxOutputTokens, r.Reasoning, r.Text, r.ToolChoice, r.Metadata} {
-		if spaced(f) {
-			return false
-		}
-	}
-	for i, t := range r.Tools {
-		switch {
-		case t.Type == "function" && spaced(t.Parameters):
-			return false
-		case t.Type != "function" && i < len(r.ToolsRaw) && spaced(r.ToolsRaw[i]):
-			return false
-		}
-	}
-	return true
 }
