@@ -273,8 +273,8 @@ func CheckSchemas(decls []ToolDecl) []rules.Violation {
 }
 
 // schemaProblem is what compiling a tool schema finds wrong ("" for
-// nothing).
-func schemaProblem(raw json.RawMessage) string { return compileProblem(raw) }
+// nothing), remembered by the schema's bytes (schemaVerdicts).
+func schemaProblem(raw json.RawMessage) string { return schemaVerdicts.get(raw, compileProblem) }
 
 // strictVerdict is strictProblem on the raw schema; "" when it is fine or
 // is not a JSON object (CheckSchemas reports that).
