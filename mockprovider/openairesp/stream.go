@@ -40,9 +40,9 @@ func (d *Dialect) stream(x *dialect.Exchange, req *Request, id string, created i
 // StreamError numbers an injected error).
 type (
 	responseEvent struct {
-		Type     string          `json:"type"`
-		Response *responseObject `json:"response"`
-		Seq      int             `json:"sequence_number"`
+		Type     string `json:"type"`
+		Response any    `json:"response"`
+		Seq      int    `json:"sequence_number"`
 	}
 	itemEvent struct {
 		Type        string `json:"type"`
@@ -124,8 +124,9 @@ func (e *events) send(typ string, event any, seq *int) error {
 // before the last event (the response is stored by then).
 func writeEvents(s *wire.SSE, req *Request, id string, created int64, items []planned, done rendered, size int, beforeCompleted func()) error {
 	e := &events{s: s}
+	inProgress := responseOf(req, id, created, nil, form{status: "in_progress"})
 	for _, typ := range []string{"response.created", "response.in_progress"} {
-		ev := responseEvent{Type: typ, Response: responseOf(req, id, created, nil, form{status: "in_progress"})}
+		ev := responseEvent{Type: typ, Response: inProgress}
 		if err := e.send(typ, &ev, &ev.Seq); err != nil {
 			return err
 		}
@@ -136,15 +137,10 @@ func writeEvents(s *wire.SSE, req *Request, id string, created int64, items []pl
 		}
 	}
 	beforeCompleted()
-	// It ends with response.incomplete instead when the token limit cut it.
-	status := finalStatus(items)
-	end := "response." + status
-	output := make([]jsontext.Value, len(items))
-	for i := range items {
-		output[i] = jsontext.Value(done.item(i))
-	}
-	u := usageFor(req, items)
-	ev := responseEvent{Type: end, Response: responseOf(req, id, created, output, form{status: status, usage: &u})}
+	// The completed response as stored; it ends with response.incomplete
+	// instead when the token limit cut it.
+	end := "response." + finalStatus(items)
+	ev := responseEvent{Type: end, Response: jsontext.Value(done.body)}
 	return e.send(end, &ev, &ev.Seq)
 }
 
