@@ -634,11 +634,7 @@ func convertible(typ string) bool {
 	return false
 }
 
-// arguments decodes a tool_use input as the model sees it. An input
-// decoded before comes from argumentsMemo: a tool loop resends every call
-// it made. The map is then shared, as the conversation's maps may be:
-// nothing downstream writes into a request's arguments (the model builds
-// its replies' arguments afresh, the journal keeps a binary copy).
+// arguments decodes a tool_use input as the model sees it.
 func arguments(input json.RawMessage) map[string]any {
 	t := bytes.TrimSpace(input)
 	if len(t) == 0 || string(t) == "null" {
@@ -647,16 +643,12 @@ func arguments(input json.RawMessage) map[string]any {
 	if t[0] != '{' {
 		return map[string]any{}
 	}
-	if m, ok := argumentsMemo.Get(input); ok {
-		return m
-	}
 	var m map[string]any
 	// The input was read whole by the strict decoder: decoding it again
 	// need not repeat its checks.
 	if jsonv2.Unmarshal(input, &m, wirejson.Again(jsonv2.RejectUnknownMembers(false))) != nil {
 		return map[string]any{}
 	}
-	argumentsMemo.Put(string(input), m)
 	return m
 }
 

@@ -77,24 +77,7 @@ func requestOf(x *dialect.Exchange) *http.Request {
 	return x.R
 }
 
-// toolsMemo keeps decoded tool declarations: a tool loop sends the same
-// ones with every request (the messages are kept by messagesMemo).
-var toolsMemo wirejson.Memo[[]wToolUnion]
-
-// decodedHook, when set (by the package's tests), sees every body
-// decodeRequest decoded and what came of it.
-var decodedHook func(body []byte, lenient, countTokens bool, req *Request, aerr *wire.APIError)
-
 func decodeRequest(body []byte, lenient, countTokens bool) (*Request, *wire.APIError) {
-	req, aerr := decodeThrough(memos, body, lenient, countTokens)
-	if decodedHook != nil {
-		decodedHook(body, lenient, countTokens, req, aerr)
-	}
-	return req, aerr
-}
-
-// decodeThrough decodes with memo (nil: every value afresh).
-func decodeThrough(memo *wirejson.Memos, body []byte, lenient, countTokens bool) (*Request, *wire.APIError) {
 	var w wireRequest
 	var target any = &w
 	root := requestType
@@ -103,11 +86,7 @@ func decodeThrough(memo *wirejson.Memos, body []byte, lenient, countTokens bool)
 		ct = new(wireCountTokens)
 		target, root = ct, countTokensType
 	}
-	opts := wirejson.Options{Lenient: lenient}
-	if memo != nil {
-		opts.Memo = memo
-	}
-	unknown, err := wirejson.Decode(body, target, opts)
+	unknown, err := wirejson.Decode(body, target, wirejson.Options{Lenient: lenient})
 	if err != nil {
 		return nil, decodeError(body, root, err)
 	}

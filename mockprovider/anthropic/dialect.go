@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
@@ -185,7 +184,7 @@ func setRateLimits(h http.Header, now time.Time, remaining int) {
 	}
 	// Assigned rather than Set, from shared values: these headers go out
 	// with every answer, and nothing edits a header value in place.
-	reset := resetValue(now)
+	reset := []string{now.Add(time.Second).UTC().Format(time.RFC3339)} // a second from now
 	for _, b := range rateBuckets {
 		h[b.limitKey] = b.limit
 		h[b.remainingKey] = b.limit
@@ -211,24 +210,7 @@ func bucket(name string, limit int) rateBucket {
 var (
 	rateBuckets  = []rateBucket{bucket("Requests", requestLimit), bucket("Tokens", 50000), bucket("Input-Tokens", 40000), bucket("Output-Tokens", 10000)}
 	requestsLeft = []string{strconv.Itoa(requestLimit - 1)}
-	resetCache   atomic.Pointer[resetStamp]
 )
-
-type resetStamp struct {
-	second int64
-	value  []string
-}
-
-// resetValue is the reset time (a second from now) formatted once per
-// second.
-func resetValue(now time.Time) []string {
-	if c := resetCache.Load(); c != nil && c.second == now.Unix() {
-		return c.value
-	}
-	c := &resetStamp{second: now.Unix(), value: []string{now.Add(time.Second).UTC().Format(time.RFC3339)}}
-	resetCache.Store(c)
-	return c.value
-}
 
 // requestLimit is the request bucket's size; an answered request leaves
 // one less.

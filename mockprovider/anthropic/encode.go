@@ -3,13 +3,11 @@ package anthropic
 import (
 	"encoding/json"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
 	"github.com/toolwire/toolwire/mockprovider/model"
-	"github.com/toolwire/toolwire/mockprovider/wirejson"
 )
 
 // Wire shapes of a Message (response body, message_start) in the field
@@ -190,7 +188,7 @@ func reply(x *dialect.Exchange, req *Request, r *model.Reply) ([]block, string) 
 			blk := block{kind: "tool_use", id: id, name: p.Call.Name}
 			input := callInput(p.Call.Arguments)
 			if callIndex == r.CutCall && r.Stop == model.StopTokens {
-				blk.args, blk.cut, input = r.ArgumentsJSON(callIndex), true, emptyObject
+				blk.args, blk.cut, input = r.ArgumentsJSON(callIndex), true, json.RawMessage(`{}`)
 			}
 			callIndex++
 			blk.body = toolUseBlock{Type: "tool_use", ID: id, Name: p.Call.Name, Input: input, Caller: caller{Type: "direct"}}
@@ -216,22 +214,15 @@ func reply(x *dialect.Exchange, req *Request, r *model.Reply) ([]block, string) 
 	return out, stop
 }
 
-// emptyObject is the input of a call without arguments (shared: its
-// users only read it).
-var emptyObject = json.RawMessage(`{}`)
-
 // callInput is a call's input as encoding/json writes its arguments ({}
 // for none, or for arguments the library cannot write).
 func callInput(args map[string]any) json.RawMessage {
 	if args == nil {
-		return emptyObject
-	}
-	if b, ok := wirejson.AppendValue(make([]byte, 0, 64), args, true); ok {
-		return b
+		return json.RawMessage(`{}`)
 	}
 	b, err := json.Marshal(args)
 	if err != nil {
-		return emptyObject
+		return json.RawMessage(`{}`)
 	}
 	return b
 }
@@ -285,12 +276,16 @@ func (d *Dialect) Encode(x *dialect.Exchange, reqAny any, c *conv.Conversation, 
 		return
 	}
 	blocks, stop := reply(x, req, r)
-	// The content is encoded into a pooled buffer: its length is the
-	// usage estimate, and a JSON answer copies it into the body.
-	pooled := contentBuffers.Get().(*[]byte)
-	defer releaseContent(pooled)
-	raw := appendBlocks((*pooled)[:0], blocks)
-	*pooled = raw
+	// The content's encoded length is the usage estimate.
+	bodies := make([]any, len(blocks))
+	for i := range blocks {
+		bodies[i] = blocks[i].body
+	}
+	raw, err := json.Marshal(bodies)
+	if err != nil {
+		x.JSON(http.StatusInternalServerError, json.RawMessage(`{"error":"toolwire: encoding failed"}`))
+		return
+	}
 	in, out := tokens(req.promptSize()), tokens(len(raw))
 	cached := req.useCache(x.Session)
 	msgID := x.IDs().Next("msg_01", 22)
@@ -300,26 +295,11 @@ func (d *Dialect) Encode(x *dialect.Exchange, reqAny any, c *conv.Conversation, 
 			ID: msgID, Type: "message", Role: "assistant", Model: req.Model, Content: raw,
 			StopReason: &stop, StopSequence: stopSequence(r), Usage: fullUsage(in, out, cached),
 		}
-		x.JSON(http.StatusOK, json.RawMessage(appendMessage(make([]byte, 0, len(raw)+len(m.Model)+messageOverhead), &m)))
+		x.JSON(http.StatusOK, m)
 		return
 	}
 	d.stream(x, req, msgID, blocks, stopDelta{StopReason: stop, StopSequence: stopSequence(r)}, fullUsage(in, out, cached))
 }
-
-// contentBuffers hold the content arrays being encoded.
-var contentBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
-
-// releaseContent pools a content buffer again, unless a long answer made
-// it too large to keep.
-func releaseContent(b *[]byte) {
-	if cap(*b) <= 64<<10 {
-		contentBuffers.Put(b)
-	}
-}
-
-// messageOverhead bounds what a Message body adds to its content and
-// model (ids, stop reason, usage), so its buffer is allocated once.
-const messageOverhead = 640
 
 // fullUsage is a Message's usage: in is the whole prompt; the parts read
 // from and written to the cache are reported apart and input_tokens is the

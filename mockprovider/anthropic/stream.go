@@ -24,74 +24,78 @@ func (d *Dialect) stream(x *dialect.Exchange, req *Request, msgID string, blocks
 	size := x.Stream.FragmentSize
 	start := total
 	start.OutputTokens = 1
-	// One buffer for every event's data: the stream copies what it sends.
-	pooled := contentBuffers.Get().(*[]byte)
-	defer releaseContent(pooled)
-	buf := (*pooled)[:0]
-	send := func(name string, data []byte) bool {
-		buf, *pooled = data, data
-		return s.EventBytes(name, data) == nil
-	}
-	if !send("message_start", appendMessageStart(buf[:0], &messageBody{
-		ID: msgID, Type: "message", Role: "assistant", Model: req.Model, Content: emptyContent, Usage: start,
-	})) {
+	send := func(name string, data any) bool { return s.Event(name, data) == nil }
+	if !send("message_start", messageStart{Type: "message_start", Message: messageBody{
+		ID: msgID, Type: "message", Role: "assistant", Model: req.Model, Content: json.RawMessage(`[]`), Usage: start,
+	}}) {
 		return
 	}
-	delta := func(i int, typ, field, value string) bool {
-		return send("content_block_delta", appendDelta(buf[:0], i, typ, field, value))
+	delta := func(i int, d any) bool {
+		return send("content_block_delta", blockDelta{Type: "content_block_delta", Index: i, Delta: d})
 	}
 	// fragments streams text in pieces of the configured size.
-	fragments := func(i int, typ, field, text string) bool {
+	fragments := func(i int, text string, piece func(string) any) bool {
 		for rest := text; len(rest) > 0; {
 			var f string
 			f, rest = wire.NextFragment(rest, size)
-			if !delta(i, typ, field, f) {
+			if !delta(i, piece(f)) {
 				return false
 			}
 		}
 		return true
 	}
+	thinkingPiece := func(f string) any { return thinkingDelta{Type: "thinking_delta", Thinking: f} }
+	textPiece := func(f string) any { return textDelta{Type: "text_delta", Text: f} }
+	inputPiece := func(f string) any { return jsonDelta{Type: "input_json_delta", PartialJSON: f} }
 	for i := range blocks {
 		b := &blocks[i]
-		if !send("content_block_start", appendBlockStart(buf[:0], i, b)) {
+		if !send("content_block_start", blockStart{Type: "content_block_start", Index: i, ContentBlock: b.opening()}) {
 			return
 		}
-		if i == 0 && s.EventBytes("ping", pingData) != nil {
+		if i == 0 && !send("ping", typed{Type: "ping"}) {
 			return
 		}
 		switch b.kind {
 		case "thinking":
-			if !fragments(i, "thinking_delta", "thinking", b.text) || !delta(i, "signature_delta", "signature", b.sig) {
+			if !fragments(i, b.text, thinkingPiece) || !delta(i, signatureDelta{Type: "signature_delta", Signature: b.sig}) {
 				return
 			}
 		case "text":
-			if !fragments(i, "text_delta", "text", b.text) {
+			if !fragments(i, b.text, textPiece) {
 				return
 			}
 		case "tool_use":
 			// The API's first input delta is an empty string.
-			if !delta(i, "input_json_delta", "partial_json", "") || !fragments(i, "input_json_delta", "partial_json", b.streamedArgs()) {
+			if !delta(i, inputPiece("")) || !fragments(i, b.streamedArgs(), inputPiece) {
 				return
 			}
 		}
-		if !send("content_block_stop", appendBlockStop(buf[:0], i)) {
+		if !send("content_block_stop", blockStop{Type: "content_block_stop", Index: i}) {
 			return
 		}
 	}
-	if !send("message_delta", appendMessageDelta(buf[:0], &messageDelta{Type: "message_delta", Delta: stop, Usage: deltaUsage{InputTokens: total.InputTokens,
-		CacheCreationInputTokens: total.CacheCreationInputTokens, CacheReadInputTokens: total.CacheReadInputTokens, OutputTokens: total.OutputTokens}})) {
+	if !send("message_delta", messageDelta{Type: "message_delta", Delta: stop, Usage: deltaUsage{InputTokens: total.InputTokens,
+		CacheCreationInputTokens: total.CacheCreationInputTokens, CacheReadInputTokens: total.CacheReadInputTokens, OutputTokens: total.OutputTokens}}) {
 		return
 	}
-	_ = s.EventBytes("message_stop", messageStopData)
+	send("message_stop", typed{Type: "message_stop"})
 }
 
-// The events without content, written as they are (send would reuse
-// them as its buffer: they go to EventBytes directly).
-var (
-	emptyContent    = json.RawMessage(`[]`)
-	pingData        = []byte(`{"type":"ping"}`)
-	messageStopData = []byte(`{"type":"message_stop"}`)
-)
+// opening is the block as content_block_start opens it: empty text,
+// thinking and input; redacted data whole.
+func (b *block) opening() any {
+	switch b.kind {
+	case "thinking":
+		return thinkingBlock{Type: "thinking"}
+	case "redacted_thinking":
+		return b.body
+	case "text":
+		return textBlock{Type: "text"}
+	case "tool_use":
+		return toolUseBlock{Type: "tool_use", ID: b.id, Name: b.name, Input: json.RawMessage(`{}`), Caller: caller{Type: "direct"}}
+	}
+	return nil
+}
 
 // namedEvents gives a name to data-only events written into the stream.
 // The Anthropic stream never has one, and the SDKs skip unnamed events

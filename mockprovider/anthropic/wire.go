@@ -3,9 +3,7 @@ package anthropic
 //go:generate go run ./internal/wiregen
 
 import (
-	"bytes"
 	"strings"
-	"sync"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -91,7 +89,7 @@ func (it *resultItem) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		return err
 	}
 	it.Raw = raw.Clone()
-	tag, ok := probeTag(raw, wToolResultBlockContentUnionTags)
+	tag, ok := wirejson.TypeTag(raw)
 	if !ok {
 		return nil
 	}
@@ -132,22 +130,6 @@ func wrongKind(dec *jsontext.Decoder, kinds string) error {
 	return &wirejson.InvalidError{Message: notNumber}
 }
 
-// probeTag reads an object's "type" member (raw is valid JSON: it was
-// read whole). A tag among known comes back as that shared string: this
-// runs for every block of every request.
-func probeTag(raw jsontext.Value, known []string) (string, bool) {
-	b, ok := wirejson.TypeTag(raw)
-	if !ok {
-		return "", false
-	}
-	for _, t := range known {
-		if t == string(b) {
-			return t, true
-		}
-	}
-	return string(b), true
-}
-
 // decodeTagged reads an object of a discriminated union: the "type" member
 // picks the variant (def when the object has none, "" if one is needed),
 // which is then decoded with the same options as the whole body.
@@ -156,7 +138,7 @@ func decodeTagged(dec *jsontext.Decoder, tagOut *string, def string, tags []stri
 	if err != nil {
 		return err
 	}
-	tag, ok := probeTag(raw, tags)
+	tag, ok := wirejson.TypeTag(raw)
 	if !ok {
 		var probe struct {
 			Type jsontext.Value `json:"type"`
@@ -175,17 +157,12 @@ func decodeTagged(dec *jsontext.Decoder, tagOut *string, def string, tags []stri
 	return decodeAt(raw, dec.StackPointer(), v, dec.Options())
 }
 
-var decoders = sync.Pool{New: func() any { return new(jsontext.Decoder) }}
-
 // decodeAt decodes raw (read at pointer base) into v; an error's pointer
 // is made absolute, so the whole body's error names the member's path.
 func decodeAt(raw jsontext.Value, base jsontext.Pointer, v any, outer jsontext.Options) error {
 	// Only the option that differs between strict and lenient decoding is
 	// carried over: the outer decoder's flags belong to its own call.
-	d := decoders.Get().(*jsontext.Decoder)
-	d.Reset(bytes.NewReader(raw), wirejson.Again(outer))
-	err := json.UnmarshalDecode(d, v)
-	decoders.Put(d)
+	err := json.Unmarshal(raw, v, wirejson.Again(outer))
 	if se, ok := err.(*json.SemanticError); ok {
 		se.JSONPointer = base + se.JSONPointer
 	}

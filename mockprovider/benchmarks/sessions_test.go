@@ -73,10 +73,8 @@ func TestAllocsDoNotGrowWithSessions(t *testing.T) {
 		for _, l := range loops[:min(len(loops), 8)] {
 			l.warm(t)
 		}
-		// The least of a few trials: pooled values dropped (at random
-		// under the race detector, and at each collection) only ever add
-		// allocations, while growth with the session count would show in
-		// every trial.
+		// The least of a few trials: growth with the session count would
+		// show in every trial.
 		i, least := 0, math.Inf(1)
 		for range trials {
 			least = min(least, testing.AllocsPerRun(runs, func() {
@@ -95,14 +93,6 @@ func TestAllocsDoNotGrowWithSessions(t *testing.T) {
 	spread := measure(10000, true)
 	t.Logf("allocs/request: 1 session %.0f; 10,000 sessions, one warm session %.0f; spread over them %.0f", one, hot, spread)
 	margin := max(3, one/50) // 2 %: the journal trim varies by an allocation or two
-	if raceEnabled {
-		// The race detector drops a quarter of the values put back in a
-		// sync.Pool, at random, and the request path pools its decoders
-		// and buffers: measured over many runs the counts still move by
-		// up to 5 % between servers. Growth with the session count (work
-		// per live session) would be thousands of allocations, not 10 %.
-		margin = max(margin, one/10)
-	}
 	for name, got := range map[string]float64{"one warm session": hot, "spread": spread} {
 		if got > one+margin {
 			t.Errorf("10,000 sessions (%s): %.0f allocs/request, 1 session: %.0f (margin %.0f): per-request cost grows with the session count", name, got, one, margin)

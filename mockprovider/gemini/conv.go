@@ -5,8 +5,6 @@ import (
 	"strings"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
-
-	"github.com/toolwire/toolwire/mockprovider/internal/bounded"
 )
 
 // toConversation maps the request onto the neutral model.
@@ -68,33 +66,14 @@ func toConversation(req *Request) *conv.Conversation {
 }
 
 // structValue reads a google.protobuf.Struct field (args, response); nil
-// when it is absent or not an object (a rule reports that). A tool loop
-// re-sends every call and response of its history on every turn, so the
-// parse is kept by the bytes sent and each conversation gets a copy of
-// it: the conversation is the request's own, the kept value is shared.
+// when it is absent or not an object (a rule reports that).
 func structValue(raw []byte) map[string]any {
-	m, ok := structs.Get(raw)
-	if !ok {
-		m = parseStruct(raw)
-		structs.Put(string(raw), m)
-	}
-	if m == nil {
-		return nil
-	}
-	return conv.CloneValue(m).(map[string]any)
-}
-
-func parseStruct(raw []byte) map[string]any {
 	var m map[string]any
 	if json.Unmarshal(raw, &m) != nil {
 		return nil
 	}
 	return m
 }
-
-// structs keeps parsed Struct values by their bytes; the values in it are
-// never written.
-var structs = bounded.Map[map[string]any]{MaxEntries: 4096, MaxKey: 16 << 10}
 
 // signature is the part's thought signature as sent ("" when absent).
 func (p Part) signature() string {

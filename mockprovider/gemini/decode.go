@@ -88,9 +88,6 @@ type decoder struct {
 	body   []byte
 	root   reflect.Type
 	prefix string
-	// memos are read through (nil: everything is decoded afresh, what
-	// the memo tests compare against).
-	memos *wirejson.Memos
 }
 
 // decodeBody reads the body into a Request, answering a decoding error
@@ -98,11 +95,7 @@ type decoder struct {
 // members are kept in Request.Unknown for the known-fields rule to
 // journal.
 func decodeBody(body []byte, lenient bool) (*Request, *wire.APIError) {
-	return decodeBodyThrough(requestMemos, body, lenient)
-}
-
-func decodeBodyThrough(memos *wirejson.Memos, body []byte, lenient bool) (*Request, *wire.APIError) {
-	return decodeRequest(decoder{body: body, root: reflect.TypeFor[Request](), memos: memos}, lenient)
+	return decodeRequest(decoder{body: body, root: reflect.TypeFor[Request]()}, lenient)
 }
 
 func decodeRequest(d decoder, lenient bool) (*Request, *wire.APIError) {
@@ -121,63 +114,9 @@ func decodeRequest(d decoder, lenient bool) (*Request, *wire.APIError) {
 	return req, nil
 }
 
-// A tool loop sends the same tools and re-sends its whole history with
-// every request: all but the newest contents repeat byte for byte. Both
-// are remembered by their bytes (wirejson.Memo), so a repeated one costs
-// a map lookup instead of a decode.
-//
-// A remembered value is shared by every request that sends its bytes, at
-// once and on any goroutine: everything downstream only reads it. The
-// rules walk Contents, Parts and Tools without writing; toConversation
-// copies what it keeps (strings, fresh maps from Args and Response; a
-// tool's parametersJsonSchema bytes are shared read-only, as Chat's
-// canonical parameters are); the encoders read the reply, not the request.
-var (
-	toolsMemo    wirejson.Memo[[]Tool]
-	contentsMemo = wirejson.Memo[Content]{Presize: presizeParts}
-	requestMemos = wirejson.NewMemos(&toolsMemo, &contentsMemo)
-)
-
-// presizeParts gives a large content's parts their room at once: a Part
-// is 256 bytes, so a body of many small parts grew its slice through
-// copies totalling about five times the final one (and, at the peak, held
-// the last two). The count is read before the parts are validated, so it
-// is bounded by the bytes, at one part per 3 ({} and its comma, the
-// smallest a part can be): the room is never more than decoding a valid
-// body of that size takes.
-func presizeParts(raw []byte, c *Content) {
-	const minPart, small = 3, 64 << 10
-	if len(raw) < small || cap(c.Parts) > 0 {
-		return
-	}
-	dec := jsontext.NewDecoder(bytes.NewBuffer(raw))
-	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
-		return
-	}
-	for dec.PeekKind() == '"' {
-		name, err := dec.ReadToken()
-		if err != nil {
-			return
-		}
-		if strings.EqualFold(name.String(), "parts") {
-			rest := bytes.TrimLeft(dec.UnreadBuffer(), ": \t\r\n")
-			if n := wirejson.CountElements(rest, len(raw)/minPart); n > 1 {
-				c.Parts = make([]Part, 0, n)
-			}
-			return
-		}
-		if dec.SkipValue() != nil {
-			return
-		}
-	}
-}
-
 // decode fills v (of type d.root) from the body.
 func (d decoder) decode(v any, lenient bool) ([]unknownMember, *wire.APIError) {
 	opts := wirejson.Options{Lenient: lenient}
-	if d.memos != nil {
-		opts.Memo = d.memos
-	}
 	paths, err := wirejson.Decode(d.body, v, opts)
 	if err != nil && d.singleForRepeated(err) {
 		if body, ok := wrapSingles(d.body, d.root); ok {

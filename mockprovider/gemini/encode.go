@@ -93,29 +93,14 @@ func (d *Dialect) Encode(x *dialect.Exchange, req any, c *conv.Conversation, rep
 	if reply.Stop == model.StopTokens {
 		head.finish = finishMaxTokens
 	}
-	encoded, callsLen, ok := encodeCalls(calls)
-	if !ok {
-		d.encodeViaLibrary(x, r, c, head, texts, calls)
-		return
-	}
-	if !c.Stream {
-		b := make([]byte, 0, responseSize+len(texts)+callsLen)
-		x.JSON(http.StatusOK, json.RawMessage(head.appendResponse(b, wholeAnswer(texts, calls, callsLen), encoded)))
-		return
-	}
-	d.stream(x, r, head, streamChunks(texts, calls, callsLen, x.Stream.FragmentSize), encoded, texts, callsLen)
-}
-
-// encodeViaLibrary answers through encoding/json's reflection: the bytes
-// appendResponse reproduces, and the answer when a call's arguments
-// cannot be encoded (a 500 then, or a stream that ends).
-func (d *Dialect) encodeViaLibrary(x *dialect.Exchange, r *Request, c *conv.Conversation, head responseHead, texts string, calls []OutPart) {
+	// Arguments that cannot be encoded (a NaN, say) make a 500, or a
+	// stream that ends.
 	callsLen := callBytes(calls)
 	if !c.Stream {
 		x.JSON(http.StatusOK, head.message(wholeAnswer(texts, calls, callsLen)))
 		return
 	}
-	d.streamViaLibrary(x, r, head, streamChunks(texts, calls, callsLen, x.Stream.FragmentSize))
+	d.stream(x, r, head, streamChunks(texts, calls, callsLen, x.Stream.FragmentSize))
 }
 
 // chunk is one GenerateContentResponse to send: its parts (a text part

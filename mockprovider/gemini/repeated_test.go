@@ -20,8 +20,8 @@ func repeatedBodies(n int) (lists, singles []byte) {
 // values decodes to what the same body with lists does.
 func TestSingleValuesDecodeAsLists(t *testing.T) {
 	lists, singles := repeatedBodies(3)
-	a, aerr := decodeBodyThrough(nil, lists, false)
-	b, berr := decodeBodyThrough(nil, singles, false)
+	a, aerr := decodeBody(lists, false)
+	b, berr := decodeBody(singles, false)
 	if aerr != nil || berr != nil {
 		t.Fatalf("lists: %v, singles: %v", aerr, berr)
 	}
@@ -39,7 +39,7 @@ func BenchmarkSingleValues(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			b.SetBytes(int64(len(body)))
 			for b.Loop() {
-				if _, err := decodeBodyThrough(nil, body, false); err != nil {
+				if _, err := decodeBody(body, false); err != nil {
 					b.Fatal(err)
 				}
 			}

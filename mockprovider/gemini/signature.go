@@ -4,9 +4,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
-	"hash"
 	"slices"
-	"sync"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -32,25 +30,12 @@ const (
 var signatureKey = []byte("toolwire gemini thought signature v1")
 
 func signatureMACOf(nonce []byte, name string) []byte {
-	m := macs.Get().(*signatureHMAC)
-	m.h.Reset()
-	m.buf = append(append(append(m.buf[:0], nonce...), 0), name...)
-	m.h.Write(m.buf)
-	sum := m.h.Sum(nil)[:signatureMAC]
-	if cap(m.buf) <= 1024 { // a huge name's buffer is not kept
-		macs.Put(m)
-	}
-	return sum
+	h := hmac.New(sha256.New, signatureKey)
+	h.Write(nonce)
+	h.Write([]byte{0})
+	h.Write([]byte(name))
+	return h.Sum(nil)[:signatureMAC]
 }
-
-// signatureHMAC is a keyed HMAC and the buffer its message is written
-// from: keying one (two SHA-256 blocks) was most of signing a call.
-type signatureHMAC struct {
-	h   hash.Hash
-	buf []byte
-}
-
-var macs = sync.Pool{New: func() any { return &signatureHMAC{h: hmac.New(sha256.New, signatureKey)} }}
 
 // mintSignature signs a call to the named function.
 func mintSignature(ids *wire.IDs, name string) string {

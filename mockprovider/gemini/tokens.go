@@ -6,7 +6,6 @@ import (
 
 	"github.com/toolwire/toolwire/mockprovider/dialect"
 	"github.com/toolwire/toolwire/mockprovider/wire"
-	"github.com/toolwire/toolwire/mockprovider/wirejson"
 )
 
 // methodCount is models.countTokens: the request of generateContent (bare
@@ -38,18 +37,14 @@ type CountTokensResponse struct {
 // its errors located) as generateContent would, so its count is the
 // promptTokenCount a generateContent of it reports.
 func decodeCountTokens(body []byte, lenient bool) (*Request, *wire.APIError) {
-	return decodeCountTokensThrough(requestMemos, body, lenient)
-}
-
-func decodeCountTokensThrough(memos *wirejson.Memos, body []byte, lenient bool) (*Request, *wire.APIError) {
-	d := decoder{body: body, root: reflect.TypeFor[CountTokensRequest](), memos: memos}
+	d := decoder{body: body, root: reflect.TypeFor[CountTokensRequest]()}
 	var ct CountTokensRequest
 	unknown, aerr := d.decode(&ct, lenient)
 	if aerr != nil {
 		return nil, aerr
 	}
 	if len(ct.GenerateContentRequest) > 0 && string(ct.GenerateContentRequest) != "null" {
-		inner := decoder{body: ct.GenerateContentRequest, root: reflect.TypeFor[Request](), prefix: "generate_content_request", memos: memos}
+		inner := decoder{body: ct.GenerateContentRequest, root: reflect.TypeFor[Request](), prefix: "generate_content_request"}
 		req, aerr := decodeRequest(inner, lenient)
 		if aerr != nil {
 			return nil, aerr

@@ -25,10 +25,8 @@ import (
 // Synthesize makes arguments that validate against a tool's JSON Schema:
 // every required property, honouring const, enum, default, examples, type,
 // format, length and range bounds, local $refs and combinators. A schema it
-// cannot read yields {}.
-//
-// Results are cached by the schema's bytes (see synthCache); each caller
-// gets its own deep copy, free to change.
+// cannot read yields {}. Each call builds fresh arguments, the caller's to
+// change.
 func Synthesize(schema json.RawMessage) map[string]any {
 	args, _, _ := SynthesizeContext(context.Background(), schema)
 	return args
@@ -41,7 +39,8 @@ func Synthesize(schema json.RawMessage) map[string]any {
 // journaled rather than refused, since no real provider refuses a tool
 // schema for a large minLength.
 func SynthesizeContext(ctx context.Context, schema json.RawMessage) (args map[string]any, notes []string, err error) {
-	return synthCache.get(ctx, schema)
+	args, notes, _, err = synthesize(ctx, schema)
+	return args, notes, err
 }
 
 // What synthesis builds at most, however large a schema's bounds: a

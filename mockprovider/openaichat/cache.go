@@ -1,10 +1,6 @@
 package openaichat
 
-import (
-	"sync"
-
-	"github.com/toolwire/toolwire/mockprovider/conv"
-)
+import "github.com/toolwire/toolwire/mockprovider/conv"
 
 // The prompt caching rules are openaiwire's (shared with Responses); the
 // prompt they hash is this rendering of the conversation.
@@ -44,7 +40,3 @@ func promptText(b []byte, c *conv.Conversation) []byte {
 	}
 	return b
 }
-
-// promptBuffers hold promptText's bytes between requests: it is rendered
-// for every answer and needed only while usage is counted.
-var promptBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
-	"github.com/toolwire/toolwire/mockprovider/internal/bounded"
 )
 
 // Request is a Chat Completions request as the checks see it, read from
@@ -135,24 +134,15 @@ type ToolChoice struct {
 
 // canonicalParameters is a tool's parameters as json.Marshal renders
 // their generic decode (keys sorted, compact, HTML-escaped): what the
-// checks and the journal have always seen. An agent sends the same tools
-// on every request, so the rendering is cached by the bytes sent; it was
-// the largest single cost of a Chat request's decode.
+// checks and the journal have always seen.
 func canonicalParameters(raw []byte) json.RawMessage {
-	if b, ok := paramsCache.Get(raw); ok {
-		return b
-	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber() // numbers exactly as sent
 	var v any
 	_ = dec.Decode(&v)
 	b, _ := json.Marshal(v)
-	b = b[:len(b):len(b)] // shared: an append must copy
-	paramsCache.Put(string(raw), b)
 	return b
 }
-
-var paramsCache = bounded.Map[json.RawMessage]{MaxEntries: 4096, MaxKey: 64 << 10}
 
 func oneOf(s string, set []string) bool {
 	for _, x := range set {

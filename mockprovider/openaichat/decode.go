@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/toolwire/toolwire/mockprovider/openaiwire"
@@ -24,27 +23,14 @@ import (
 // journaled in lenient mode. In lenient mode unknown members are kept in
 // Request.Unknown for the known-fields rule to journal.
 func decodeRequest(body []byte, lenient bool) (*Request, *wire.APIError) {
-	return decodeThrough(requestMemos, body, lenient)
-}
-
-// memoOptions is what wirejson.Options.Memo takes: a Memo or Memos.
-type memoOptions interface {
-	Options(lenient bool) jsonv2.Options
-}
-
-// decodeThrough is decodeRequest with the memos to read through:
-// requestMemos, or for the memo tests a fresh group of the same memos, or
-// toolsMemo alone (how every body was decoded before messages were
-// remembered, what the tests compare against).
-func decodeThrough(memos memoOptions, body []byte, lenient bool) (*Request, *wire.APIError) {
 	var w chatRequest
-	unknown, derr := wirejson.Decode(body, &w, wirejson.Options{Lenient: lenient, Memo: memos})
+	unknown, derr := wirejson.Decode(body, &w, wirejson.Options{Lenient: lenient})
 	if derr != nil && derr.Kind == wirejson.UnknownMember && inMessages(derr.Path) {
 		// The API takes members it does not define inside a message:
 		// read the body again keeping them, and answer only those
 		// elsewhere.
 		w = chatRequest{}
-		unknown, derr = wirejson.Decode(body, &w, wirejson.Options{Lenient: true, Memo: memos})
+		unknown, derr = wirejson.Decode(body, &w, wirejson.Options{Lenient: true})
 		if derr == nil && !lenient {
 			for _, path := range unknown {
 				if !inMessages(path) {
@@ -72,21 +58,18 @@ func decodeThrough(memos memoOptions, body []byte, lenient bool) (*Request, *wir
 	if w.Messages != nil {
 		req.HasMessages = true
 		req.Messages = make([]Message, len(w.Messages))
-		for i, m := range w.Messages {
-			takeMessage(&req.Messages[i], i, m, req)
+		for i := range w.Messages {
+			takeMessage(&req.Messages[i], i, &w.Messages[i], req)
 		}
 	}
 	if w.Tools != nil {
-		read := w.Tools.read
-		if read == nil {
-			read = readTools(w.Tools.Wire)
-		}
-		for _, path := range read.extras {
+		tools, extras := readTools(*w.Tools)
+		for _, path := range extras {
 			if err := extraMember(req, lenient, path); err != nil {
 				return nil, err
 			}
 		}
-		req.Tools = read.tools
+		req.Tools = tools
 	}
 	if tc := w.ToolChoice; tc.Sent {
 		req.ToolChoiceSent = true
@@ -126,18 +109,14 @@ func decodeThrough(memos memoOptions, body []byte, lenient bool) (*Request, *wir
 	return req, nil
 }
 
-// takeMessage is messages[i] for this request: the view read when the
-// message was decoded, at its index, and the members its variants do not
-// define kept at their paths for the message-members rule.
-func takeMessage(m *Message, i int, w message, req *Request) {
-	read := w.Read
-	if read == nil { // null: read as the zero message it decodes to
-		read = &messageRead{}
-		read.view, read.extras = readMessage(&read.Wire)
-	}
-	*m = read.view
+// takeMessage is messages[i] for this request: its view at its index, and
+// the members its variants do not define kept at their paths for the
+// message-members rule.
+func takeMessage(m *Message, i int, w *chatMessage, req *Request) {
+	var extras [][]string
+	*m, extras = readMessage(w)
 	m.Index = i
-	for _, rel := range read.extras {
+	for _, rel := range extras {
 		path := append([]string{"messages", strconv.Itoa(i)}, rel...)
 		req.MessageExtras = append(req.MessageExtras, unknownMember(path))
 	}
@@ -156,8 +135,7 @@ func inMessages(path []string) bool {
 // readMessage reads the checks' view of one message (at index 0) and the
 // paths, relative to the message, of the members its role, its parts'
 // types and its calls' types do not define, in the order the API reports
-// them. It depends on nothing but the message, so a remembered message
-// reads the same wherever it sits.
+// them.
 func readMessage(w *chatMessage) (view Message, extras [][]string) {
 	m := &view
 	if w.Role != nil {
@@ -244,20 +222,18 @@ func argumentsValue(v jsontext.Value) any {
 }
 
 // readTools reads the checks' view of the tool declarations and the
-// paths of the members their types do not define. It depends on nothing
-// but the list, so a remembered list reads the same in every request.
-func readTools(ws []chatTool) *toolsRead {
-	read := &toolsRead{}
+// paths of the members their types do not define.
+func readTools(ws []chatTool) (tools []Tool, extras [][]string) {
 	if len(ws) > 0 { // nil for [], as the rules expect
-		read.tools = make([]Tool, len(ws))
+		tools = make([]Tool, len(ws))
 	}
 	for i := range ws {
-		w, t := &ws[i], &read.tools[i]
+		w, t := &ws[i], &tools[i]
 		t.Index = i
 		if w.Type != nil {
 			t.Type, t.HasType = string(*w.Type), true
 			if name := w.memberNotAllowed(t.Type); name != "" {
-				read.extras = append(read.extras, []string{"tools", strconv.Itoa(i), name})
+				extras = append(extras, []string{"tools", strconv.Itoa(i), name})
 			}
 		}
 		if f := w.Function; f != nil {
@@ -273,7 +249,7 @@ func readTools(ws []chatTool) *toolsRead {
 			t.Name, t.HasName = c.Name, true
 		}
 	}
-	return read
+	return tools, extras
 }
 
 // Members each kind of message, part, call and tool defines (beyond its

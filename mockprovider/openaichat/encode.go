@@ -1,18 +1,17 @@
 package openaichat
 
 import (
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
 	"crypto/sha256"
 	"encoding/hex"
-	"strconv"
 	"time"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
 	"github.com/toolwire/toolwire/mockprovider/model"
 	"github.com/toolwire/toolwire/mockprovider/openaiwire"
-	"github.com/toolwire/toolwire/mockprovider/wirejson"
-
-	"github.com/toolwire/toolwire/mockprovider/internal/bounded"
 )
 
 // output is one assistant answer, ready for either wire form.
@@ -103,16 +102,11 @@ func buildOutput(x *dialect.Exchange, r *Request, c *conv.Conversation, reply *m
 	case model.StopSequence:
 		out.Finish = "stop"
 	}
-	buf := promptBuffers.Get().(*[]byte)
-	text := promptText((*buf)[:0], c)
+	text := promptText(nil, c)
 	prompt := max(1, len(text)/openaiwire.CharsPerToken)
 	completion := max(1, completionChars/4)
 	out.Usage = usage{PromptTokens: prompt, CompletionTokens: completion, TotalTokens: prompt + completion}
 	out.Usage.PromptTokensDetails.CachedTokens = openaiwire.CachedTokens(x.Session, "openai-chat", c.Model, text)
-	if cap(text) <= 1<<20 { // a huge prompt's buffer is not kept
-		*buf = text[:0]
-		promptBuffers.Put(buf)
-	}
 	return out
 }
 
@@ -131,102 +125,67 @@ func argumentsJSON(reply *model.Reply, i int, call *conv.Call) string {
 }
 
 // fingerprint is stable per model, as the real system_fingerprint is per
-// backend configuration. It is cached by model name: a session talks to
-// one or two models, and the hash was a visible cost of every answer.
+// backend configuration.
 func fingerprint(modelName string) string {
-	if fp, ok := fingerprints.GetString(modelName); ok {
-		return fp
-	}
 	sum := sha256.Sum256([]byte("toolwire:" + modelName))
-	fp := "fp_" + hex.EncodeToString(sum[:5])
-	fingerprints.Put(modelName, fp)
-	return fp
+	return "fp_" + hex.EncodeToString(sum[:5])
 }
-
-// fingerprints is shared by all requests.
-var fingerprints = bounded.Map[string]{MaxEntries: 1024, MaxKey: 256}
 
 type answerFunction struct {
 	Name      string `json:"name,omitempty"`
 	Arguments string `json:"arguments"`
 }
 
-// encodeCompletion writes the non-streamed answer by hand: it is every
-// non-streamed Chat answer, and BenchmarkCompletion shows the library's
-// reflection over the structs above several times slower (render_test.go
-// holds both encodings to the same bytes). Members in the API's order.
+// completion is the chat.completion object, members in the API's order.
+type completion struct {
+	ID                string   `json:"id"`
+	Object            string   `json:"object"`
+	Created           int64    `json:"created"`
+	Model             string   `json:"model"`
+	Choices           []choice `json:"choices"`
+	Usage             *usage   `json:"usage"`
+	ServiceTier       string   `json:"service_tier"`
+	SystemFingerprint string   `json:"system_fingerprint"`
+}
+
+type choice struct {
+	Index        int           `json:"index"`
+	Message      answerMessage `json:"message"`
+	Logprobs     *struct{}     `json:"logprobs"`
+	FinishReason string        `json:"finish_reason"`
+}
+
+type answerMessage struct {
+	Role        string       `json:"role"`
+	Content     *string      `json:"content"`
+	Refusal     *string      `json:"refusal"`
+	ToolCalls   []answerCall `json:"tool_calls,omitempty"`
+	Annotations []struct{}   `json:"annotations"`
+}
+
+type answerCall struct {
+	ID       string         `json:"id,omitempty"`
+	Type     string         `json:"type"`
+	Function answerFunction `json:"function"`
+}
+
+// encodeCompletion is the non-streamed answer. A scripted string that is
+// not valid UTF-8 is written with replacement characters.
 func encodeCompletion(o *output) []byte {
-	b := make([]byte, 0, 1024+len(o.Text)+len(o.Refusal)+64*len(o.Calls))
-	b = append(b, `{"id":`...)
-	b = wirejson.AppendString(b, o.ID)
-	b = append(b, `,"object":"chat.completion","created":`...)
-	b = strconv.AppendInt(b, o.Created, 10)
-	b = append(b, `,"model":`...)
-	b = wirejson.AppendString(b, o.Model)
-	b = append(b, `,"choices":[{"index":0,"message":{"role":"assistant","content":`...)
-	b = appendOptional(b, o.Text, o.HasText)
-	b = append(b, `,"refusal":`...)
-	b = appendOptional(b, o.Refusal, o.HasRefusal)
-	if len(o.Calls) > 0 {
-		b = append(b, `,"tool_calls":[`...)
-		for i, c := range o.Calls {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, '{')
-			if c.ID != "" {
-				b = append(b, `"id":`...)
-				b = wirejson.AppendString(b, c.ID)
-				b = append(b, ',')
-			}
-			b = append(b, `"type":"function","function":{`...)
-			if c.Name != "" {
-				b = append(b, `"name":`...)
-				b = wirejson.AppendString(b, c.Name)
-				b = append(b, ',')
-			}
-			b = append(b, `"arguments":`...)
-			b = wirejson.AppendString(b, c.Arguments)
-			b = append(b, `}}`...)
-		}
-		b = append(b, ']')
+	m := answerMessage{Role: "assistant", Annotations: []struct{}{}}
+	if o.HasText {
+		m.Content = &o.Text
 	}
-	b = append(b, `,"annotations":[]},"logprobs":null,"finish_reason":`...)
-	b = wirejson.AppendString(b, o.Finish)
-	b = append(b, `}],"usage":`...)
-	b = appendUsage(b, &o.Usage)
-	b = append(b, `,"service_tier":"default","system_fingerprint":`...)
-	b = wirejson.AppendString(b, o.Fingerprint)
-	return append(b, '}')
-}
-
-// appendOptional is s quoted, or null when it is absent.
-func appendOptional(b []byte, s string, present bool) []byte {
-	if !present {
-		return append(b, "null"...)
+	if o.HasRefusal {
+		m.Refusal = &o.Refusal
 	}
-	return wirejson.AppendString(b, s)
-}
-
-// appendUsage writes the usage object, members in the API's order.
-func appendUsage(b []byte, u *usage) []byte {
-	b = append(b, `{"prompt_tokens":`...)
-	b = strconv.AppendInt(b, int64(u.PromptTokens), 10)
-	b = append(b, `,"completion_tokens":`...)
-	b = strconv.AppendInt(b, int64(u.CompletionTokens), 10)
-	b = append(b, `,"total_tokens":`...)
-	b = strconv.AppendInt(b, int64(u.TotalTokens), 10)
-	b = append(b, `,"prompt_tokens_details":{"cached_tokens":`...)
-	b = strconv.AppendInt(b, int64(u.PromptTokensDetails.CachedTokens), 10)
-	b = append(b, `,"audio_tokens":`...)
-	b = strconv.AppendInt(b, int64(u.PromptTokensDetails.AudioTokens), 10)
-	b = append(b, `},"completion_tokens_details":{"reasoning_tokens":`...)
-	b = strconv.AppendInt(b, int64(u.CompletionTokensDetails.ReasoningTokens), 10)
-	b = append(b, `,"audio_tokens":`...)
-	b = strconv.AppendInt(b, int64(u.CompletionTokensDetails.AudioTokens), 10)
-	b = append(b, `,"accepted_prediction_tokens":`...)
-	b = strconv.AppendInt(b, int64(u.CompletionTokensDetails.AcceptedPredictionTokens), 10)
-	b = append(b, `,"rejected_prediction_tokens":`...)
-	b = strconv.AppendInt(b, int64(u.CompletionTokensDetails.RejectedPredictionTokens), 10)
-	return append(b, `}}`...)
+	for _, c := range o.Calls {
+		m.ToolCalls = append(m.ToolCalls, answerCall{ID: c.ID, Type: "function", Function: answerFunction{Name: c.Name, Arguments: c.Arguments}})
+	}
+	b, _ := json.Marshal(completion{
+		ID: o.ID, Object: "chat.completion", Created: o.Created, Model: o.Model,
+		Choices: []choice{{Message: m, FinishReason: o.Finish}},
+		Usage:   &o.Usage, ServiceTier: "default", SystemFingerprint: o.Fingerprint,
+	}, jsontext.AllowInvalidUTF8(true))
+	return b
 }

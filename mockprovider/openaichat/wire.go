@@ -22,10 +22,10 @@ import (
 
 type chatRequest struct {
 	Model                string              `json:"model"`
-	Messages             []message           `json:"messages"`
+	Messages             []chatMessage       `json:"messages"`
 	Stream               bool                `json:"stream"`
 	StreamOptions        *streamOptions      `json:"stream_options"`
-	Tools                *toolList           `json:"tools"`
+	Tools                *[]chatTool         `json:"tools"`
 	ToolChoice           toolChoice          `json:"tool_choice"`
 	ParallelToolCalls    *bool               `json:"parallel_tool_calls"`
 	FrequencyPenalty     *float64            `json:"frequency_penalty"`

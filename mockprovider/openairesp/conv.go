@@ -2,7 +2,6 @@ package openairesp
 
 import (
 	"strings"
-	"sync"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -257,12 +256,8 @@ func callArguments(raw jsontext.Value) map[string]any {
 	// The string's content, unescaped (a string that decodes is one that
 	// unquotes: the body was validated, UTF-8 and escapes included).
 	if raw.Kind() == '"' {
-		buf := unquoteBufs.Get().(*[]byte)
-		defer unquoteBufs.Put(buf)
-		s, err := jsontext.AppendUnquote((*buf)[:0], raw)
-		*buf = s[:0]
+		s, err := jsontext.AppendUnquote(nil, raw)
 		if err == nil {
-			// The map holds copies: the buffer is reused.
 			var obj map[string]any
 			if json.Unmarshal(s, &obj) == nil && obj != nil {
 				return obj
@@ -271,9 +266,6 @@ func callArguments(raw jsontext.Value) map[string]any {
 	}
 	return map[string]any{}
 }
-
-// unquoteBufs hold unquoted arguments while they are decoded.
-var unquoteBufs = sync.Pool{New: func() any { return new([]byte) }}
 
 func joinNonEmpty(a, b string) string {
 	if a == "" {

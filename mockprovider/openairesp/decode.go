@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"reflect"
 	"strings"
-	"sync/atomic"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -99,25 +98,6 @@ func (d *Dialect) Decode(x *dialect.Exchange, body []byte) (any, *conv.Conversat
 	return req, req.conversation(), nil
 }
 
-// toolsMemo keeps decoded tool declarations: a tool loop sends the same
-// ones with every request.
-var toolsMemo wirejson.Memo[[]ToolUnionParam]
-
-// itemsMemo keeps decoded input items, each by its own bytes: a tool loop
-// sends its whole history again with every turn. An item decodes the same
-// wherever it sits (its raw bytes and the judged-first choice depend on the
-// item alone), and nothing downstream writes into a decoded item: itemOf
-// copies its members out, and the Items, Prior and reference steps only
-// rewrite the request's own []Item.
-var itemsMemo wirejson.Memo[ResponseInputItemUnionParam]
-
-// requestMemos routes both through their memos in one decode; memosOff
-// decodes everything afresh (the tests compare the two).
-var (
-	requestMemos = wirejson.NewMemos(&toolsMemo, &itemsMemo)
-	memosOff     atomic.Bool
-)
-
 func decodeRequest(x *dialect.Exchange, body []byte) (*Request, *wire.APIError) {
 	req := &Request{Endpoint: endpointOf(x)}
 	lenient := x != nil && x.Env != nil && x.Env.Options.Lenient
@@ -130,11 +110,7 @@ func decodeRequest(x *dialect.Exchange, body []byte) (*Request, *wire.APIError) 
 			_, werr = wirejson.Decode(body, &req.W, wirejson.Options{Lenient: true})
 		}
 	} else {
-		o := wirejson.Options{Lenient: lenient, Memo: requestMemos}
-		if memosOff.Load() {
-			o.Memo = nil
-		}
-		unknown, werr = wirejson.Decode(body, &req.W, o)
+		unknown, werr = wirejson.Decode(body, &req.W, wirejson.Options{Lenient: lenient})
 	}
 	if werr != nil {
 		if werr.Value == "" && werr.Offset >= 0 && werr.Offset < int64(len(body)) {
@@ -159,36 +135,24 @@ func (r *Request) fromWire(body []byte) {
 	r.Model, r.PreviousResponseID, r.Store, r.ParallelToolCalls = w.Model, w.PreviousResponseID, w.Store, w.ParallelToolCalls
 	r.Stream = w.Stream != nil && *w.Stream
 	r.Include = w.Include
-	// The members the checks read as sent, spans of the body (which
-	// lives as long as the request). The body is walked again only for
-	// the members that were sent: one left out or sent as null renders
-	// and checks as absent either way, and a loop's requests rarely send
-	// any of them. The walk stops at the last one wanted.
-	if want := echoedMembers(w); want > 0 {
-		wirejson.Members(body, func(name []byte, v jsontext.Value) bool {
-			switch string(name) {
-			case "instructions":
-				r.Instructions = v
-			case "max_output_tokens":
-				r.MaxOutputTokens = v
-			case "metadata":
-				r.Metadata = v
-			case "reasoning":
-				r.Reasoning = v
-			case "text":
-				r.Text = v
-			case "tool_choice":
-				r.ToolChoice = v
-			default:
-				return true
-			}
-			want--
-			return want > 0
-		})
+	// The members the checks read and the response echoes as sent: read
+	// again from the body only when one was sent (a loop's requests
+	// rarely send any of them).
+	if echoedMembers(w) > 0 {
+		var echo struct {
+			Instructions    jsontext.Value `json:"instructions"`
+			MaxOutputTokens jsontext.Value `json:"max_output_tokens"`
+			Metadata        jsontext.Value `json:"metadata"`
+			Reasoning       jsontext.Value `json:"reasoning"`
+			Text            jsontext.Value `json:"text"`
+			ToolChoice      jsontext.Value `json:"tool_choice"`
+		}
+		_ = json.Unmarshal(body, &echo, wirejson.Again(json.RejectUnknownMembers(false)))
+		r.Instructions, r.MaxOutputTokens, r.Metadata = echo.Instructions, echo.MaxOutputTokens, echo.Metadata
+		r.Reasoning, r.Text, r.ToolChoice = echo.Reasoning, echo.Text, echo.ToolChoice
 	}
 	if len(w.Tools) > 0 {
-		// Each tool as sent, kept by the decoder (shared with the tools
-		// memo: only read).
+		// Each tool as sent, kept by the decoder.
 		r.ToolsRaw = make([]jsontext.Value, len(w.Tools))
 		r.Tools = make([]Tool, len(w.Tools))
 		for i := range w.Tools {
@@ -205,8 +169,10 @@ func (r *Request) fromWire(body []byte) {
 	case in.OfString != nil:
 		// The one user message the API reads a string as, stored as
 		// {"content":s,"role":"user"}.
-		raw := append([]byte(`{"content":`), wirejson.AppendString(nil, *in.OfString)...)
-		raw = append(raw, `,"role":"user"}`...)
+		raw := marshal(struct {
+			Content string `json:"content"`
+			Role    string `json:"role"`
+		}{*in.OfString, "user"})
 		r.Items = []Item{{Type: "message", Role: "user", Content: &MessageContent{OfString: in.OfString}, Raw: raw}}
 		r.InputString = true
 	case in.OfInputItemList != nil:
@@ -378,24 +344,4 @@ func GotOf(kind byte, value string) string {
 		return "null"
 	}
 	return "a value of another type"
-}
-
-// fragmentsCompact reports whether every request fragment the Response
-// object copies as sent is already compact (see spaced): then its compact
-// form, inside stream events, is the form it was rendered in.
-func (r *Request) fragmentsCompact() bool {
-	for _, f := range [...]jsontext.Value{r.Instructions, r.MaxOutputTokens, r.Reasoning, r.Text, r.ToolChoice, r.Metadata} {
-		if spaced(f) {
-			return false
-		}
-	}
-	for i, t := range r.Tools {
-		switch {
-		case t.Type == "function" && spaced(t.Parameters):
-			return false
-		case t.Type != "function" && i < len(r.ToolsRaw) && spaced(r.ToolsRaw[i]):
-			return false
-		}
-	}
-	return true
 }

@@ -1,11 +1,12 @@
 package openairesp
 
 import (
+	"github.com/go-json-experiment/json/jsontext"
+
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
 	"slices"
-	"sync/atomic"
 	"time"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
@@ -169,42 +170,26 @@ func (d *Dialect) Encode(x *dialect.Exchange, reqAny any, c *conv.Conversation, 
 // completedResponse renders the final Response object (completed, or
 // incomplete when the token limit cut it).
 func completedResponse(req *Request, id string, created int64, items []planned) rendered {
-	r := rendered{spans: make([]span, len(items))}
-	hint := max(int(lastResponseSize.Load()), 1024)
-	u := usageFor(req, items)
-	b := appendResponse(make([]byte, 0, hint+hint/8), req, id, created, items, form{status: finalStatus(items), usage: &u, spans: r.spans})
-	lastResponseSize.Store(int64(len(b)))
-	if cap(b)-len(b) > len(b)/4 {
-		// Much smaller than the last one: the journal and the response
-		// store keep these bytes, so the spare capacity is not kept too.
-		b = append(make([]byte, 0, len(b)), b...)
+	r := rendered{items: make([]json.RawMessage, len(items))}
+	output := make([]jsontext.Value, len(items))
+	for i := range items {
+		r.items[i] = marshal(outputItem(&items[i], true))
+		output[i] = jsontext.Value(r.items[i])
 	}
-	r.body = b
+	u := usageFor(req, items)
+	r.body = marshal(responseOf(req, id, created, output, form{status: finalStatus(items), usage: &u}))
 	return r
 }
 
-// lastResponseSize sizes the buffer of the next response by the previous
-// one: a response is several kilobytes, and growing from 1 KiB copied it
-// two or three times. The eighth of slack absorbs the usual variation
-// without holding much unused capacity. It is only a size hint, so
-// concurrent requests racing on it (atomically) cannot change any output.
-var lastResponseSize atomic.Int64
-
-// rendered is a completed Response object and where each output item sits
-// in it.
+// rendered is a completed Response object and each of its output items,
+// encoded as the response holds them.
 type rendered struct {
 	body  []byte
-	spans []span
+	items []json.RawMessage
 }
 
-// item is output item i exactly as rendered inside the response, which is
-// byte for byte what rendering it alone gives (both use appendItem). It
-// shares the response's bytes, which are kept anyway, and is capped so an
-// append cannot write into them.
-func (r rendered) item(i int) json.RawMessage {
-	s := r.spans[i]
-	return r.body[s.start:s.end:s.end]
-}
+// item is output item i as the response holds it.
+func (r rendered) item(i int) json.RawMessage { return r.items[i] }
 
 // remember notes which reasoning item preceded each call and stores the
 // response with its effective items (prior, input, output) for

@@ -11,7 +11,6 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/toolwire/toolwire/mockprovider/dialect"
-	"github.com/toolwire/toolwire/mockprovider/wirejson"
 )
 
 // The endpoints beside create that take a request body and go through the
@@ -70,19 +69,19 @@ func (d *Dialect) compact(x *dialect.Exchange, req *Request) {
 		}
 		id := ids.Next("msg_", 48)
 		payload.Drop = append(payload.Drop, id)
-		var content jsontext.Value
-		wirejson.Members(it.Raw, func(name []byte, v jsontext.Value) bool {
-			if string(name) == "content" {
-				content = v
-				return false
-			}
-			return true
-		})
+		var message struct {
+			Content jsontext.Value `json:"content"`
+		}
+		_ = json.Unmarshal(it.Raw, &message)
+		content := message.Content
 		if content.Kind() == '"' {
 			var s string
 			_ = json.Unmarshal(content, &s)
-			content = jsontext.Value(wirejson.AppendString([]byte(`[{"type":"input_text","text":`), s))
-			content = append(content, "}]"...)
+			type inputText struct {
+				Type string `json:"type"`
+				Text string `json:"text"`
+			}
+			content = marshal([]inputText{{Type: "input_text", Text: s}})
 		}
 		output = append(output, object{{"id", id}, {"type", "message"}, {"status", "completed"}, {"content", jsontext.Value(content)}, {"role", "user"}})
 	}
@@ -95,7 +94,7 @@ func (d *Dialect) compact(x *dialect.Exchange, req *Request) {
 	output = append(output, object{{"id", ids.Next("cmp_", 48)}, {"type", "compaction"}, {"encrypted_content", encrypted}})
 	u := usage{input: usageFor(req, nil).input, output: max(1, len(encrypted)/64)}
 	x.JSON(http.StatusOK, object{{"id", ids.Next("resp_", 48)}, {"object", "response.compaction"}, {"created_at", time.Now().Unix()},
-		{"output", output}, {"usage", jsontext.Value(appendUsage(nil, &u))}})
+		{"output", output}, {"usage", usageObjectOf(&u)}})
 }
 
 // compactionPrefix marks the mock's own compactions (the real ones are

@@ -1,29 +1,28 @@
 package openairesp
 
 import (
-	"strconv"
-
+	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/toolwire/toolwire/mockprovider/model"
-	"github.com/toolwire/toolwire/mockprovider/wirejson"
 )
 
-// The Response object and its output items are written straight into a
-// byte buffer, field by field in the API's order. Building them first as
-// a tree of ordered key/value pairs boxed in interfaces cost about sixty
-// allocations a response and escaped every constant key again on every
-// request; writing them directly gives the same bytes (the reference tree
-// encoder is kept in render_ref_test.go, and FuzzRenderEquivalence holds
-// the two together) without either cost.
-//
-// Strings go through appendString (encoding/json's quoting, HTML-safe);
-// raw request fragments (instructions, tools, reasoning, text, metadata,
-// tool_choice, max_output_tokens) are copied as sent, as the tree encoder
-// did with jsontext.Value.
+// The Response object, its output items and the stream events are typed
+// structs, members in the API's order, marshalled by the library. The
+// request's fragments echoed as sent (instructions, tools, reasoning,
+// text, metadata, tool_choice, max_output_tokens) are written compact
+// with their string escapes kept.
 
-// span is where one output item sits in a rendered response.
-type span struct{ start, end int }
+// marshal encodes an answer's value: a scripted string that is not valid
+// UTF-8 is written with replacement characters, as a client's fragments'
+// escapes are kept.
+func marshal(v any) []byte {
+	b, err := json.Marshal(v, jsontext.AllowInvalidUTF8(true), jsontext.PreserveRawStrings(true))
+	if err != nil {
+		return []byte("null")
+	}
+	return b
+}
 
 // usage is the token accounting of a completed response.
 type usage struct{ input, cached, output, reasoning int }
@@ -38,274 +37,233 @@ type form struct {
 	// usage nil renders "usage":null, errJSON nil "error":null.
 	usage   *usage
 	errJSON []byte
-	// spans, when not nil, receives each output item's offsets in the
-	// buffer (completed form).
-	spans []span
-	// compact renders the object as json.Marshal would leave it inside an
-	// event: the request fragments, the only parts that can hold
-	// whitespace or unescaped HTML characters, are compacted as they are
-	// copied (jsontext.Value.Compact). Everything else is written in
-	// that form already.
-	compact bool
 }
 
-// appendResponse appends the Response object in the given form.
-func appendResponse(b []byte, req *Request, id string, created int64, items []planned, f form) []byte {
-	status := f.status
-	completed := status == "completed" || status == "incomplete"
-	b = append(b, `{"id":`...)
-	b = wirejson.AppendString(b, id)
-	b = append(b, `,"object":"response","created_at":`...)
-	b = strconv.AppendInt(b, created, 10)
-	b = append(b, `,"status":`...)
-	b = wirejson.AppendString(b, status)
-	b = append(b, `,"background":false,"completed_at":`...)
-	if status == "completed" {
-		b = strconv.AppendInt(b, created, 10)
-	} else {
-		b = append(b, "null"...)
+// responseObject is the Response object.
+type responseObject struct {
+	ID                   string           `json:"id"`
+	Object               string           `json:"object"`
+	CreatedAt            int64            `json:"created_at"`
+	Status               string           `json:"status"`
+	Background           bool             `json:"background"`
+	CompletedAt          *int64           `json:"completed_at"`
+	Error                jsontext.Value   `json:"error"`
+	FrequencyPenalty     int              `json:"frequency_penalty"`
+	IncompleteDetails    *incomplete      `json:"incomplete_details"`
+	Instructions         jsontext.Value   `json:"instructions"`
+	MaxOutputTokens      jsontext.Value   `json:"max_output_tokens"`
+	MaxToolCalls         *int             `json:"max_tool_calls"`
+	Model                string           `json:"model"`
+	Moderation           *string          `json:"moderation"`
+	Output               []jsontext.Value `json:"output"`
+	ParallelToolCalls    bool             `json:"parallel_tool_calls"`
+	PresencePenalty      int              `json:"presence_penalty"`
+	PreviousResponseID   *string          `json:"previous_response_id"`
+	PromptCacheKey       *string          `json:"prompt_cache_key"`
+	PromptCacheRetention *string          `json:"prompt_cache_retention"`
+	Reasoning            jsontext.Value   `json:"reasoning"`
+	SafetyIdentifier     *string          `json:"safety_identifier"`
+	ServiceTier          string           `json:"service_tier"`
+	Store                bool             `json:"store"`
+	Temperature          int              `json:"temperature"`
+	Text                 jsontext.Value   `json:"text"`
+	ToolChoice           jsontext.Value   `json:"tool_choice"`
+	Tools                []any            `json:"tools"`
+	TopLogprobs          int              `json:"top_logprobs"`
+	TopP                 int              `json:"top_p"`
+	Truncation           string           `json:"truncation"`
+	Usage                *usageObject     `json:"usage"`
+	User                 *string          `json:"user"`
+	Metadata             jsontext.Value   `json:"metadata"`
+}
+
+type incomplete struct {
+	Reason string `json:"reason"`
+}
+
+type usageObject struct {
+	InputTokens         int                 `json:"input_tokens"`
+	InputTokensDetails  inputTokensDetails  `json:"input_tokens_details"`
+	OutputTokens        int                 `json:"output_tokens"`
+	OutputTokensDetails outputTokensDetails `json:"output_tokens_details"`
+	TotalTokens         int                 `json:"total_tokens"`
+}
+
+type inputTokensDetails struct {
+	CachedTokens int `json:"cached_tokens"`
+}
+
+type outputTokensDetails struct {
+	ReasoningTokens int `json:"reasoning_tokens"`
+}
+
+// functionTool is a function tool as the API echoes it: strict resolved
+// (as sent, else on when the schema allows it).
+type functionTool struct {
+	Type        string         `json:"type"`
+	Description *string        `json:"description"`
+	Name        string         `json:"name"`
+	Parameters  jsontext.Value `json:"parameters"`
+	Strict      bool           `json:"strict"`
+}
+
+// Defaults of the members a request leaves out.
+var (
+	reasoningEffortMedium = jsontext.Value(`{"effort":"medium","summary":null}`)
+	reasoningEffortNone   = jsontext.Value(`{"effort":null,"summary":null}`)
+	textDefault           = jsontext.Value(`{"format":{"type":"text"},"verbosity":"medium"}`)
+	toolChoiceAuto        = jsontext.Value(`"auto"`)
+	metadataEmpty         = jsontext.Value(`{}`)
+)
+
+// responseOf is the Response object in the given form; output holds the
+// encoded output items of the completed forms.
+func responseOf(req *Request, id string, created int64, output []jsontext.Value, f form) *responseObject {
+	r := &responseObject{
+		ID: id, Object: "response", CreatedAt: created, Status: f.status,
+		Error: f.errJSON, Instructions: req.Instructions, MaxOutputTokens: req.MaxOutputTokens, Model: req.Model,
+		Output:            []jsontext.Value{},
+		ParallelToolCalls: req.ParallelToolCalls == nil || *req.ParallelToolCalls,
+		ServiceTier:       "default", Store: req.Store == nil || *req.Store, Temperature: 1,
+		Text: textDefault, ToolChoice: toolChoiceAuto, Tools: toolsEcho(req),
+		TopP: 1, Truncation: "disabled", Usage: usageObjectOf(f.usage), Metadata: metadataEmpty,
 	}
-	b = append(b, `,"error":`...)
-	b = f.appendRaw(b, f.errJSON)
-	b = append(b, `,"frequency_penalty":0,"incomplete_details":`...)
-	if status == "incomplete" {
-		b = append(b, `{"reason":"max_output_tokens"}`...)
-	} else {
-		b = append(b, "null"...)
+	switch f.status {
+	case "completed":
+		r.CompletedAt = &created
+	case "incomplete":
+		r.IncompleteDetails = &incomplete{Reason: "max_output_tokens"}
 	}
-	b = append(b, `,"instructions":`...)
-	b = f.appendRawOrNull(b, req.Instructions)
-	b = append(b, `,"max_output_tokens":`...)
-	b = f.appendRawOrNull(b, req.MaxOutputTokens)
-	b = append(b, `,"max_tool_calls":null,"model":`...)
-	b = wirejson.AppendString(b, req.Model)
-	b = append(b, `,"moderation":null,"output":[`...)
-	if completed {
-		for i := range items {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			start := len(b)
-			b = appendItem(b, &items[i], true)
-			if f.spans != nil {
-				f.spans[i] = span{start, len(b)}
-			}
-		}
+	if f.status == "completed" || f.status == "incomplete" {
+		r.Output = output
 	}
-	b = append(b, `],"parallel_tool_calls":`...)
-	b = strconv.AppendBool(b, req.ParallelToolCalls == nil || *req.ParallelToolCalls)
-	b = append(b, `,"presence_penalty":0,"previous_response_id":`...)
 	if req.PreviousResponseID != nil && *req.PreviousResponseID != "" {
-		b = wirejson.AppendString(b, *req.PreviousResponseID)
-	} else {
-		b = append(b, "null"...)
+		r.PreviousResponseID = req.PreviousResponseID
 	}
-	b = append(b, `,"prompt_cache_key":null,"prompt_cache_retention":null,"reasoning":`...)
 	switch {
 	case len(req.Reasoning) > 0 && req.Reasoning.Kind() == '{':
-		b = f.appendRaw(b, req.Reasoning)
+		r.Reasoning = req.Reasoning
 	case model.IsReasoningModel(req.Model):
-		b = append(b, `{"effort":"medium","summary":null}`...)
+		r.Reasoning = reasoningEffortMedium
 	default:
-		b = append(b, `{"effort":null,"summary":null}`...)
+		r.Reasoning = reasoningEffortNone
 	}
-	b = append(b, `,"safety_identifier":null,"service_tier":"default","store":`...)
-	b = strconv.AppendBool(b, req.Store == nil || *req.Store)
-	b = append(b, `,"temperature":1,"text":`...)
 	if len(req.Text) > 0 && req.Text.Kind() == '{' {
-		b = f.appendRaw(b, req.Text)
-	} else {
-		b = append(b, `{"format":{"type":"text"},"verbosity":"medium"}`...)
+		r.Text = req.Text
 	}
-	b = append(b, `,"tool_choice":`...)
 	if len(req.ToolChoice) > 0 && req.ToolChoice.Kind() != 'n' {
-		b = f.appendRaw(b, req.ToolChoice)
-	} else {
-		b = append(b, `"auto"`...)
+		r.ToolChoice = req.ToolChoice
 	}
-	b = append(b, `,"tools":`...)
-	b = f.appendTools(b, req)
-	b = append(b, `,"top_logprobs":0,"top_p":1,"truncation":"disabled","usage":`...)
-	b = appendUsage(b, f.usage)
-	b = append(b, `,"user":null,"metadata":`...)
 	if len(req.Metadata) > 0 && req.Metadata.Kind() == '{' {
-		b = f.appendRaw(b, req.Metadata)
-	} else {
-		b = append(b, "{}"...)
+		r.Metadata = req.Metadata
 	}
-	return append(b, '}')
+	return r
 }
 
-// appendRaw copies a JSON value as it is (compacted in the compact form);
-// nothing at all is null.
-func (f *form) appendRaw(b []byte, raw jsontext.Value) []byte {
-	if len(raw) == 0 {
-		return append(b, "null"...)
-	}
-	start := len(b)
-	b = append(b, raw...)
-	if !f.compact || !spaced(raw) {
-		return b // nothing to remove
-	}
-	// Compacted where it was copied: the result is never longer, so it
-	// is rewritten in place (the append only copies it back if not).
-	// A value that does not compact stays as it is.
-	if v := jsontext.Value(b[start:]); v.Compact() == nil {
-		b = append(b[:start], v...)
-	}
-	return b
-}
-
-// spaced reports whether raw holds whitespace outside its strings, which
-// compacting removes (it leaves strings and numbers as they are): a
-// fragment a client sent compact is copied without being parsed again.
-func spaced(raw []byte) bool {
-	inString := false
-	for i := 0; i < len(raw); i++ {
-		switch c := raw[i]; {
-		case inString && c == '\\':
-			i++
-		case c == '"':
-			inString = !inString
-		case !inString && (c == ' ' || c == '\t' || c == '\n' || c == '\r'):
-			return true
-		}
-	}
-	return false
-}
-
-// appendRawOrNull copies a request fragment, or null when it is absent or
-// null.
-func (f *form) appendRawOrNull(b []byte, raw jsontext.Value) []byte {
-	if len(raw) == 0 || raw.Kind() == 'n' {
-		return append(b, "null"...)
-	}
-	return f.appendRaw(b, raw)
-}
-
-// appendTools appends the tools as the API echoes them: function tools
-// normalized (strict resolved: as sent, else on when the schema allows
-// it), other tools as sent.
-func (f *form) appendTools(b []byte, req *Request) []byte {
-	b = append(b, '[')
-	first := true
+// toolsEcho is the tools as the API echoes them: function tools
+// normalized, other tools as sent.
+func toolsEcho(req *Request) []any {
+	out := []any{}
 	for i, t := range req.Tools {
 		if t.Type != "function" {
 			if i < len(req.ToolsRaw) {
-				if !first {
-					b = append(b, ',')
-				}
-				first = false
-				b = f.appendRaw(b, req.ToolsRaw[i])
+				out = append(out, req.ToolsRaw[i])
 			}
 			continue
 		}
-		if !first {
-			b = append(b, ',')
-		}
-		first = false
-		b = append(b, `{"type":"function","description":`...)
-		if t.Description != nil {
-			b = wirejson.AppendString(b, *t.Description)
-		} else {
-			b = append(b, "null"...)
-		}
-		b = append(b, `,"name":`...)
-		b = wirejson.AppendString(b, str(t.Name))
-		b = append(b, `,"parameters":`...)
-		b = f.appendRawOrNull(b, t.Parameters)
 		strict := strictCompatible(t.Parameters)
 		if t.Strict != nil {
 			strict = *t.Strict
 		}
-		b = append(b, `,"strict":`...)
-		b = strconv.AppendBool(b, strict)
-		b = append(b, '}')
+		out = append(out, functionTool{Type: "function", Description: t.Description, Name: str(t.Name), Parameters: t.Parameters, Strict: strict})
 	}
-	return append(b, ']')
+	return out
 }
 
-func appendUsage(b []byte, u *usage) []byte {
+func usageObjectOf(u *usage) *usageObject {
 	if u == nil {
-		return append(b, "null"...)
+		return nil
 	}
-	b = append(b, `{"input_tokens":`...)
-	b = strconv.AppendInt(b, int64(u.input), 10)
-	b = append(b, `,"input_tokens_details":{"cached_tokens":`...)
-	b = strconv.AppendInt(b, int64(u.cached), 10)
-	b = append(b, `},"output_tokens":`...)
-	b = strconv.AppendInt(b, int64(u.output), 10)
-	b = append(b, `,"output_tokens_details":{"reasoning_tokens":`...)
-	b = strconv.AppendInt(b, int64(u.reasoning), 10)
-	b = append(b, `},"total_tokens":`...)
-	b = strconv.AppendInt(b, int64(u.input+u.output), 10)
-	return append(b, '}')
+	return &usageObject{InputTokens: u.input, InputTokensDetails: inputTokensDetails{CachedTokens: u.cached},
+		OutputTokens: u.output, OutputTokensDetails: outputTokensDetails{ReasoningTokens: u.reasoning}, TotalTokens: u.input + u.output}
 }
 
-// appendItem appends one output item, complete (done) or as announced by
+// Output items.
+type (
+	reasoningItem struct {
+		ID               string        `json:"id"`
+		Type             string        `json:"type"`
+		EncryptedContent string        `json:"encrypted_content,omitempty"`
+		Summary          []summaryPart `json:"summary"`
+	}
+	messageItem struct {
+		ID      string `json:"id"`
+		Type    string `json:"type"`
+		Status  string `json:"status"`
+		Content []any  `json:"content"`
+		Phase   string `json:"phase"`
+		Role    string `json:"role"`
+	}
+	functionCallItem struct {
+		ID        string `json:"id"`
+		Type      string `json:"type"`
+		Status    string `json:"status"`
+		Arguments string `json:"arguments"`
+		CallID    string `json:"call_id"`
+		Name      string `json:"name"`
+	}
+	summaryPart struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	outputText struct {
+		Type        string     `json:"type"`
+		Annotations []struct{} `json:"annotations"`
+		Logprobs    []struct{} `json:"logprobs"`
+		Text        string     `json:"text"`
+	}
+	refusalPart struct {
+		Type    string `json:"type"`
+		Refusal string `json:"refusal"`
+	}
+)
+
+// outputItem is one output item, complete (done) or as announced by
 // response.output_item.added.
-func appendItem(b []byte, p *planned, done bool) []byte {
-	status := `"completed"`
+func outputItem(p *planned, done bool) any {
+	status := "completed"
 	switch {
 	case !done:
-		status = `"in_progress"`
+		status = "in_progress"
 	case p.incomplete:
-		status = `"incomplete"`
+		status = "incomplete"
 	}
-	b = append(b, `{"id":`...)
-	b = wirejson.AppendString(b, p.id)
 	switch p.kind {
 	case "reasoning":
-		b = append(b, `,"type":"reasoning"`...)
-		if p.encrypted != "" {
-			b = append(b, `,"encrypted_content":`...)
-			b = wirejson.AppendString(b, p.encrypted)
-		}
-		b = append(b, `,"summary":[`...)
+		it := reasoningItem{ID: p.id, Type: "reasoning", EncryptedContent: p.encrypted, Summary: []summaryPart{}}
 		if done && p.summary != "" {
-			b = appendSummaryPart(b, p.summary)
+			it.Summary = append(it.Summary, summaryPart{Type: "summary_text", Text: p.summary})
 		}
-		return append(b, "]}"...)
+		return it
 	case "message":
-		b = append(b, `,"type":"message","status":`...)
-		b = append(b, status...)
-		b = append(b, `,"content":[`...)
+		it := messageItem{ID: p.id, Type: "message", Status: status, Content: []any{}, Phase: p.phase, Role: "assistant"}
 		if done {
-			b = appendPart(b, p, p.text)
+			it.Content = append(it.Content, partOf(p, p.text))
 		}
-		b = append(b, `],"phase":`...)
-		b = wirejson.AppendString(b, p.phase)
-		return append(b, `,"role":"assistant"}`...)
+		return it
 	}
-	b = append(b, `,"type":"function_call","status":`...)
-	b = append(b, status...)
-	b = append(b, `,"arguments":`...)
+	it := functionCallItem{ID: p.id, Type: "function_call", Status: status, CallID: p.callID, Name: p.name}
 	if done {
-		b = wirejson.AppendString(b, p.args)
-	} else {
-		b = append(b, `""`...)
+		it.Arguments = p.args
 	}
-	b = append(b, `,"call_id":`...)
-	b = wirejson.AppendString(b, p.callID)
-	b = append(b, `,"name":`...)
-	b = wirejson.AppendString(b, p.name)
-	return append(b, '}')
+	return it
 }
 
-// appendPart appends a message's content part holding text (empty while
+// partOf is a message's content part holding text (empty while
 // streaming).
-func appendPart(b []byte, p *planned, text string) []byte {
+func partOf(p *planned, text string) any {
 	if p.refusal {
-		b = append(b, `{"type":"refusal","refusal":`...)
-	} else {
-		b = append(b, `{"type":"output_text","annotations":[],"logprobs":[],"text":`...)
+		return refusalPart{Type: "refusal", Refusal: text}
 	}
-	b = wirejson.AppendString(b, text)
-	return append(b, '}')
-}
-
-func appendSummaryPart(b []byte, text string) []byte {
-	b = append(b, `{"type":"summary_text","text":`...)
-	b = wirejson.AppendString(b, text)
-	return append(b, '}')
+	return outputText{Type: "output_text", Annotations: []struct{}{}, Logprobs: []struct{}{}, Text: text}
 }

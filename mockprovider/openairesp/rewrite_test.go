@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http/httptest"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -16,8 +17,7 @@ import (
 	"github.com/toolwire/toolwire/mockprovider/wirejson"
 )
 
-// The tests below hold the faster forms of decoding and rendering to the
-// forms they replaced, kept here as references.
+// The tests below hold decoding and rendering to simple reference forms.
 
 // echoBodies send the members echoed as sent in every way: absent, null,
 // spaced, escaped names, hosted tools, null tools.
@@ -35,8 +35,8 @@ var echoBodies = []string{
 // did before, each tool copied from its own split of the array.
 func referenceEchoes(r *Request, body []byte) {
 	var tools jsontext.Value
-	wirejson.Members(body, func(name []byte, v jsontext.Value) bool {
-		switch string(name) {
+	members(body, func(name string, v jsontext.Value) {
+		switch name {
 		case "instructions":
 			r.Instructions = v
 		case "max_output_tokens":
@@ -52,20 +52,44 @@ func referenceEchoes(r *Request, body []byte) {
 		case "tools":
 			tools = v
 		}
-		return true
 	})
 	r.ToolsRaw = nil
 	if tools.Kind() == '[' {
-		wirejson.Elements(tools, func(e jsontext.Value) bool {
+		dec := jsontext.NewDecoder(bytes.NewReader(tools))
+		_, _ = dec.ReadToken()
+		for dec.PeekKind() != ']' {
+			e, err := dec.ReadValue()
+			if err != nil {
+				break
+			}
 			r.ToolsRaw = append(r.ToolsRaw, bytes.Clone(e))
-			return true
-		})
+		}
 	}
 	for i, t := range r.W.Tools {
 		r.Tools[i] = Tool{Type: typeOf(r.ToolsRaw, i)}
 		if f := t.OfFunction; f != nil {
 			r.Tools[i] = Tool{Type: "function", Name: f.Name, Description: f.Description, Parameters: f.Parameters, Strict: f.Strict}
 		}
+	}
+}
+
+// members calls f with each member of the object raw, in order.
+func members(raw []byte, f func(name string, v jsontext.Value)) {
+	dec := jsontext.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return
+	}
+	for dec.PeekKind() == '"' {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return
+		}
+		name := tok.String()
+		v, err := dec.ReadValue()
+		if err != nil {
+			return
+		}
+		f(name, bytes.Clone(v))
 	}
 }
 
@@ -81,9 +105,10 @@ func TestEchoedMembersAsTheFullWalk(t *testing.T) {
 		}
 		ref, _ := decodeRequest(&dialect.Exchange{}, []byte(body))
 		referenceEchoes(ref, []byte(body))
-		for _, f := range []form{{status: "completed"}, {status: "in_progress", compact: true}, {status: "completed", compact: true}} {
-			got := appendResponse(nil, now, "resp_1", 1, items, f)
-			want := appendResponse(nil, ref, "resp_1", 1, items, f)
+		output := []jsontext.Value{marshal(outputItem(&items[0], true))}
+		for _, f := range []form{{status: "completed"}, {status: "in_progress"}} {
+			got := marshal(responseOf(now, "resp_1", 1, output, f))
+			want := marshal(responseOf(ref, "resp_1", 1, output, f))
 			if !bytes.Equal(got, want) {
 				t.Errorf("%s (%+v):\n got %s\nwant %s", body, f, got, want)
 			}
@@ -150,27 +175,6 @@ func TestItemTypeFromVariant(t *testing.T) {
 	}
 }
 
-// TestCompactInPlace: copying a fragment in the compact form gives what
-// compacting a copy of it gave.
-func TestCompactInPlace(t *testing.T) {
-	for _, raw := range []string{
-		`{"a":1}`, `{ "a" : [ 1 , 2 ] }`, "{\n\t\"a\": \"x y\"\r\n}", `"a b"`, `{"a":"x \" y","b":"\\"}`,
-		`{"a":"<&>"}`, `{"a": "\u00e9"}`, `[1, 2]`, `{"a":`, `not json`, `{"a":"x"} `, ` 12 `,
-	} {
-		f := form{compact: true}
-		prefix := []byte(`{"x":`)
-		got := f.appendRaw(bytes.Clone(prefix), jsontext.Value(raw))
-		v := append(jsontext.Value(nil), raw...)
-		want := append(bytes.Clone(prefix), raw...)
-		if v.Compact() == nil {
-			want = append(bytes.Clone(prefix), v...)
-		}
-		if !bytes.Equal(got, want) {
-			t.Errorf("%q: got %s, want %s", raw, got, want)
-		}
-	}
-}
-
 // TestStoredBookkeeping: each output item is stored under its key, with
 // its own bytes when the response is stored, and the response with its
 // effective items (prior, input, output); with store:false only the
@@ -212,29 +216,10 @@ func TestStoredBookkeeping(t *testing.T) {
 	}
 }
 
-// referenceStream writes the events as they were written before: each
-// Response object rendered on its own.
-func referenceStream(s *wire.SSE, req *Request, id string, items []planned) {
-	e := &events{s: s}
-	for _, typ := range []string{"response.created", "response.in_progress"} {
-		b := append(e.begin(typ), `,"response":`...)
-		b = appendResponse(b, req, id, 1, items, form{status: "in_progress", compact: true})
-		_ = e.send(typ, b)
-	}
-	for i := range items {
-		_ = e.item(i, &items[i], 0)
-	}
-	u := usageFor(req, items)
-	status := finalStatus(items)
-	b := append(e.begin("response."+status), `,"response":`...)
-	b = appendResponse(b, req, id, 1, items, form{status: status, usage: &u, compact: true})
-	_ = e.send("response."+status, b)
-}
-
-// TestStreamAsRenderedEachTime: the in-progress object moved over for the
-// second event, and done's bytes for the last when nothing needs
-// compacting, give the events rendering each one gave.
-func TestStreamAsRenderedEachTime(t *testing.T) {
+// TestStreamEndsWithTheStoredResponse: the response the stream's last
+// event carries is byte for byte the one stored and answered without a
+// stream, and the output items announced done are the stored items.
+func TestStreamEndsWithTheStoredResponse(t *testing.T) {
 	itemSets := [][]planned{
 		{{kind: "function_call", id: "fc_1", callID: "call_1", name: "f", args: `{"city":"Paris"}`}},
 		{{kind: "reasoning", id: "rs_1", summary: "think"}, {kind: "message", id: "msg_1", text: "Hello there, a longer text than a fragment.", phase: "final_answer", incomplete: true}},
@@ -248,13 +233,38 @@ func TestStreamAsRenderedEachTime(t *testing.T) {
 		}
 		for _, items := range itemSets {
 			done := completedResponse(req, "resp_1", 1, items)
-			got, want := httptest.NewRecorder(), httptest.NewRecorder()
+			got := httptest.NewRecorder()
 			if err := writeEvents(wire.NewSSE(got, wire.StreamConfig{}, ""), req, "resp_1", 1, items, done, 0, func() {}); err != nil {
 				t.Fatal(err)
 			}
-			referenceStream(wire.NewSSE(want, wire.StreamConfig{}, ""), req, "resp_1", items)
-			if !bytes.Equal(got.Body.Bytes(), want.Body.Bytes()) {
-				t.Errorf("%s:\n got %s\nwant %s", body, got.Body.Bytes(), want.Body.Bytes())
+			var last struct {
+				Response json.RawMessage `json:"response"`
+			}
+			var doneItems []json.RawMessage
+			for _, line := range strings.Split(got.Body.String(), "\n") {
+				data, ok := strings.CutPrefix(line, "data: ")
+				if !ok {
+					continue
+				}
+				var ev struct {
+					Type string          `json:"type"`
+					Item json.RawMessage `json:"item"`
+				}
+				if err := json.Unmarshal([]byte(data), &ev); err != nil {
+					t.Fatalf("%s: event %s: %v", body, data, err)
+				}
+				if ev.Type == "response.output_item.done" {
+					doneItems = append(doneItems, ev.Item)
+				}
+				_ = json.Unmarshal([]byte(data), &last)
+			}
+			if !bytes.Equal(last.Response, done.body) {
+				t.Errorf("%s:\nstream ends with %s\n   stored is %s", body, last.Response, done.body)
+			}
+			for i, it := range doneItems {
+				if !bytes.Equal(it, done.item(i)) {
+					t.Errorf("%s: item %d streamed as %s, stored as %s", body, i, it, done.item(i))
+				}
 			}
 		}
 	}

@@ -1,12 +1,12 @@
 package openairesp
 
 import (
+	"github.com/go-json-experiment/json/jsontext"
+
 	"encoding/json"
-	"strconv"
 
 	"github.com/toolwire/toolwire/mockprovider/dialect"
 	"github.com/toolwire/toolwire/mockprovider/wire"
-	"github.com/toolwire/toolwire/mockprovider/wirejson"
 )
 
 // streamState is what an injected in-stream error needs to report the
@@ -35,85 +35,101 @@ func (d *Dialect) stream(x *dialect.Exchange, req *Request, id string, created i
 	_ = writeEvents(s, req, id, created, items, done, x.Stream.FragmentSize, func() { d.remember(x, req, id, done, items) })
 }
 
-// events writes one stream's events as bytes. Each event used to be a tree
-// handed to wire.SSE.Event, which json.Marshal()s it: encoding/json then
-// validated and compacted every event again (about a tenth of a loaded
-// server's time). Here each event is written directly, already in
-// json.Marshal's form: strings by appendString (HTML-safe quoting), no
-// whitespace, and the only parts that may hold whitespace or HTML
-// characters, the request fragments inside the Response objects, are
-// compacted as they are copied in (form.compact). FuzzStreamEquivalence holds the
-// stream to the tree encoder through json.Marshal.
-type events struct {
-	s *wire.SSE
-	// buf is reused for every event: SSE.Event writes the bytes and hands
-	// them to the transcript, which copies them, and keeps nothing.
-	buf []byte
-	// itemAt is at(…) of the item being streamed.
-	itemAt []byte
+// The events, members in the API's order; every one ends with its
+// sequence number (the count already written, which is also how
+// StreamError numbers an injected error).
+type (
+	responseEvent struct {
+		Type     string `json:"type"`
+		Response any    `json:"response"`
+		Seq      int    `json:"sequence_number"`
+	}
+	itemEvent struct {
+		Type        string `json:"type"`
+		Item        any    `json:"item"`
+		OutputIndex int    `json:"output_index"`
+		Seq         int    `json:"sequence_number"`
+	}
+	argumentsDelta struct {
+		Type        string `json:"type"`
+		Delta       string `json:"delta"`
+		ItemID      string `json:"item_id"`
+		OutputIndex int    `json:"output_index"`
+		Seq         int    `json:"sequence_number"`
+	}
+	argumentsDone struct {
+		Type        string `json:"type"`
+		Arguments   string `json:"arguments"`
+		ItemID      string `json:"item_id"`
+		OutputIndex int    `json:"output_index"`
+		Seq         int    `json:"sequence_number"`
+	}
+	summaryPartEvent struct {
+		Type         string      `json:"type"`
+		ItemID       string      `json:"item_id"`
+		OutputIndex  int         `json:"output_index"`
+		Part         summaryPart `json:"part"`
+		SummaryIndex int         `json:"summary_index"`
+		Seq          int         `json:"sequence_number"`
+	}
+	summaryDelta struct {
+		Type         string `json:"type"`
+		ItemID       string `json:"item_id"`
+		OutputIndex  int    `json:"output_index"`
+		Delta        string `json:"delta"`
+		SummaryIndex int    `json:"summary_index"`
+		Seq          int    `json:"sequence_number"`
+	}
+	summaryDone struct {
+		Type         string `json:"type"`
+		ItemID       string `json:"item_id"`
+		OutputIndex  int    `json:"output_index"`
+		SummaryIndex int    `json:"summary_index"`
+		Text         string `json:"text"`
+		Seq          int    `json:"sequence_number"`
+	}
+	contentPartEvent struct {
+		Type         string `json:"type"`
+		ContentIndex int    `json:"content_index"`
+		ItemID       string `json:"item_id"`
+		OutputIndex  int    `json:"output_index"`
+		Part         any    `json:"part"`
+		Seq          int    `json:"sequence_number"`
+	}
+	// textEvent is output_text's and refusal's delta and done: logprobs
+	// only on text, the whole text or refusal only on done.
+	textEvent struct {
+		Type         string     `json:"type"`
+		ContentIndex int        `json:"content_index"`
+		ItemID       string     `json:"item_id"`
+		OutputIndex  int        `json:"output_index"`
+		Delta        *string    `json:"delta,omitzero"`
+		Logprobs     []struct{} `json:"logprobs,omitzero"`
+		Text         *string    `json:"text,omitzero"`
+		Refusal      *string    `json:"refusal,omitzero"`
+		Seq          int        `json:"sequence_number"`
+	}
+)
+
+// events writes one stream's events.
+type events struct{ s *wire.SSE }
+
+// send writes an event of type typ; seq sets its sequence number.
+func (e *events) send(typ string, event any, seq *int) error {
+	*seq = e.s.Sent()
+	return e.s.EventBytes(typ, marshal(event))
 }
 
-// begin starts an event: {"type":"<typ>".
-func (e *events) begin(typ string) []byte {
-	b := append(e.buf[:0], `{"type":`...)
-	return wirejson.AppendString(b, typ)
-}
-
-// send ends the event with its sequence number (the count already
-// written, which is also how StreamError numbers an injected error) and
-// writes it.
-func (e *events) send(typ string, b []byte) error {
-	b = append(b, `,"sequence_number":`...)
-	b = strconv.AppendInt(b, int64(e.s.Sent()), 10)
-	b = append(b, '}')
-	e.buf = b
-	return e.s.EventBytes(typ, b)
-}
-
-// at appends the "item_id" and "output_index" members most events carry.
-func at(b []byte, id string, index int) []byte {
-	b = append(b, `,"item_id":`...)
-	b = wirejson.AppendString(b, id)
-	b = append(b, `,"output_index":`...)
-	return strconv.AppendInt(b, int64(index), 10)
-}
-
-// at appends the current item's "item_id" and "output_index", written
-// once per item (every delta event of the item repeats them).
-func (e *events) at(b []byte) []byte { return append(b, e.itemAt...) }
-
-// writeEvents writes the stream of a response; done, its completed form
-// as stored, sizes the event buffer (the last event, the longest, holds
-// about as much). beforeCompleted runs just before the last
-// event (the response is stored by then).
+// writeEvents writes the stream of a response. beforeCompleted runs just
+// before the last event (the response is stored by then).
 func writeEvents(s *wire.SSE, req *Request, id string, created int64, items []planned, done rendered, size int, beforeCompleted func()) error {
-	// One allocation for the event buffer and, capped apart after it, the
-	// current item's at(…) (an append beyond either cap moves it out).
-	n := len(done.body) + 256
-	both := make([]byte, 0, n+128)
-	e := &events{s: s, buf: both[:0:n], itemAt: both[n : n : n+128]}
-	// response.created and response.in_progress carry the same object:
-	// rendered once, then moved over in the buffer for the second event.
-	b := append(e.begin("response.created"), `,"response":`...)
-	start := len(b)
-	b = appendResponse(b, req, id, created, items, form{status: "in_progress", compact: true})
-	object := b[start:]
-	if err := e.send("response.created", b); err != nil {
-		return err
-	}
-	// The first event is sent (the writer keeps no reference to it), so
-	// its buffer takes the second, the object moved along.
-	const second = `{"type":"response.in_progress","response":`
-	b = e.buf[:0]
-	if need := len(second) + len(object); cap(b) >= need {
-		b = b[:need]
-		copy(b[len(second):], object) // overlapping: copy moves
-	} else {
-		b = append(make([]byte, len(second), need+64), object...)
-	}
-	copy(b, second)
-	if err := e.send("response.in_progress", b); err != nil {
-		return err
+	e := &events{s: s}
+	inProgress := responseOf(req, id, created, nil, form{status: "in_progress"})
+	for _, typ := range []string{"response.created", "response.in_progress"} {
+		ev := responseEvent{Type: typ, Response: inProgress}
+		if err := e.send(typ, &ev, &ev.Seq); err != nil {
+			return err
+		}
 	}
 	for i := range items {
 		if err := e.item(i, &items[i], size); err != nil {
@@ -121,28 +137,16 @@ func writeEvents(s *wire.SSE, req *Request, id string, created int64, items []pl
 		}
 	}
 	beforeCompleted()
-	// The completed response in its compact form: done's bytes when the
-	// request's fragments hold nothing to compact, else rendered again
-	// (which costs less than compacting all of done.body).
-	// It ends with response.incomplete instead when the token limit cut it.
-	status := finalStatus(items)
-	end := "response." + status
-	b = append(e.begin(end), `,"response":`...)
-	if req.fragmentsCompact() {
-		b = append(b, done.body...)
-	} else {
-		u := usageFor(req, items)
-		b = appendResponse(b, req, id, created, items, form{status: status, usage: &u, compact: true})
-	}
-	return e.send(end, b)
+	// The completed response as stored; it ends with response.incomplete
+	// instead when the token limit cut it.
+	end := "response." + finalStatus(items)
+	ev := responseEvent{Type: end, Response: jsontext.Value(done.body)}
+	return e.send(end, &ev, &ev.Seq)
 }
 
 func (e *events) item(index int, it *planned, size int) error {
-	e.itemAt = at(e.itemAt[:0], it.id, index)
-	b := append(e.begin("response.output_item.added"), `,"item":`...)
-	b = appendItem(b, it, false)
-	b = append(b, `,"output_index":`...)
-	if err := e.send("response.output_item.added", strconv.AppendInt(b, int64(index), 10)); err != nil {
+	added := itemEvent{Type: "response.output_item.added", Item: outputItem(it, false), OutputIndex: index}
+	if err := e.send(added.Type, &added, &added.Seq); err != nil {
 		return err
 	}
 	var err error
@@ -157,27 +161,21 @@ func (e *events) item(index int, it *planned, size int) error {
 	if err != nil {
 		return err
 	}
-	b = append(e.begin("response.output_item.done"), `,"item":`...)
-	b = appendItem(b, it, true)
-	b = append(b, `,"output_index":`...)
-	return e.send("response.output_item.done", strconv.AppendInt(b, int64(index), 10))
+	done := itemEvent{Type: "response.output_item.done", Item: outputItem(it, true), OutputIndex: index}
+	return e.send(done.Type, &done, &done.Seq)
 }
 
 func (e *events) arguments(index int, it *planned, size int) error {
-	const delta = "response.function_call_arguments.delta"
 	for rest := it.args; rest != ""; {
 		var frag string
 		frag, rest = wire.NextFragment(rest, size)
-		b := append(e.begin(delta), `,"delta":`...)
-		b = wirejson.AppendString(b, frag)
-		if err := e.send(delta, e.at(b)); err != nil {
+		ev := argumentsDelta{Type: "response.function_call_arguments.delta", Delta: frag, ItemID: it.id, OutputIndex: index}
+		if err := e.send(ev.Type, &ev, &ev.Seq); err != nil {
 			return err
 		}
 	}
-	const doneEv = "response.function_call_arguments.done"
-	b := append(e.begin(doneEv), `,"arguments":`...)
-	b = wirejson.AppendString(b, it.args)
-	return e.send(doneEv, e.at(b))
+	ev := argumentsDone{Type: "response.function_call_arguments.done", Arguments: it.args, ItemID: it.id, OutputIndex: index}
+	return e.send(ev.Type, &ev, &ev.Seq)
 }
 
 // summary streams a reasoning summary; an empty summary has no events
@@ -186,77 +184,65 @@ func (e *events) summary(index int, it *planned, size int) error {
 	if it.summary == "" {
 		return nil
 	}
-	const partAdded = "response.reasoning_summary_part.added"
-	b := e.at(e.begin(partAdded))
-	b = append(b, `,"part":`...)
-	b = appendSummaryPart(b, "")
-	if err := e.send(partAdded, append(b, `,"summary_index":0`...)); err != nil {
+	added := summaryPartEvent{Type: "response.reasoning_summary_part.added", ItemID: it.id, OutputIndex: index, Part: summaryPart{Type: "summary_text"}}
+	if err := e.send(added.Type, &added, &added.Seq); err != nil {
 		return err
 	}
-	const delta = "response.reasoning_summary_text.delta"
 	for rest := it.summary; rest != ""; {
 		var frag string
 		frag, rest = wire.NextFragment(rest, size)
-		b := append(e.at(e.begin(delta)), `,"delta":`...)
-		b = wirejson.AppendString(b, frag)
-		if err := e.send(delta, append(b, `,"summary_index":0`...)); err != nil {
+		ev := summaryDelta{Type: "response.reasoning_summary_text.delta", ItemID: it.id, OutputIndex: index, Delta: frag}
+		if err := e.send(ev.Type, &ev, &ev.Seq); err != nil {
 			return err
 		}
 	}
-	const textDone = "response.reasoning_summary_text.done"
-	b = append(e.at(e.begin(textDone)), `,"summary_index":0,"text":`...)
-	if err := e.send(textDone, wirejson.AppendString(b, it.summary)); err != nil {
+	textDone := summaryDone{Type: "response.reasoning_summary_text.done", ItemID: it.id, OutputIndex: index, Text: it.summary}
+	if err := e.send(textDone.Type, &textDone, &textDone.Seq); err != nil {
 		return err
 	}
-	const partDone = "response.reasoning_summary_part.done"
-	b = append(e.at(e.begin(partDone)), `,"part":`...)
-	b = appendSummaryPart(b, it.summary)
-	return e.send(partDone, append(b, `,"summary_index":0`...))
+	partDone := summaryPartEvent{Type: "response.reasoning_summary_part.done", ItemID: it.id, OutputIndex: index, Part: summaryPart{Type: "summary_text", Text: it.summary}}
+	return e.send(partDone.Type, &partDone, &partDone.Seq)
 }
 
 func (e *events) text(index int, it *planned, size int) error {
-	// contentAt appends "content_index", "item_id" and "output_index".
-	contentAt := func(b []byte) []byte { return e.at(append(b, `,"content_index":0`...)) }
-	const partAdded = "response.content_part.added"
-	b := append(contentAt(e.begin(partAdded)), `,"part":`...)
-	if err := e.send(partAdded, appendPart(b, it, "")); err != nil {
+	added := contentPartEvent{Type: "response.content_part.added", ItemID: it.id, OutputIndex: index, Part: partOf(it, "")}
+	if err := e.send(added.Type, &added, &added.Seq); err != nil {
 		return err
 	}
-	delta, doneEv, field := "response.output_text.delta", "response.output_text.done", `,"text":`
+	delta, doneEv := "response.output_text.delta", "response.output_text.done"
+	var logprobs []struct{}
 	if it.refusal {
-		delta, doneEv, field = "response.refusal.delta", "response.refusal.done", `,"refusal":`
+		delta, doneEv = "response.refusal.delta", "response.refusal.done"
+	} else {
+		logprobs = []struct{}{}
 	}
 	for rest := it.text; rest != ""; {
 		var frag string
 		frag, rest = wire.NextFragment(rest, size)
-		b := append(contentAt(e.begin(delta)), `,"delta":`...)
-		b = wirejson.AppendString(b, frag)
-		if !it.refusal {
-			b = append(b, `,"logprobs":[]`...)
-		}
-		if err := e.send(delta, b); err != nil {
+		ev := textEvent{Type: delta, ItemID: it.id, OutputIndex: index, Delta: &frag, Logprobs: logprobs}
+		if err := e.send(delta, &ev, &ev.Seq); err != nil {
 			return err
 		}
 	}
-	b = contentAt(e.begin(doneEv))
-	if !it.refusal {
-		b = append(b, `,"logprobs":[]`...)
+	ev := textEvent{Type: doneEv, ItemID: it.id, OutputIndex: index, Logprobs: logprobs}
+	text := it.text
+	if it.refusal {
+		ev.Refusal = &text
+	} else {
+		ev.Text = &text
 	}
-	b = append(b, field...)
-	if err := e.send(doneEv, wirejson.AppendString(b, it.text)); err != nil {
+	if err := e.send(doneEv, &ev, &ev.Seq); err != nil {
 		return err
 	}
-	const partDone = "response.content_part.done"
-	b = append(contentAt(e.begin(partDone)), `,"part":`...)
-	return e.send(partDone, appendPart(b, it, it.text))
+	partDone := contentPartEvent{Type: "response.content_part.done", ItemID: it.id, OutputIndex: index, Part: partOf(it, it.text)}
+	return e.send(partDone.Type, &partDone, &partDone.Seq)
 }
 
 // StreamError writes the Responses in-stream failure: an `error` event
 // with the error nested under "error" (as observed on the wire,
 // openai/openai-dotnet#881; the Go SDK surfaces it as a stream error),
 // then the terminal response.failed event carrying the failed response
-// (vercel/ai#13480 describes the pair). It is rare (injected faults only),
-// so its events still go through json.Marshal.
+// (vercel/ai#13480 describes the pair).
 func (d *Dialect) StreamError(s *wire.SSE, e *wire.APIError) {
 	code := e.Code
 	if code == nil {
@@ -276,6 +262,6 @@ func (d *Dialect) StreamError(s *wire.SSE, e *wire.APIError) {
 	if err != nil {
 		return // as before: the event would have failed to marshal
 	}
-	failed := appendResponse(nil, st.req, st.id, st.created, nil, form{status: "failed", errJSON: errJSON})
+	failed := marshal(responseOf(st.req, st.id, st.created, nil, form{status: "failed", errJSON: errJSON}))
 	_ = s.Event("response.failed", object{{"type", "response.failed"}, {"response", json.RawMessage(failed)}, {"sequence_number", s.Sent()}})
 }

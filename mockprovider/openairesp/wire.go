@@ -218,9 +218,6 @@ func (u *union) decode(dec *jsontext.Decoder, target any) error {
 	if k != '{' {
 		for _, v := range u.Variants {
 			if v.Kind == k {
-				if k == '[' {
-					presize(s.Field(v.Field), dec.UnreadBuffer())
-				}
 				return json.UnmarshalDecode(dec, field(s, v.Field))
 			}
 		}
@@ -257,21 +254,6 @@ func (u *union) decode(dec *jsontext.Decoder, target any) error {
 	return nil
 }
 
-// presize gives an empty slice field room for the elements of the array
-// at the start of rest, so decoding it allocates once instead of growing
-// (an input item is a few hundred bytes). The count is only a capacity
-// hint, read before the array is validated, and bounded for that reason.
-func presize(f reflect.Value, rest []byte) {
-	if f.Kind() != reflect.Slice || f.Cap() > 0 {
-		return
-	}
-	if n := wirejson.CountElements(rest, maxPresize); n > 1 {
-		f.Set(reflect.MakeSlice(f.Type(), 0, n))
-	}
-}
-
-const maxPresize = 128
-
 // rawKeeper is a union that keeps its object's bytes.
 type rawKeeper interface{ keepRaw(jsontext.Value) }
 
@@ -304,7 +286,7 @@ func (u *union) pick(raw []byte) (variant, error) {
 			continue
 		}
 		for _, t := range v.Tags {
-			if has && t == string(tag) {
+			if has && t == tag {
 				return v, nil
 			}
 		}
@@ -332,31 +314,8 @@ func (u *union) pick(raw []byte) (variant, error) {
 			supported = append(supported, v.Tags...)
 		}
 	}
-	return variant{}, &unionTagError{Tag: string(tag), Supported: supported}
+	return variant{}, &unionTagError{Tag: tag, Supported: supported}
 }
 
-// typeMember reads the top-level "type" string of an object. The known
-// types come back as shared strings: this runs on every item.
-func typeMember(raw []byte) (string, bool) {
-	b, ok := wirejson.TypeTag(raw)
-	if !ok {
-		return "", false
-	}
-	if t, known := knownTypes[string(b)]; known {
-		return t, true
-	}
-	return string(b), true
-}
-
-// knownTypes holds the "type" of every input item, tool and content part.
-var knownTypes = map[string]string{}
-
-func init() {
-	for _, u := range []*union{responseInputItemUnionParamVariants, toolUnionParamVariants, messagePartVariants} {
-		for _, v := range u.Variants {
-			for _, t := range v.Tags {
-				knownTypes[t] = t
-			}
-		}
-	}
-}
+// typeMember reads the top-level "type" string of an object.
+func typeMember(raw []byte) (string, bool) { return wirejson.TypeTag(raw) }

@@ -22,7 +22,6 @@ import (
 	"github.com/toolwire/toolwire/mockprovider/rules"
 	"github.com/toolwire/toolwire/mockprovider/wire"
 
-	"github.com/toolwire/toolwire/mockprovider/internal/bounded"
 	"github.com/toolwire/toolwire/mockprovider/internal/localschema"
 )
 
@@ -273,43 +272,19 @@ func CheckSchemas(decls []ToolDecl) []rules.Violation {
 	return out
 }
 
-// verdictCache memoizes a check of a tool schema by the schema's bytes: an
-// agent loop declares the same tools on every request, and compiling a
-// schema (with the meta-schema behind it) is the costliest step of a Chat
-// request. It is bounded, not an LRU: when full it is cleared and refills
-// in one request per tool.
-type verdictCache struct {
-	kept    bounded.Map[string]
-	compute func(json.RawMessage) string
-}
+// schemaProblem is what compiling a tool schema finds wrong ("" for
+// nothing), remembered by the schema's bytes (schemaVerdicts).
+func schemaProblem(raw json.RawMessage) string { return schemaVerdicts.get(raw, compileProblem) }
 
-func (c *verdictCache) get(raw json.RawMessage) string {
-	if msg, ok := c.kept.Get(raw); ok {
-		return msg
+// strictVerdict is strictProblem on the raw schema; "" when it is fine or
+// is not a JSON object (CheckSchemas reports that).
+func strictVerdict(raw json.RawMessage) string {
+	var s map[string]any
+	if json.Unmarshal(raw, &s) != nil {
+		return ""
 	}
-	msg := c.compute(raw)
-	c.kept.Put(string(raw), msg)
-	return msg
+	return strictProblem(s, nil)
 }
-
-var (
-	schemaVerdicts = &verdictCache{kept: bounded.Map[string]{MaxEntries: 4096}, compute: compileProblem}
-	// The Responses encoder asks again, to echo the strict flag.
-	strictVerdicts = &verdictCache{kept: bounded.Map[string]{MaxEntries: 4096}, compute: func(raw json.RawMessage) string {
-		var s map[string]any
-		if json.Unmarshal(raw, &s) != nil {
-			return "" // not an object: CheckSchemas reports it
-		}
-		return strictProblem(s, nil)
-	}}
-)
-
-// schemaProblem is compileProblem, cached.
-func schemaProblem(raw json.RawMessage) string { return schemaVerdicts.get(raw) }
-
-// strictVerdict is strictProblem on the raw schema, cached; "" when it is
-// fine or is not a JSON object.
-func strictVerdict(raw json.RawMessage) string { return strictVerdicts.get(raw) }
 
 func compileProblem(raw json.RawMessage) string { return schemaCheck(raw, true) }
 

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"sort"
-	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -46,31 +45,14 @@ type Entry struct {
 	// a schema bound above what argument synthesis builds.
 	Notes []string `json:"notes,omitempty"`
 
-	// A kept entry holds its conversation and events flat, as bytes: a
-	// journal of pointer graphs is what the garbage collector would spend
-	// its time marking under load. Journal() expands them again.
-	flatConv   []byte
+	// A kept entry holds its events flat, as bytes, and the request's
+	// decoded conversation; Journal() hands out copies of both.
 	flatEvents []byte
 	size       int64 // bytes charged to the store's journal budget
 }
 
-var flatPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
-
-// flatten moves the conversation and events into byte slices.
+// flatten moves the events into one byte slice.
 func (e *Entry) flatten() {
-	if e.Conversation != nil {
-		// Encoded into a reused scratch buffer, then copied once at its
-		// exact size: growing a fresh slice copied it several times, and
-		// spare capacity would stay in the journal.
-		scratch := flatPool.Get().(*[]byte)
-		b, _ := e.Conversation.AppendBinary((*scratch)[:0])
-		e.flatConv = append(make([]byte, 0, len(b)), b...)
-		if cap(b) <= 1<<20 { // a rare huge conversation is not kept around
-			*scratch = b
-			flatPool.Put(scratch)
-		}
-		e.Conversation = nil
-	}
 	if len(e.Events) > 0 {
 		n := 0
 		for _, ev := range e.Events {
@@ -87,17 +69,13 @@ func (e *Entry) flatten() {
 	}
 }
 
-// expanded returns a copy of a kept entry with its conversation and events
-// decoded (the events' data share the kept bytes).
+// expanded returns a copy of a kept entry with its own copy of the
+// conversation and its events decoded (the events' data share the kept
+// bytes).
 func (e *Entry) expanded() Entry {
 	out := *e
-	out.flatConv, out.flatEvents = nil, nil
-	if e.flatConv != nil {
-		c := &conv.Conversation{}
-		if c.UnmarshalBinary(e.flatConv) == nil {
-			out.Conversation = c
-		}
-	}
+	out.flatEvents = nil
+	out.Conversation = e.Conversation.Clone()
 	for b := e.flatEvents; len(b) > 0; {
 		name, rest, ok1 := readChunk(b)
 		data, rest, ok2 := readChunk(rest)
@@ -121,7 +99,7 @@ func readChunk(b []byte) (chunk, rest []byte, ok bool) {
 
 // cost estimates what a kept entry holds in memory.
 func (e *Entry) cost() int64 {
-	n := len(e.Request) + len(e.Response) + len(e.flatConv) + len(e.flatEvents) + 512
+	n := len(e.Request) + len(e.Response) + e.Conversation.Size() + len(e.flatEvents) + 512
 	for _, note := range e.Notes {
 		n += len(note) + 16
 	}

@@ -122,11 +122,6 @@ type Options struct {
 	// Lenient accepts unknown members instead of failing; their paths are
 	// returned so the caller can journal them.
 	Lenient bool
-	// Memo, when set, decodes the values it remembers without decoding
-	// them again (see Memo).
-	Memo interface {
-		Options(lenient bool) json.Options
-	}
 }
 
 var (
@@ -158,10 +153,7 @@ func Decode(body []byte, v any, o Options) (unknown [][]string, err *Error) {
 		return nil, &Error{Kind: InvalidUTF8, Offset: int64(off), Path: pathAtOffset(body, off)}
 	}
 	opts := strictOpts
-	switch {
-	case o.Memo != nil:
-		opts = o.Memo.Options(o.Lenient)
-	case o.Lenient:
+	if o.Lenient {
 		opts = lenientOpts
 	}
 	if e := json.Unmarshal(body, v, opts); e != nil {
@@ -231,6 +223,42 @@ func removeMember(doc []byte, path []string) ([]byte, bool) {
 	delete(obj, path[len(path)-1])
 	b, err := json.Marshal(root, json.Deterministic(true))
 	return b, err == nil
+}
+
+// TypeTag is the top-level "type" string of the object raw, a value the
+// strict decoder has read whole: what picks a union's variant. False when
+// there is none or it is not a string.
+func TypeTag(raw []byte) (string, bool) {
+	var probe struct {
+		Type jsontext.Value `json:"type"`
+	}
+	if json.Unmarshal(raw, &probe, lenientAgain) != nil || probe.Type.Kind() != '"' {
+		return "", false
+	}
+	var tag string
+	if json.Unmarshal(probe.Type, &tag, lenientAgain) != nil {
+		return "", false
+	}
+	return tag, true
+}
+
+// Relocate makes an error found decoding a value on its own an error of
+// the whole body: its pointer is prefixed with where the value sits (at)
+// and its offset moved by the value's start.
+func Relocate(err error, at jsontext.Pointer, offset int64) error {
+	var se *json.SemanticError
+	var xe *jsontext.SyntacticError
+	switch {
+	case errors.As(err, &se):
+		se.JSONPointer = at + se.JSONPointer
+		se.ByteOffset += offset
+		return se
+	case errors.As(err, &xe):
+		xe.JSONPointer = at + xe.JSONPointer
+		xe.ByteOffset += offset
+		return xe
+	}
+	return err
 }
 
 // InvalidError is returned by a union's or enum's UnmarshalJSONFrom to

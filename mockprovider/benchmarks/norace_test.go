@@ -1,5 +1,0 @@
-//go:build !race
-
-package benchmarks
-
-const raceEnabled = false

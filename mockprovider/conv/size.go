@@ -1,0 +1,65 @@
+package conv
+
+// Size estimates the bytes a conversation holds in memory: its strings
+// and argument values, and a fixed overhead for each element. The
+// journal's byte budget charges it for a kept conversation.
+func (c *Conversation) Size() int {
+	if c == nil {
+		return 0
+	}
+	n := 256 + len(c.Model) + len(c.System) + len(c.PreviousResponseID) + len(c.ToolChoice.Name)
+	for _, s := range c.Controls.StopSequences {
+		n += 16 + len(s)
+	}
+	for _, t := range c.Tools {
+		n += 96 + len(t.Name) + len(t.Description) + len(t.Parameters)
+	}
+	for _, t := range c.Turns {
+		n += 48
+		for _, p := range t.Parts {
+			n += 96 + len(p.Text)
+			if call := p.Call; call != nil {
+				n += 96 + len(call.ID) + len(call.Name) + len(call.ItemID) + len(call.ThoughtSignature) + valueSize(call.Arguments)
+			}
+			if r := p.Result; r != nil {
+				n += 96 + len(r.CallID) + len(r.Name) + valueSize(r.Structured)
+				for _, ct := range r.Content {
+					n += contentSize(ct)
+				}
+			}
+			if r := p.Reasoning; r != nil {
+				n += 64 + len(r.ID) + len(r.EncryptedContent) + len(r.Summary)
+			}
+			if m := p.Media; m != nil {
+				n += contentSize(*m)
+			}
+		}
+	}
+	return n
+}
+
+func contentSize(c Content) int {
+	return 112 + len(c.Type) + len(c.Text) + len(c.MIMEType) + len(c.Data) + len(c.URL) + len(c.DisplayName)
+}
+
+// valueSize estimates decoded JSON: its strings and keys, and an overhead
+// for each value.
+func valueSize(v any) int {
+	switch x := v.(type) {
+	case map[string]any:
+		n := 48
+		for k, e := range x {
+			n += 16 + len(k) + valueSize(e)
+		}
+		return n
+	case []any:
+		n := 24
+		for _, e := range x {
+			n += valueSize(e)
+		}
+		return n
+	case string:
+		return 16 + len(x)
+	}
+	return 16
+}

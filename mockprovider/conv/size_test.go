@@ -1,0 +1,64 @@
+package conv
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func sample(text string) *Conversation {
+	return &Conversation{Dialect: Anthropic, Model: "m", System: "sys", PreviousResponseID: "resp_1",
+		Tools:    []Tool{{Name: "f", Description: "d", Parameters: json.RawMessage(`{"type":"object"}`)}},
+		Controls: Controls{StopSequences: []string{"END"}},
+		Turns: []Turn{
+			{Role: User, Parts: []Part{{Kind: KindText, Text: text}, {Kind: KindMedia, Media: &Content{Type: ContentImage, URL: "https://x/y.png"}}}},
+			{Role: Assistant, Parts: []Part{{Kind: KindReasoning, Reasoning: &Reasoning{ID: "rs_1", Summary: "s"}},
+				{Kind: KindCall, Call: &Call{ID: "c1", Name: "f", Arguments: map[string]any{"a": []any{"x", 1.5, map[string]any{"b": nil}}}}}}},
+			{Role: User, Parts: []Part{{Kind: KindResult, Result: &Result{CallID: "c1", Content: []Content{{Type: ContentText, Text: text}}, Structured: map[string]any{"ok": true}}}}},
+		}}
+}
+
+// TestCloneIsDeep: a clone equals its original, and changing anything in
+// it, however deep, leaves the original as it was.
+func TestCloneIsDeep(t *testing.T) {
+	orig, want := sample("hello"), sample("hello")
+	c := orig.Clone()
+	if !reflect.DeepEqual(c, orig) {
+		t.Fatalf("clone differs:\n%+v\n%+v", c, orig)
+	}
+	c.Model = "x"
+	c.Tools[0].Parameters[2] = 'X'
+	c.Controls.StopSequences[0] = "x"
+	c.Turns[0].Parts[0].Text = "x"
+	c.Turns[0].Parts[1].Media.URL = "x"
+	c.Turns[1].Parts[0].Reasoning.Summary = "x"
+	c.Turns[1].Parts[1].Call.Arguments["a"].([]any)[2].(map[string]any)["b"] = "x"
+	c.Turns[2].Parts[0].Result.Content[0].Text = "x"
+	c.Turns[2].Parts[0].Result.Structured["ok"] = false
+	if !reflect.DeepEqual(orig, want) {
+		t.Fatalf("a change to the clone reached the original:\n%+v", orig)
+	}
+	if (*Conversation)(nil).Clone() != nil {
+		t.Fatal("nil cloned to a conversation")
+	}
+}
+
+// TestSizeTracksContent: the estimate the journal budget charges grows
+// with what a conversation holds and stays within a small multiple of its
+// JSON size.
+func TestSizeTracksContent(t *testing.T) {
+	for _, n := range []int{0, 1 << 10, 1 << 20} {
+		c := sample(strings.Repeat("a", n))
+		b, err := json.Marshal(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if size := c.Size(); size < len(b)/2 || size > 4*len(b)+4096 {
+			t.Errorf("text of %d bytes: size %d for %d bytes of JSON", n, size, len(b))
+		}
+	}
+	if (*Conversation)(nil).Size() != 0 {
+		t.Error("nil conversation has a size")
+	}
+}

@@ -1,5 +1,0 @@
-//go:build !race
-
-package mockprovider_test
-
-const raceEnabled = false
