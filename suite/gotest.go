@@ -25,11 +25,7 @@ import (
 //	}
 func Run(t testing.TB, driver Driver, opts ...func(*Config)) *reports.Run {
 	t.Helper()
-	cfg := Config{Driver: driver, Parallel: runtime.NumCPU(), Mode: "go"}
-	for _, o := range opts {
-		o(&cfg)
-	}
-	h, err := New(cfg)
+	h, err := New(goConfig(driver, opts))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,14 +62,10 @@ func Specs(driver Driver, opts ...func(*Config)) bool {
 		}
 	})
 	return Describe("toolwire conformance", func() {
-		cfg := Config{Driver: driver, Parallel: runtime.NumCPU(), Mode: "go"}
-		for _, o := range opts {
-			o(&cfg)
-		}
 		suiteConfig, _ := GinkgoConfiguration()
 		filter, err := parseLabelFilter(suiteConfig.LabelFilter)
 		if err == nil {
-			h, err = New(cfg)
+			h, err = New(goConfig(driver, opts))
 		}
 		if err != nil {
 			It("starts the conformance harness", func() { Fail(err.Error()) })
@@ -81,4 +73,12 @@ func Specs(driver Driver, opts ...func(*Config)) bool {
 		}
 		declareSpecs(h.specPlan(context.Background()), nil, filter)
 	})
+}
+
+func goConfig(driver Driver, opts []func(*Config)) Config {
+	cfg := Config{Driver: driver, Parallel: runtime.NumCPU(), Mode: "go"}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	return cfg
 }

@@ -293,8 +293,7 @@ func walkQuietly(ctx context.Context, p *plan, err error) (*reports.Run, error) 
 // own. Under `ginkgo -p` each process runs only the containers it runs.
 type scheduler struct {
 	p        *plan
-	order    []int       // the selected cases, in plan order
-	place    map[int]int // case → its place in order
+	order    []int // the selected cases, in the order Ginkgo runs them
 	prefetch bool
 	slots    chan struct{}
 
@@ -308,11 +307,7 @@ type scheduled struct {
 }
 
 func newScheduler(p *plan, order []int) *scheduler {
-	s := &scheduler{p: p, order: order, place: map[int]int{}, slots: make(chan struct{}, max(p.parallel, 1)), runs: map[int]*scheduled{}}
-	for k, i := range order {
-		s.place[i] = k
-	}
-	return s
+	return &scheduler{p: p, order: order, slots: make(chan struct{}, max(p.parallel, 1)), runs: map[int]*scheduled{}}
 }
 
 // get runs case i (unless it already runs) and returns its verdict.
@@ -324,7 +319,7 @@ func (s *scheduler) get(i int) *verdict {
 		s.p.progress.SetTotal(len(s.order))
 	}
 	run := s.start(i)
-	if k, ok := s.place[i]; ok && s.prefetch {
+	if k := slices.Index(s.order, i); k >= 0 && s.prefetch {
 		for n := k + 1; n < len(s.order) && n < k+cap(s.slots); n++ {
 			s.start(s.order[n])
 		}
