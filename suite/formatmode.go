@@ -492,41 +492,20 @@ func (j *formatJudge) ask(ctx context.Context, req map[string]any) (json.RawMess
 // the first, the native shape, when the answer could not be checked
 // further), plus findings of rules outside it.
 func (j *formatJudge) results(set []rules.Rule) []reports.Result {
-	var out []reports.Result
-	seen := map[string]bool{}
 	feature := j.job.feature()
-	emit := func(r rules.Rule) {
-		seen[r.ID] = true
+	return rendered(set, j.findings, func(r rules.Rule) reports.Result {
 		res := reports.Result{Rule: r.ID, Level: string(r.Level), Summary: r.Summary, Source: r.Source,
 			Scenario: j.job.scenario(), Dialect: string(j.job.dialect), Feature: featureOf(r, feature), Duration: j.dur}
-		fs := j.findings[r.ID]
-		switch {
-		case !j.declared(feature):
-			res.Outcome, res.Message = reports.NotSupported, fmt.Sprintf("feature %q not declared", feature)
-		case !j.declared(r.Feature):
-			res.Outcome, res.Message = reports.NotSupported, fmt.Sprintf("feature %q not declared", r.Feature)
-		case len(fs) == 0:
-			res.Outcome = reports.Pass
-		default:
-			fail(&res, r, fs)
+		for _, f := range []string{feature, r.Feature} {
+			if !j.declared(f) {
+				res.Outcome, res.Message = reports.NotSupported, fmt.Sprintf("feature %q not declared", f)
+				break
+			}
 		}
-		out = append(out, res)
-	}
-	for _, r := range set {
-		emit(r)
-	}
-	var extra []string
-	for id := range j.findings {
-		if !seen[id] {
-			extra = append(extra, id)
-		}
-	}
-	sort.Strings(extra)
-	for _, id := range extra {
-		fs := j.findings[id]
-		emit(rules.Rule{ID: id, Dialect: j.job.dialect, Level: fs[0].level, Summary: "(rule outside the catalog)", Source: "mock rules"})
-	}
-	return out
+		return res
+	}, func(id string) rules.Rule {
+		return rules.Rule{ID: id, Dialect: j.job.dialect, Level: j.findings[id][0].level, Summary: "(rule outside the catalog)", Source: "mock rules"}
+	})
 }
 
 func formatRule(d conv.Dialect, check string) rules.Rule {

@@ -331,23 +331,13 @@ func judgeRAP(inv *rapInvocation, cfg RAPConfig) []reports.Result {
 	if invoked {
 		checkRAPContract(inv, cfg, fs, excerpt)
 	}
-	var out []reports.Result
-	seen := map[string]bool{}
-	emit := func(id string) {
-		seen[id] = true
-		res := result(id)
-		list := fs[id]
-		if len(list) == 0 {
-			res.Outcome = reports.Pass
-			out = append(out, res)
-			return
+	// A rule fails at the level of its findings.
+	rule := func(id string) rules.Rule {
+		r := rapRule(id)
+		if list := fs[id]; len(list) > 0 && list[0].level != "" {
+			r.Level = list[0].level
 		}
-		level := list[0].level
-		if level == "" {
-			level = rules.Level(res.Level)
-		}
-		fail(&res, rules.Rule{Level: level, Summary: res.Summary, Source: res.Source}, list)
-		out = append(out, res)
+		return r
 	}
 	// A call never sent has outcomes only for the rules that stopped it:
 	// the toolset's (rejected whole), or the contract's (operation or
@@ -356,23 +346,13 @@ func judgeRAP(inv *rapInvocation, cfg RAPConfig) []reports.Result {
 	if inv.reqErr != "" {
 		judged = append(judged, RuleRAPConformanceToolset)
 	}
+	var set []rules.Rule
 	for _, id := range ids {
-		if !invoked && !slices.Contains(judged, id) && len(fs[id]) == 0 {
-			continue
-		}
-		emit(id)
-	}
-	extra := make([]string, 0, len(fs))
-	for id := range fs {
-		if !seen[id] {
-			extra = append(extra, id)
+		if invoked || slices.Contains(judged, id) || len(fs[id]) > 0 {
+			set = append(set, rule(id))
 		}
 	}
-	slices.Sort(extra)
-	for _, id := range extra {
-		emit(id)
-	}
-	return out
+	return rendered(set, fs, func(r rules.Rule) reports.Result { return result(r.ID) }, rule)
 }
 
 // checkRAPContract judges what the operation delivered against the

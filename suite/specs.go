@@ -152,6 +152,33 @@ func (v *verdict) outside(set []rules.Rule) []rules.Rule {
 	return out
 }
 
+// rendered is a case's findings as its results: one per rule of set —
+// the outcome base gave it, else pass, else its findings' failure — then
+// one per rule outside set with findings, by ID (outside names it).
+func rendered(set []rules.Rule, fs map[string][]finding, base func(rules.Rule) reports.Result, outside func(id string) rules.Rule) []reports.Result {
+	var out []reports.Result
+	emit := func(r rules.Rule) {
+		res := base(r)
+		switch {
+		case res.Outcome != "":
+		case len(fs[r.ID]) == 0:
+			res.Outcome = reports.Pass
+		default:
+			fail(&res, r, fs[r.ID])
+		}
+		out = append(out, res)
+	}
+	for _, r := range set {
+		emit(r)
+	}
+	for _, id := range slices.Sorted(maps.Keys(fs)) {
+		if !slices.ContainsFunc(set, func(r rules.Rule) bool { return r.ID == id }) {
+			emit(outside(id))
+		}
+	}
+	return out
+}
+
 // judgeSpec is the body of every spec, in Ginkgo or walked: the case's
 // result on r goes to the reports, then SatisfyRule holds the case to r.
 // A SHOULD breach passes with a warning (fails under Strict); a rule whose
