@@ -201,17 +201,13 @@ func (p *plan) judgeSpec(g Gomega, rec *Recorder, i int, v *verdict, r rules.Rul
 	g.Expect(v).To(SatisfyRule(r, p.strict))
 }
 
-// RegisterSpecs declares the conformance specs of the harness's plan in
-// the running Ginkgo suite: one Ordered container per scenario × dialect ×
-// stream mode (ContinueOnFailure: one breach does not hide the next),
-// whose BeforeAll drives the implementation once, then one It per rule
-// that judges the exchange with the SatisfyRule matcher. Specs are
-// labelled rule:, level:, dialect:, feature:, family:, scenario:, stream:
-// and mode:, so label filters, focus, --until-it-fails, parallel processes
-// and Ginkgo's JUnit/JSON reporters work on them. rec, when not nil, gets
-// every verdict for the reports. labelFilter is the filter the suite will
-// run with: only combos with a selected spec are driven ahead of their
-// turn. Call before RunSpecs.
+// RegisterSpecs declares the specs of the harness's plan in the running
+// Ginkgo suite: a container per scenario × dialect × stream mode
+// (ContinueOnFailure: one breach does not hide the next), an It per rule,
+// labelled for label filters, focus, parallel processes and Ginkgo's
+// reporters. rec, when not nil, gets every verdict for the reports; only
+// combos with a spec labelFilter selects are driven ahead of their turn.
+// Call before RunSpecs.
 func RegisterSpecs(h *Harness, rec *Recorder, labelFilter string) error {
 	return registerPlan(h.specPlan(context.Background()), rec, labelFilter)
 }
