@@ -23,7 +23,7 @@ func TestFailuresCarryCauseExpectedGotAndFix(t *testing.T) {
 	defer h.Close()
 	causes := 0
 	for _, c := range h.Plan() {
-		for _, res := range h.RunCombo(context.Background(), c) {
+		for _, res := range h.Drive(context.Background(), c).Results() {
 			if res.Outcome != reports.Fail {
 				continue
 			}

@@ -7,10 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/toolwire/toolwire/reports"
 	"github.com/toolwire/toolwire/suite"
+	"github.com/toolwire/toolwire/suite/refdriver"
 )
 
 // TestConformChild is the body of a `toolwire conform` run in a child
@@ -80,5 +83,47 @@ func TestConform(t *testing.T) {
 	}
 	if code, _ := conformChild(t, suite.ConformOptions{Reference: true, Scenarios: []string{"nope"}, ReportDir: t.TempDir()}); code != 2 {
 		t.Errorf("unknown scenario: exit %d, want 2", code)
+	}
+}
+
+// A `toolwire conform` run split in shards and merged has the results of
+// the whole run in the same order — the plan's, whatever order Ginkgo
+// ran the containers in — so `toolwire report merge` writes the reports
+// the whole run writes.
+func TestConformShardsMergeToTheWholeRun(t *testing.T) {
+	o := suite.ConformOptions{Reference: true, ReferenceBreak: string(refdriver.DropLastCall.Name), Parallel: 2,
+		Scenarios: []string{"single-call", "parallel-same-tool", "error-result"}, Dialects: []string{"openai-chat", "gemini"}}
+	load := func(o suite.ConformOptions) *reports.Run {
+		t.Helper()
+		o.ReportDir = t.TempDir()
+		if code, out := conformChild(t, o); code != 1 {
+			t.Fatalf("shard %q: exit %d, want 1 (drop-last-call fails)\n%s", o.Shard, code, out)
+		}
+		run, err := reports.LoadJSON(filepath.Join(o.ReportDir, reports.JSONFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return run
+	}
+	whole := load(o)
+	var parts []*reports.Run
+	for _, shard := range []string{"1/2", "2/2"} {
+		part := o
+		part.Shard = shard
+		parts = append(parts, load(part))
+	}
+	merged, err := reports.Merge(parts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(merged.Results) != len(whole.Results) || len(whole.Results) == 0 {
+		t.Fatalf("merged %d results, whole %d", len(merged.Results), len(whole.Results))
+	}
+	for i := range whole.Results {
+		m, w := merged.Results[i], whole.Results[i]
+		m.Duration, w.Duration = 0, 0
+		if !reflect.DeepEqual(m, w) {
+			t.Fatalf("result %d differs:\nmerged %s\nwhole  %s", i, reports.TestName(m), reports.TestName(w))
+		}
 	}
 }

@@ -2,6 +2,7 @@ package suite_test
 
 import (
 	"context"
+	"fmt"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -117,6 +118,39 @@ func TestGoHook(t *testing.T) {
 	run := suite.Run(t, reference.Driver(refdriver.None), func(c *suite.Config) { c.Scenarios = []string{"single-call"} })
 	if run.Verdict() != reports.VerdictConformant {
 		t.Errorf("verdict %s", run.Verdict())
+	}
+}
+
+// errorsTB collects what a test reports, so a failing run can be looked at.
+type errorsTB struct {
+	testing.TB
+	errors []string
+}
+
+func (e *errorsTB) Error(args ...any) { e.errors = append(e.errors, fmt.Sprint(args...)) }
+
+func (e *errorsTB) Errorf(format string, args ...any) {
+	e.errors = append(e.errors, fmt.Sprintf(format, args...))
+}
+
+// The Go hook judges with the specs' body: a breach fails the test with
+// SatisfyRule's message (the rule, expected against got, the exchange),
+// and only the breached rule fails.
+func TestGoHookFailsWithTheSpecsMessage(t *testing.T) {
+	tb := &errorsTB{TB: t}
+	run := suite.Run(tb, reference.Driver(refdriver.DropLastCall.Name), func(c *suite.Config) {
+		c.Scenarios, c.Dialects, c.Streams = []string{"parallel-same-tool"}, []conv.Dialect{conv.Gemini}, []bool{false}
+	})
+	if run.Verdict() != reports.VerdictFailures {
+		t.Errorf("verdict %s", run.Verdict())
+	}
+	if len(tb.errors) != 1 {
+		t.Fatalf("%d failures, want 1 (gemini.results-sent):\n%s", len(tb.errors), strings.Join(tb.errors, "\n"))
+	}
+	for _, want := range []string{"gemini.results-sent [MUST] breached", "in:       parallel-same-tool/gemini/nonstream", "expected: ", "exchange:\n    → POST /v1beta/models/"} {
+		if !strings.Contains(tb.errors[0], want) {
+			t.Errorf("failure lacks %q:\n%s", want, tb.errors[0])
+		}
 	}
 }
 

@@ -27,7 +27,7 @@ func TestFailureExcerptHighlightsTheViolationPath(t *testing.T) {
 	defer h.Close()
 	var run reports.Run
 	for _, c := range h.Plan() {
-		run.Results = append(run.Results, h.RunCombo(context.Background(), c)...)
+		run.Results = append(run.Results, h.Drive(context.Background(), c).Results()...)
 	}
 	var res *reports.Result
 	for i, r := range run.Results {
@@ -79,7 +79,7 @@ func TestSuiteCheckFailuresNameTheResultPath(t *testing.T) {
 		}
 		var res *reports.Result
 		for _, c := range h.Plan() {
-			for _, r := range h.RunCombo(context.Background(), c) {
+			for _, r := range h.Drive(context.Background(), c).Results() {
 				if strings.HasSuffix(r.Rule, ".result-matches-call") && r.Outcome == reports.Fail && res == nil {
 					res = &r
 				}

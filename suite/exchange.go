@@ -50,6 +50,8 @@ func (x *Exchange) Judge(r rules.Rule) reports.Result {
 	return x.judged().result(r, x.Duration)
 }
 
+func (x *Exchange) caseName() string { return x.Combo.Name() }
+
 // Rules is what the exchange is judged against: the dialect's rules.
 func (x *Exchange) Rules() []rules.Rule { return x.h.RulesFor(x.Combo.Dialect) }
 

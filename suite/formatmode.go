@@ -331,8 +331,8 @@ func normalizeCases() ([]normalizeCase, error) {
 	return out, nil
 }
 
-// formatJob is one unit of work: a format case or a normalize fixture in
-// one dialect.
+// formatJob is one case: a format case or a normalize fixture in one
+// dialect.
 type formatJob struct {
 	dialect conv.Dialect
 	format  *formatCase
@@ -346,8 +346,41 @@ func (j formatJob) scenario() string {
 	return j.norm.Name
 }
 
+func (j formatJob) feature() string {
+	if j.format != nil {
+		return j.format.feature
+	}
+	return "core"
+}
+
+// rules are what a job is judged against: normalize_calls' two rules; or
+// format_result's native shape, the dialect's request rules (catalog) and
+// the scenario checks one answer can show.
+func (j formatJob) rules(catalog []rules.Rule) []rules.Rule {
+	d := j.dialect
+	if j.norm != nil {
+		return []rules.Rule{formatRule(d, checkNormalize), formatRule(d, checkNormalizeArgs)}
+	}
+	set := append([]rules.Rule{formatRule(d, checkFormatNative)}, catalog...)
+	for _, r := range dialectRules(d) {
+		switch strings.TrimPrefix(r.ID, string(d)+".") {
+		case checkCarriesData, checkMatchesCall, checkErrorFlagged, checkCarriesMedia, checkStructuredObj:
+			set = append(set, r)
+		}
+	}
+	return set
+}
+
 // RunFormat judges a format driver and returns the filled run.
 func RunFormat(ctx context.Context, cfg FormatConfig) (*reports.Run, error) {
+	p, err := formatPlan(ctx, cfg)
+	return walkQuietly(ctx, p, err)
+}
+
+// formatPlan is format mode's plan: a case per format case and normalize
+// fixture in each dialect, one at a time (a driver process answers one
+// line at a time).
+func formatPlan(ctx context.Context, cfg FormatConfig) (*plan, error) {
 	if cfg.Driver == nil {
 		return nil, errors.New("suite: no format driver")
 	}
@@ -366,7 +399,6 @@ func RunFormat(ctx context.Context, cfg FormatConfig) (*reports.Run, error) {
 	if err != nil {
 		return nil, fmt.Errorf("suite: normalize fixtures: %w", err)
 	}
-	start := time.Now()
 	var jobs []formatJob
 	for _, d := range cfg.Dialects {
 		for i := range formatCases {
@@ -378,39 +410,47 @@ func RunFormat(ctx context.Context, cfg FormatConfig) (*reports.Run, error) {
 			}
 		}
 	}
-	cfg.Progress.SetTotal(len(jobs))
 	catalog := mockprovider.New(mockprovider.Options{}).Catalog()
 	features := cfg.Features
 	if features == nil {
 		features = []string{"core", "errors", "structured", "parallel", "images"}
 	}
-	run := &reports.Run{Implementation: cfg.Implementation, ToolwireVersion: mockprovider.Version, Date: time.Now().UTC(),
-		Mode: "format-driver", Strict: cfg.Strict, Features: features}
-	for _, d := range cfg.Dialects {
-		run.Dialects = append(run.Dialects, string(d))
+	p := &plan{parallel: 1, progress: cfg.Progress, strict: cfg.Strict, newRun: func() *reports.Run {
+		run := &reports.Run{Implementation: cfg.Implementation, ToolwireVersion: mockprovider.Version, Date: time.Now().UTC(),
+			Mode: "format-driver", Strict: cfg.Strict, Features: features}
+		for _, d := range cfg.Dialects {
+			run.Dialects = append(run.Dialects, string(d))
+		}
+		return run
+	}}
+	sets := make([][]rules.Rule, len(jobs))
+	for i, job := range jobs {
+		sets[i] = job.rules(catalog.ForDialect(job.dialect))
+		c := specCase{name: job.scenario() + "/" + string(job.dialect), dialect: string(job.dialect), scenario: job.scenario(), mode: "format-driver", rules: sets[i]}
+		for _, r := range sets[i] {
+			c.features = append(c.features, featureOf(r, job.feature()))
+		}
+		p.cases = append(p.cases, c)
 	}
-	for _, job := range jobs {
+	p.verdict = func(i int) *verdict {
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return &verdict{name: p.cases[i].name} // the run stops unjudged
 		}
-		fj := &formatJudge{cfg: cfg, job: job, findings: map[string][]finding{}}
-		var res []reports.Result
-		if job.format != nil {
-			res = fj.runFormat(ctx, catalog.ForDialect(job.dialect))
-		} else {
-			res = fj.runNormalize(ctx)
+		fj := &formatJudge{cfg: cfg, job: jobs[i], set: sets[i], findings: map[string][]finding{}}
+		run := fj.runNormalize
+		if jobs[i].format != nil {
+			run = fj.runFormat
 		}
-		cfg.Progress.Done(string(job.dialect), job.scenario(), false, res)
-		run.Results = append(run.Results, res...)
+		return &verdict{name: p.cases[i].name, results: run(ctx)}
 	}
-	run.Duration = time.Since(start)
-	return run, nil
+	return p, nil
 }
 
 // formatJudge judges one job.
 type formatJudge struct {
 	cfg      FormatConfig
 	job      formatJob
+	set      []rules.Rule
 	findings map[string][]finding
 	dur      time.Duration
 }
@@ -448,52 +488,29 @@ func (j *formatJudge) ask(ctx context.Context, req map[string]any) (json.RawMess
 	return ans, ""
 }
 
-// results renders one result per rule of set, plus findings of rules
-// outside it.
-func (j *formatJudge) results(set []rules.Rule, feature string) []reports.Result {
-	var out []reports.Result
-	seen := map[string]bool{}
-	emit := func(r rules.Rule) {
-		seen[r.ID] = true
-		f := r.Feature
-		if f == "" || f == "core" {
-			f = feature
-		}
+// results renders one result per rule of set (the job's rules, or only
+// the first, the native shape, when the answer could not be checked
+// further), plus findings of rules outside it.
+func (j *formatJudge) results(set []rules.Rule) []reports.Result {
+	feature := j.job.feature()
+	return rendered(set, j.findings, func(r rules.Rule) reports.Result {
 		res := reports.Result{Rule: r.ID, Level: string(r.Level), Summary: r.Summary, Source: r.Source,
-			Scenario: j.job.scenario(), Dialect: string(j.job.dialect), Feature: f, Duration: j.dur}
-		fs := j.findings[r.ID]
-		switch {
-		case !j.declared(feature):
-			res.Outcome, res.Message = reports.NotSupported, fmt.Sprintf("feature %q not declared", feature)
-		case !j.declared(r.Feature):
-			res.Outcome, res.Message = reports.NotSupported, fmt.Sprintf("feature %q not declared", r.Feature)
-		case len(fs) == 0:
-			res.Outcome = reports.Pass
-		default:
-			fail(&res, r, fs)
+			Scenario: j.job.scenario(), Dialect: string(j.job.dialect), Feature: featureOf(r, feature), Duration: j.dur}
+		for _, f := range []string{feature, r.Feature} {
+			if !j.declared(f) {
+				res.Outcome, res.Message = reports.NotSupported, fmt.Sprintf("feature %q not declared", f)
+				break
+			}
 		}
-		out = append(out, res)
-	}
-	for _, r := range set {
-		emit(r)
-	}
-	var extra []string
-	for id := range j.findings {
-		if !seen[id] {
-			extra = append(extra, id)
-		}
-	}
-	sort.Strings(extra)
-	for _, id := range extra {
-		fs := j.findings[id]
-		emit(rules.Rule{ID: id, Dialect: j.job.dialect, Level: fs[0].level, Summary: "(rule outside the catalog)", Source: "mock rules"})
-	}
-	return out
+		return res
+	}, func(id string) rules.Rule {
+		return rules.Rule{ID: id, Dialect: j.job.dialect, Level: j.findings[id][0].level, Summary: "(rule outside the catalog)", Source: "mock rules"}
+	})
 }
 
-func (j *formatJudge) formatRule(check string) rules.Rule {
+func formatRule(d conv.Dialect, check string) rules.Rule {
 	for _, r := range FormatRules() {
-		if r.ID == ruleID(j.job.dialect, check) {
+		if r.ID == ruleID(d, check) {
 			return r
 		}
 	}
@@ -504,20 +521,19 @@ func (j *formatJudge) formatRule(check string) rules.Rule {
 
 func (j *formatJudge) runNormalize(ctx context.Context) []reports.Result {
 	c := j.job.norm
-	set := []rules.Rule{j.formatRule(checkNormalize), j.formatRule(checkNormalizeArgs)}
 	excerpt := clip(string(c.Response), 1500)
 	ans, errText := j.ask(ctx, map[string]any{"op": "normalize_calls", "dialect": string(c.Dialect), "response": c.Response})
 	fix := "return {\"calls\": [{\"name\", \"call_id\", \"arguments\"}]} with one entry per function call of the response, in order"
 	if errText != "" {
 		j.add(checkNormalize, finding{level: rules.MUST, message: errText, excerpt: excerpt, fix: fix})
-		return j.results(set, "core")
+		return j.results(j.set)
 	}
 	var got struct {
 		Calls *[]map[string]json.RawMessage `json:"calls"`
 	}
 	if json.Unmarshal(ans, &got) != nil || got.Calls == nil {
 		j.add(checkNormalize, finding{level: rules.MUST, message: "the answer has no calls array", got: clip(string(ans), 300), excerpt: excerpt, fix: fix})
-		return j.results(set, "core")
+		return j.results(j.set)
 	}
 	calls := *got.Calls
 	want := c.Calls
@@ -539,7 +555,7 @@ func (j *formatJudge) runNormalize(ctx context.Context) []reports.Result {
 	if len(calls) != len(want) {
 		j.add(checkNormalize, finding{level: rules.MUST, message: fmt.Sprintf("%d call(s) returned, the response has %d", len(calls), len(want)),
 			expected: describe(want), got: describe(gotCalls), excerpt: excerpt, fix: fix})
-		return j.results(set, "core")
+		return j.results(j.set)
 	}
 	fd := formatOf(c.Dialect)
 	ownIDs := fd.OwnCallIDs(c.Response)
@@ -564,7 +580,7 @@ func (j *formatJudge) runNormalize(ctx context.Context) []reports.Result {
 				expected: string(mustJSON(w.Arguments)), got: clip(string(mustJSON(obj)), 300), excerpt: excerpt, fix: "return the call's arguments unchanged, as an object"})
 		}
 	}
-	return j.results(set, "core")
+	return j.results(j.set)
 }
 
 func jsonKind(v any) string {
@@ -589,18 +605,11 @@ func (j *formatJudge) model() string {
 	return formatOf(j.job.dialect).Model(j.job.format.wire())
 }
 
-func (j *formatJudge) runFormat(ctx context.Context, catalog []rules.Rule) []reports.Result {
+func (j *formatJudge) runFormat(ctx context.Context) []reports.Result {
 	c := j.job.format
 	d := j.job.dialect
-	set := append([]rules.Rule{j.formatRule(checkFormatNative)}, catalog...)
-	for _, r := range dialectRules(d) {
-		switch strings.TrimPrefix(r.ID, string(d)+".") {
-		case checkCarriesData, checkMatchesCall, checkErrorFlagged, checkCarriesMedia, checkStructuredObj:
-			set = append(set, r)
-		}
-	}
 	if !j.declared(c.feature) {
-		return j.results(set, c.feature)
+		return j.results(j.set)
 	}
 	model := j.model()
 	var outputs []json.RawMessage
@@ -610,7 +619,7 @@ func (j *formatJudge) runFormat(ctx context.Context, catalog []rules.Rule) []rep
 			"result": call.result})
 		if errText != "" {
 			j.add(checkFormatNative, finding{level: rules.MUST, message: fmt.Sprintf("format_result for call %s: %s", call.name, errText), fix: nativeFix(d)})
-			return j.onlyNative(set, c.feature)
+			return j.results(j.set[:1])
 		}
 		if msg := nativeShape(d, ans); msg != "" {
 			j.add(checkFormatNative, finding{level: rules.MUST, message: fmt.Sprintf("format_result for call %s: %s", call.name, msg), got: clip(string(ans), 600), fix: nativeFix(d)})
@@ -620,21 +629,21 @@ func (j *formatJudge) runFormat(ctx context.Context, catalog []rules.Rule) []rep
 	body, err := j.request(model, outputs)
 	if err != nil {
 		j.add(checkFormatNative, finding{level: rules.MUST, message: err.Error(), fix: nativeFix(d)})
-		return j.onlyNative(set, c.feature)
+		return j.results(j.set[:1])
 	}
 	excerpt := clip(string(body), 2000)
 	vs, entry, err := mockprovider.CheckRequest(d, body, model, rules.Options{})
 	if err != nil {
 		j.add(checkFormatNative, finding{level: rules.MUST, message: "the request holding the answer is not decodable: " + err.Error(), excerpt: excerpt, fix: nativeFix(d)})
 		if entry == nil {
-			return j.onlyNative(set, c.feature)
+			return j.results(j.set[:1])
 		}
 		// The API refused the body outright; the rule it names (if any)
 		// is reported too, the others could not be judged.
 		for _, v := range entry.Violations {
 			j.findings[v.Rule] = append(j.findings[v.Rule], finding{level: v.Level, message: v.Message, excerpt: excerpt})
 		}
-		return j.results(set[:1], c.feature)
+		return j.results(j.set[:1])
 	}
 	for _, v := range vs {
 		msg := v.Message
@@ -644,13 +653,7 @@ func (j *formatJudge) runFormat(ctx context.Context, catalog []rules.Rule) []rep
 		j.findings[v.Rule] = append(j.findings[v.Rule], finding{level: v.Level, message: msg, excerpt: excerpt})
 	}
 	j.judgeResults(entry.Conversation, excerpt)
-	return j.results(set, c.feature)
-}
-
-// onlyNative reports a case the driver could not answer: the native rule
-// failed, nothing else could be judged.
-func (j *formatJudge) onlyNative(set []rules.Rule, feature string) []reports.Result {
-	return j.results(set[:1], feature)
+	return j.results(j.set)
 }
 
 func nativeFix(d conv.Dialect) string { return formatOf(d).NativeFix() }
@@ -774,27 +777,4 @@ func (j *formatJudge) judgeResults(c *conv.Conversation, excerpt string) {
 				fix: "pass structuredContent as the response object (do not json-encode it into a string)"})
 		}
 	}
-}
-
-// conformFormat is `toolwire conform --format-driver CMD`.
-func conformFormat(ctx context.Context, o ConformOptions, baseline []reports.BaselineEntry, stdout, stderr io.Writer) int {
-	impl := o.Implementation
-	if impl.Command == "" {
-		impl.Command = o.FormatDriver
-	}
-	if impl.Name == "" {
-		impl.Name = o.FormatDriver
-	}
-	drv := &FormatCommand{Line: o.FormatDriver}
-	defer drv.Close()
-	cfg := FormatConfig{Driver: drv, Features: o.Features, Timeout: o.Timeout, Strict: o.Strict, Implementation: impl, Progress: reports.NewProgress(stderr, 0)}
-	for _, d := range o.Dialects {
-		cfg.Dialects = append(cfg.Dialects, conv.Dialect(d))
-	}
-	run, err := RunFormat(ctx, cfg)
-	if err != nil {
-		fmt.Fprintf(stderr, "toolwire conform: %v\n", err)
-		return 2
-	}
-	return finishConform(o, run, baseline, stdout, stderr)
 }

@@ -179,13 +179,10 @@ func TestFormatModeProcess(t *testing.T) {
 }
 
 // `toolwire conform --format-driver` and `--tool-url` end to end: exit
-// codes and reports.
+// codes and reports. Each run is a child process: Conform runs Ginkgo,
+// once per process.
 func TestConformFormatAndToolModes(t *testing.T) {
-	conform := func(o suite.ConformOptions) (int, string) {
-		var out bytes.Buffer
-		code := suite.Conform(context.Background(), o, &out, &out)
-		return code, out.String()
-	}
+	conform := func(o suite.ConformOptions) (int, string) { return conformChild(t, o) }
 	dir := t.TempDir()
 	if code, out := conform(suite.ConformOptions{FormatDriver: childDriverLine(""), ReportDir: dir}); code != 0 {
 		t.Fatalf("format driver exit %d\n%s", code, out)
@@ -234,6 +231,47 @@ func TestConformFormatAndToolModes(t *testing.T) {
 	srv.Close()
 	if code, out := conform(suite.ConformOptions{ToolURL: url, ReportDir: t.TempDir()}); code != 2 {
 		t.Errorf("unreachable tool exit %d, want 2\n%s", code, out)
+	}
+}
+
+// Format and tool modes run the Ginkgo specs as the driver modes do: a
+// label filter selects their specs, and Ginkgo reports the run.
+func TestConformFormatAndToolModesRunTheSpecs(t *testing.T) {
+	tool, err := reftool.New(reftool.Options{CallbackBackoff: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(tool)
+	defer srv.Close()
+	defer tool.Close()
+	for _, tc := range []struct {
+		o    suite.ConformOptions
+		rule string
+		runs int
+	}{
+		{suite.ConformOptions{FormatDriver: childDriverLine("")}, "gemini.normalize-calls", 0},
+		{suite.ConformOptions{ToolURL: srv.URL, Timeout: 500 * time.Millisecond}, "rap.echo-result", 2},
+	} {
+		tc.o.LabelFilter, tc.o.GinkgoOutput, tc.o.ReportDir = "rule:"+tc.rule, true, t.TempDir()
+		code, out := conformChild(t, tc.o)
+		if code != 0 {
+			t.Fatalf("%s: exit %d\n%s", tc.rule, code, out)
+		}
+		if !strings.Contains(out, " specs ") || !strings.Contains(out, "SUCCESS!") {
+			t.Errorf("%s: no Ginkgo report in the output:\n%s", tc.rule, out)
+		}
+		run, err := reports.LoadJSON(filepath.Join(tc.o.ReportDir, reports.JSONFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range run.Results {
+			if r.Rule != tc.rule {
+				t.Errorf("%s: the filter let %s through", tc.rule, reports.TestName(r))
+			}
+		}
+		if tc.runs > 0 && len(run.Results) != tc.runs || len(run.Results) == 0 {
+			t.Errorf("%s: %d results", tc.rule, len(run.Results))
+		}
 	}
 }
 

@@ -6,16 +6,17 @@ import (
 	"testing"
 
 	. "github.com/onsi/ginkgo/v2" //nolint:revive // the Ginkgo DSL reads best unqualified
+	"github.com/onsi/gomega"
 
 	"github.com/toolwire/toolwire/reports"
 )
 
 // Run is the Go hook for plain `go test`: a Go library's own test drives
 // the suite with its adapter wrapped as a Driver (usually Func), one
-// subtest per scenario × dialect × stream mode, failing on MUST breaches
-// (and SHOULD ones when opts set Strict). Pass extra options to narrow it
-// (Dialects, Features, Scenarios, Parallel). It returns the run for
-// further checks.
+// subtest per scenario × dialect × stream mode judged by the specs' own
+// body, failing on MUST breaches (and SHOULD ones when opts set Strict)
+// with SatisfyRule's message. Pass extra options to narrow it (Dialects,
+// Features, Scenarios, Parallel). It returns the run for further checks.
 //
 //	func TestConformance(t *testing.T) {
 //		suite.Run(t, suite.Func(func(ctx context.Context, inv suite.Invocation) (string, error) {
@@ -24,35 +25,24 @@ import (
 //	}
 func Run(t testing.TB, driver Driver, opts ...func(*Config)) *reports.Run {
 	t.Helper()
-	cfg := Config{Driver: driver, Parallel: runtime.NumCPU(), Mode: "go"}
-	for _, o := range opts {
-		o(&cfg)
-	}
-	h, err := New(cfg)
+	h, err := New(goConfig(driver, opts))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer h.Close()
-	combos := h.Plan()
-	results := h.Execute(context.Background(), combos)
-	run := h.NewRun()
-	for i, c := range combos {
-		rs := results[i]
-		run.Results = append(run.Results, rs...)
-		check := func(t testing.TB) {
-			for _, r := range rs {
-				if reports.IsFailing(r, cfg.Strict) || r.Outcome == reports.Error {
-					t.Errorf("%s [%s] %s: %s", r.Rule, r.Level, r.Outcome, r.Message)
-				}
-			}
+	return h.specPlan(context.Background()).judgeAll(func(name string, judge func(gomega.Gomega)) {
+		in := func(t testing.TB) {
+			judge(gomega.NewGomega(func(msg string, _ ...int) {
+				t.Helper()
+				t.Error(msg)
+			}))
 		}
 		if tt, ok := t.(*testing.T); ok {
-			tt.Run(c.Name(), func(t *testing.T) { check(t) })
+			tt.Run(name, func(t *testing.T) { in(t) })
 		} else {
-			check(t)
+			in(t)
 		}
-	}
-	return run
+	})
 }
 
 // Specs declares the conformance specs for driver in the calling
@@ -72,19 +62,23 @@ func Specs(driver Driver, opts ...func(*Config)) bool {
 		}
 	})
 	return Describe("toolwire conformance", func() {
-		cfg := Config{Driver: driver, Parallel: runtime.NumCPU(), Mode: "go"}
-		for _, o := range opts {
-			o(&cfg)
-		}
 		suiteConfig, _ := GinkgoConfiguration()
 		filter, err := parseLabelFilter(suiteConfig.LabelFilter)
 		if err == nil {
-			h, err = New(cfg)
+			h, err = New(goConfig(driver, opts))
 		}
 		if err != nil {
 			It("starts the conformance harness", func() { Fail(err.Error()) })
 			return
 		}
-		declareSpecs(h, nil, filter)
+		declareSpecs(h.specPlan(context.Background()), nil, filter)
 	})
+}
+
+func goConfig(driver Driver, opts []func(*Config)) Config {
+	cfg := Config{Driver: driver, Parallel: runtime.NumCPU(), Mode: "go"}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	return cfg
 }

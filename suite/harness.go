@@ -3,8 +3,10 @@
 // every scenario × dialect × stream mode, and judges each run from the
 // mock's journal — the request rules the mock recorded plus the scenario
 // checks only the scenario can make (which result answers which call with
-// what data). Results fill a reports.Run; Ginkgo specs (RegisterSpecs)
-// and the Go hook Run(t, driver) are two front ends on the same harness.
+// what data). One spec tree judges every mode (specs.go): in Ginkgo for
+// `toolwire conform`, RegisterSpecs and a Go adapter's own suite (Specs),
+// walked for plain `go test` (Run) and the library calls (RunAll,
+// RunFormat, RunRAP).
 package suite
 
 import (
@@ -214,11 +216,6 @@ func (h *Harness) RulesFor(d conv.Dialect) []rules.Rule {
 	return out
 }
 
-// RunCombo runs the driver once and judges the run: one result per rule.
-func (h *Harness) RunCombo(ctx context.Context, c Combo) []reports.Result {
-	return h.Drive(ctx, c).Results()
-}
-
 // Drive runs the driver once through a combo and returns the exchange:
 // the driver's outcome and the mock's journal, to be judged rule by rule.
 func (h *Harness) Drive(ctx context.Context, c Combo) *Exchange {
@@ -297,12 +294,17 @@ func (h *Harness) env(c Combo, key, taskFile string) map[string]string {
 }
 
 func (h *Harness) result(c Combo, r rules.Rule) reports.Result {
-	feature := r.Feature
-	if feature == "" || feature == "core" {
-		feature = scenarioFeature(c.Scenario)
-	}
 	return reports.Result{Rule: r.ID, Level: string(r.Level), Summary: r.Summary, Source: r.Source,
-		Scenario: c.Scenario.Name, Dialect: string(c.Dialect), Stream: c.Stream, Feature: feature}
+		Scenario: c.Scenario.Name, Dialect: string(c.Dialect), Stream: c.Stream, Feature: featureOf(r, scenarioFeature(c.Scenario))}
+}
+
+// featureOf is the feature a rule's result names: its own, or the case's
+// for a core rule.
+func featureOf(r rules.Rule, caseFeature string) string {
+	if r.Feature == "" || r.Feature == "core" {
+		return caseFeature
+	}
+	return r.Feature
 }
 
 func scenarioFeature(sc *scenario.Scenario) string {
@@ -314,41 +316,30 @@ func scenarioFeature(sc *scenario.Scenario) string {
 	return "core"
 }
 
-// Execute runs combos on Parallel workers; results come back in plan order.
-func (h *Harness) Execute(ctx context.Context, combos []Combo) [][]reports.Result {
-	out := make([][]reports.Result, len(combos))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < h.cfg.Parallel; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				out[i] = h.RunCombo(ctx, combos[i])
-				c := combos[i]
-				h.cfg.Progress.Done(string(c.Dialect), c.Scenario.Name, c.Stream, out[i])
-			}
-		}()
-	}
-	for i := range combos {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	return out
+// RunAll judges the whole plan, as the specs do, and returns the filled
+// run.
+func (h *Harness) RunAll(ctx context.Context) *reports.Run {
+	return h.specPlan(ctx).judgeAll(quietly)
 }
 
-// RunAll runs the whole plan and returns the filled run.
-func (h *Harness) RunAll(ctx context.Context) *reports.Run {
-	start := time.Now()
+// specPlan is the driver's plan: a case per combo, judged against its
+// dialect's rules.
+func (h *Harness) specPlan(ctx context.Context) *plan {
 	combos := h.Plan()
-	h.cfg.Progress.SetTotal(len(combos))
-	run := h.NewRun()
-	for _, rs := range h.Execute(ctx, combos) {
-		run.Results = append(run.Results, rs...)
+	p := &plan{parallel: h.cfg.Parallel, progress: h.cfg.Progress, strict: h.cfg.Strict, newRun: h.NewRun}
+	for _, c := range combos {
+		sc := specCase{name: c.Name(), dialect: string(c.Dialect), scenario: c.Scenario.Name, stream: c.Stream, mode: h.cfg.Mode}
+		for _, r := range h.RulesFor(c.Dialect) {
+			sc.rules = append(sc.rules, r)
+			sc.features = append(sc.features, h.result(c, r).Feature)
+		}
+		p.cases = append(p.cases, sc)
 	}
-	run.Duration = time.Since(start)
-	return run
+	p.verdict = func(i int) *verdict {
+		x := h.Drive(ctx, combos[i])
+		return &verdict{name: x.caseName(), results: x.Results(), transcript: x.Transcript}
+	}
+	return p
 }
 
 // NewRun is an empty run describing this configuration.

@@ -30,7 +30,7 @@ func TestDriverThatNeverTalksIsAHarnessError(t *testing.T) {
 		if len(plan) != 1 {
 			t.Fatalf("plan %v", plan)
 		}
-		results := h.RunCombo(context.Background(), plan[0])
+		results := h.Drive(context.Background(), plan[0]).Results()
 		h.Close()
 		run := &reports.Run{Results: results}
 		if run.Verdict() != reports.VerdictHarnessError || run.Verdict().ExitCode() != 2 {

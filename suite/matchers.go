@@ -2,6 +2,7 @@ package suite
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/onsi/gomega/types"
@@ -22,16 +23,24 @@ func SatisfyRule(r rules.Rule, strict bool) types.GomegaMatcher {
 	return &conformMatcher{rule: r, strict: strict}
 }
 
+// judged is what the matcher judges: an *Exchange, or a case of any mode
+// as the specs hold it.
+type judged interface {
+	Judge(rules.Rule) reports.Result
+	Transcript(max int) string
+	caseName() string
+}
+
 type conformMatcher struct {
 	rule   rules.Rule
 	strict bool
 	res    reports.Result
-	x      *Exchange
+	x      judged
 }
 
 func (m *conformMatcher) Match(actual any) (bool, error) {
-	x, ok := actual.(*Exchange)
-	if !ok || x == nil {
+	x, ok := actual.(judged)
+	if !ok || reflect.ValueOf(x).IsNil() {
 		return false, fmt.Errorf("SatisfyRule expects a *suite.Exchange, got %T", actual)
 	}
 	m.x, m.res = x, x.Judge(m.rule)
@@ -45,7 +54,7 @@ func (m *conformMatcher) FailureMessage(any) string {
 		fmt.Fprintf(&b, "harness error on %s: %s\n", res.Rule, res.Message)
 	} else {
 		fmt.Fprintf(&b, "%s [%s] breached: %s\n", res.Rule, res.Level, res.Summary)
-		fmt.Fprintf(&b, "  in:       %s\n", m.x.Combo.Name())
+		fmt.Fprintf(&b, "  in:       %s\n", m.x.caseName())
 		fmt.Fprintf(&b, "  what:     %s\n", res.Message)
 	}
 	if res.Expected != "" || res.Got != "" {
@@ -60,12 +69,14 @@ func (m *conformMatcher) FailureMessage(any) string {
 	if res.Excerpt != "" {
 		fmt.Fprintf(&b, "  request:  %s\n", res.Excerpt)
 	}
-	fmt.Fprintf(&b, "  exchange:\n%s", indent(m.x.Transcript(600), "    "))
+	if t := m.x.Transcript(600); t != "" {
+		fmt.Fprintf(&b, "  exchange:\n%s", indent(t, "    "))
+	}
 	return b.String()
 }
 
 func (m *conformMatcher) NegatedFailureMessage(any) string {
-	return fmt.Sprintf("%s was expected to be breached in %s, and was not", m.rule.ID, m.x.Combo.Name())
+	return fmt.Sprintf("%s was expected to be breached in %s, and was not", m.rule.ID, m.x.caseName())
 }
 
 func indent(s, pre string) string {

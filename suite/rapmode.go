@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -153,6 +152,14 @@ type rapInvocation struct {
 // RunRAP judges a RAP tool and returns the filled run (Dialect "rap").
 // An error means nothing could be judged (bad configuration).
 func RunRAP(ctx context.Context, cfg RAPConfig) (*reports.Run, error) {
+	p, err := rapPlan(ctx, cfg)
+	return walkQuietly(ctx, p, err)
+}
+
+// rapPlan is tool mode's plan: a case per invocation. The first case to
+// run invokes them all (independent: each its own thread), so a silent
+// tool costs one deadline, and late messages are waited for once.
+func rapPlan(ctx context.Context, cfg RAPConfig) (*plan, error) {
 	if cfg.ToolURL == "" {
 		return nil, errors.New("suite: no tool URL")
 	}
@@ -168,7 +175,31 @@ func RunRAP(ctx context.Context, cfg RAPConfig) (*reports.Run, error) {
 	if cfg.Grace <= 0 {
 		cfg.Grace = 300 * time.Millisecond
 	}
-	start := time.Now()
+	p := &plan{parallel: 1, progress: cfg.Progress, strict: cfg.Strict, newRun: func() *reports.Run {
+		return &reports.Run{Implementation: cfg.Implementation, ToolwireVersion: mockprovider.Version, Date: time.Now().UTC(),
+			Mode: "tool-url", Strict: cfg.Strict, Dialects: []string{string(conv.RAP)}, Features: []string{"core", "errors", "display", "subscriptions", "long-running"}}
+	}}
+	ops := cfg.operations()
+	for _, o := range ops {
+		c := specCase{name: o.scenario, dialect: string(conv.RAP), scenario: o.scenario, mode: "tool-url"}
+		for _, id := range rapRulesFor(o) {
+			c.rules = append(c.rules, rapRule(id))
+			c.features = append(c.features, o.feature)
+		}
+		p.cases = append(p.cases, c)
+	}
+	var once sync.Once
+	var done []rapInvocation
+	p.verdict = func(i int) *verdict {
+		once.Do(func() { done = invokeAll(ctx, cfg, ops) })
+		return &verdict{name: p.cases[i].name, results: judgeRAP(&done[i], cfg)}
+	}
+	return p, nil
+}
+
+// invokeAll puts the tool through every operation from a loopback
+// runtime and returns the outcomes once late messages had time to land.
+func invokeAll(ctx context.Context, cfg RAPConfig, ops []rapOp) []rapInvocation {
 	mux := http.NewServeMux()
 	srv := httptest.NewServer(mux) // 127.0.0.1: the tool calls back on loopback
 	defer srv.Close()
@@ -179,8 +210,6 @@ func RunRAP(ctx context.Context, cfg RAPConfig) (*reports.Run, error) {
 	defer rt.Close()
 	rt.Register(mux)
 
-	ops := cfg.operations()
-	cfg.Progress.SetTotal(len(ops))
 	parallel := cfg.Parallel
 	if parallel <= 0 || parallel > len(ops) {
 		parallel = len(ops)
@@ -198,9 +227,6 @@ func RunRAP(ctx context.Context, cfg RAPConfig) (*reports.Run, error) {
 		}()
 	}
 	wg.Wait()
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
-	}
 	// Late messages (a duplicate sent after the first result was
 	// acknowledged) land in the call records; read them after the tool
 	// had time to send them.
@@ -212,21 +238,19 @@ func RunRAP(ctx context.Context, cfg RAPConfig) (*reports.Run, error) {
 		case <-ctx.Done():
 		}
 	}
-	run := &reports.Run{Implementation: cfg.Implementation, ToolwireVersion: mockprovider.Version, Date: time.Now().UTC(),
-		Mode: "tool-url", Strict: cfg.Strict, Dialects: []string{string(conv.RAP)}, Features: []string{"core", "errors", "display", "subscriptions", "long-running"}}
 	for i := range done {
 		inv := &done[i]
+		if ctx.Err() != nil {
+			inv.harness = "run cancelled"
+			continue
+		}
 		if inv.out != nil && inv.out.GroupID != "" {
 			if snap, ok := rt.Snapshot(inv.out.GroupID, inv.out.ID); ok {
 				inv.out = snap
 			}
 		}
-		res := judgeRAP(inv, cfg)
-		cfg.Progress.Done(string(conv.RAP), inv.op.scenario, false, res)
-		run.Results = append(run.Results, res...)
 	}
-	run.Duration = time.Since(start)
-	return run, nil
+	return done
 }
 
 func invokeOp(ctx context.Context, rt *rap.Runtime, toolURL string, o rapOp) rapInvocation {
@@ -256,18 +280,22 @@ type rapFindings map[string][]finding
 
 func (f rapFindings) add(id string, fd finding) { f[id] = append(f[id], fd) }
 
+// rapRule is the rule id names, from the protocol's rules and the
+// toolset's contract.
+func rapRule(id string) rules.Rule {
+	for _, r := range append(rap.Rules(), RAPRules()...) {
+		if r.ID == id {
+			return r
+		}
+	}
+	return rules.Rule{ID: id, Level: rules.MUST, Summary: "(rule outside the catalog)", Source: "RAP runtime"}
+}
+
 // judgeRAP renders one invocation as one result per applicable rule.
 func judgeRAP(inv *rapInvocation, cfg RAPConfig) []reports.Result {
-	catalog := map[string]rules.Rule{}
-	for _, r := range append(rap.Rules(), RAPRules()...) {
-		catalog[r.ID] = r
-	}
 	ids := rapRulesFor(inv.op)
 	result := func(id string) reports.Result {
-		r, ok := catalog[id]
-		if !ok {
-			r = rules.Rule{ID: id, Level: rules.MUST, Summary: "(rule outside the catalog)", Source: "RAP runtime"}
-		}
+		r := rapRule(id)
 		return reports.Result{Rule: r.ID, Level: string(r.Level), Summary: r.Summary, Source: r.Source,
 			Scenario: inv.op.scenario, Dialect: string(conv.RAP), Feature: inv.op.feature, Duration: inv.elapsed}
 	}
@@ -303,23 +331,13 @@ func judgeRAP(inv *rapInvocation, cfg RAPConfig) []reports.Result {
 	if invoked {
 		checkRAPContract(inv, cfg, fs, excerpt)
 	}
-	var out []reports.Result
-	seen := map[string]bool{}
-	emit := func(id string) {
-		seen[id] = true
-		res := result(id)
-		list := fs[id]
-		if len(list) == 0 {
-			res.Outcome = reports.Pass
-			out = append(out, res)
-			return
+	// A rule fails at the level of its findings.
+	rule := func(id string) rules.Rule {
+		r := rapRule(id)
+		if list := fs[id]; len(list) > 0 && list[0].level != "" {
+			r.Level = list[0].level
 		}
-		level := list[0].level
-		if level == "" {
-			level = rules.Level(res.Level)
-		}
-		fail(&res, rules.Rule{Level: level, Summary: res.Summary, Source: res.Source}, list)
-		out = append(out, res)
+		return r
 	}
 	// A call never sent has outcomes only for the rules that stopped it:
 	// the toolset's (rejected whole), or the contract's (operation or
@@ -328,23 +346,13 @@ func judgeRAP(inv *rapInvocation, cfg RAPConfig) []reports.Result {
 	if inv.reqErr != "" {
 		judged = append(judged, RuleRAPConformanceToolset)
 	}
+	var set []rules.Rule
 	for _, id := range ids {
-		if !invoked && !slices.Contains(judged, id) && len(fs[id]) == 0 {
-			continue
-		}
-		emit(id)
-	}
-	extra := make([]string, 0, len(fs))
-	for id := range fs {
-		if !seen[id] {
-			extra = append(extra, id)
+		if invoked || slices.Contains(judged, id) || len(fs[id]) > 0 {
+			set = append(set, rule(id))
 		}
 	}
-	slices.Sort(extra)
-	for _, id := range extra {
-		emit(id)
-	}
-	return out
+	return rendered(set, fs, func(r rules.Rule) reports.Result { return result(r.ID) }, rule)
 }
 
 // checkRAPContract judges what the operation delivered against the
@@ -436,32 +444,4 @@ func checkRAPContract(inv *rapInvocation, cfg RAPConfig, fs rapFindings, excerpt
 			bad(fmt.Sprintf("slow answered after %v, before its %d ms delay", inv.elapsed.Round(time.Millisecond), ms), fmt.Sprintf(">= %d ms", ms), inv.elapsed.String(), "acknowledge at once and send the result after the delay")
 		}
 	}
-}
-
-// conformRAP is `toolwire conform --tool-url URL`.
-func conformRAP(ctx context.Context, o ConformOptions, baseline []reports.BaselineEntry, stdout, stderr io.Writer) int {
-	impl := o.Implementation
-	if impl.URL == "" {
-		impl.URL = o.ToolURL
-	}
-	if impl.Name == "" {
-		impl.Name = o.ToolURL
-	}
-	// Invocations are independent (each its own thread): they all run at
-	// once unless --parallel asks for more than one at a time, so a
-	// silent tool costs one deadline, not one per operation.
-	parallel := 0
-	if o.Parallel > 1 {
-		parallel = o.Parallel
-	}
-	cfg := RAPConfig{ToolURL: o.ToolURL, Parallel: parallel, Strict: o.Strict, Implementation: impl, Progress: reports.NewProgress(stderr, 0)}
-	if o.Timeout > 0 {
-		cfg.Runtime.Deadline = o.Timeout
-	}
-	run, err := RunRAP(ctx, cfg)
-	if err != nil {
-		fmt.Fprintf(stderr, "toolwire conform: %v\n", err)
-		return 2
-	}
-	return finishConform(o, run, baseline, stdout, stderr)
 }
