@@ -21,6 +21,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -71,20 +72,55 @@ type Dialect struct {
 
 // Mistake is the row of the dialect's table named brk (the zero Mistake
 // when there is none).
-func (d *Dialect) Mistake(brk Break) Mistake {
-	return Lookup(d.Mistakes, brk, func(m Mistake) Break { return m.Name })
-}
+func (d *Dialect) Mistake(brk Break) Mistake { return *Find(d.Mistakes, brk) }
 
-// Lookup finds the row named brk of a table (the zero row when there is
-// none, brk being None or a mistake of other dialects).
-func Lookup[R any](table []R, brk Break, name func(R) Break) R {
-	for _, r := range table {
-		if brk != None && name(r) == brk {
-			return r
+// Row is a dialect's mistake row: a Mistake, embedded, and the hooks of
+// the dialect's own loop.
+type Row interface{ Shared() Mistake }
+
+// Shared is the part of a row every dialect's rows have.
+func (m Mistake) Shared() Mistake { return m }
+
+// Find finds the row named brk of a table (the zero row, which makes no
+// mistake, when there is none: brk is None or a mistake of other
+// dialects).
+func Find[R Row](table []R, brk Break) *R {
+	for i := range table {
+		if brk != None && table[i].Shared().Name == brk {
+			return &table[i]
 		}
 	}
-	var zero R
-	return zero
+	return new(R)
+}
+
+// Table is the shared part of each row of a dialect's table.
+func Table[R Row](rows []R) []Mistake {
+	out := make([]Mistake, len(rows))
+	for i, r := range rows {
+		out[i] = r.Shared()
+	}
+	return out
+}
+
+// HasHook reports whether a row (a Mistake, or a dialect's row embedding
+// one) sets any hook: a row without one would run the honest loop under
+// a mistake's name. The dialects' tests hold every row of their tables
+// to it.
+func HasHook(row any) bool {
+	v := reflect.ValueOf(row)
+	for i := range v.NumField() {
+		f := v.Field(i)
+		switch v.Type().Field(i).Name {
+		case "Mistake":
+			f = f.FieldByName("Hooks")
+		case "Name", "Description", "Kill", "Also":
+			continue
+		}
+		if !f.IsZero() {
+			return true
+		}
+	}
+	return false
 }
 
 // Driver runs tasks on the dialects' loops.

@@ -20,17 +20,10 @@ import (
 
 // Dialect is the reference driver of Gemini.
 func Dialect() core.Dialect {
-	table := make([]core.Mistake, len(mistakes))
-	for i, m := range mistakes {
-		table[i] = m.Mistake
-	}
-	return core.Dialect{Name: conv.Gemini, Mistakes: table, Run: run}
+	return core.Dialect{Name: conv.Gemini, Mistakes: core.Table(mistakes), Run: run}
 }
 
-func lookup(brk core.Break) *mistake {
-	m := core.Lookup(mistakes, brk, func(m mistake) core.Break { return m.Name })
-	return &m
-}
+func lookup(brk core.Break) *mistake { return core.Find(mistakes, brk) }
 
 func run(ctx context.Context, brk core.Break, env core.Env, t *task.Task) (string, error) {
 	m := lookup(brk)

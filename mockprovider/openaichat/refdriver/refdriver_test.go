@@ -1,7 +1,7 @@
 package refdriver
 
 import (
-	"reflect"
+	core "github.com/toolwire/toolwire/suite/refdriver"
 	"testing"
 
 	"github.com/tidwall/gjson"
@@ -11,27 +11,13 @@ import (
 // loop under a mistake's name.
 func TestEveryRowMakesItsMistake(t *testing.T) {
 	for _, m := range mistakes {
-		if !makesMistake(m) {
+		if !core.HasHook(m) {
 			t.Errorf("%s: no hook", m.Name)
 		}
 	}
-	if makesMistake(*lookup("")) {
+	if core.HasHook(*lookup("")) {
 		t.Error("the honest row has a hook")
 	}
-}
-
-func makesMistake(m mistake) bool {
-	v := reflect.ValueOf(m)
-	for i := range v.NumField() {
-		f := v.Field(i)
-		if v.Type().Field(i).Name == "Mistake" {
-			f = f.FieldByName("Hooks")
-		}
-		if !f.IsZero() {
-			return true
-		}
-	}
-	return false
 }
 
 func TestArgumentsAsObjectRewrite(t *testing.T) {

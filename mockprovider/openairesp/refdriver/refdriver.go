@@ -22,17 +22,10 @@ import (
 
 // Dialect is the reference driver of OpenAI Responses.
 func Dialect() core.Dialect {
-	table := make([]core.Mistake, len(mistakes))
-	for i, m := range mistakes {
-		table[i] = m.Mistake
-	}
-	return core.Dialect{Name: conv.OpenAIResponses, Mistakes: table, Run: run}
+	return core.Dialect{Name: conv.OpenAIResponses, Mistakes: core.Table(mistakes), Run: run}
 }
 
-func lookup(brk core.Break) *mistake {
-	m := core.Lookup(mistakes, brk, func(m mistake) core.Break { return m.Name })
-	return &m
-}
+func lookup(brk core.Break) *mistake { return core.Find(mistakes, brk) }
 
 // toolChoice is the tool_choice value of a task (nil = leave it to the
 // API's default).
