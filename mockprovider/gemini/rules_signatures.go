@@ -79,6 +79,42 @@ func signatureRules(s *rules.Set[Request]) {
 			},
 		},
 	}, checkSignaturesIssued)
+
+	// A sibling's signature: the model signs only the first call of a
+	// parallel set, so a later one carries none; a value it did not issue
+	// there is journaled until a capture shows what the API answers.
+	siblingSigned := func(sig string) string {
+		return `{"role":"model","parts":[{"functionCall":{"name":"get_weather","args":{"city":"Paris"}},"thoughtSignature":"` + issued +
+			`"},{"functionCall":{"name":"get_weather","args":{"city":"Rome"}},"thoughtSignature":"` + sig + `"}]}`
+	}
+	s.Add(rules.Rule{ID: "gemini.parallel-call-signature", Level: rules.SHOULD, Family: "continuity",
+		Feature: "signatures", Option: "--thought-signatures",
+		Summary: "On Gemini 3 a functionCall after the first of a parallel set should come back without a thoughtSignature (the model signs only the first), or with the one issued or a documented dummy value; another value is journaled: no public capture shows what the API answers to it.",
+		Refs: []rules.Ref{
+			{URL: "https://ai.google.dev/gemini-api/docs/thought-signatures", Quote: "for parallel function calls only the first functionCall part carries a signature"},
+			{URL: "https://github.com/BerriAI/litellm/issues/37541", Quote: "the documented skip value on every parallel call is accepted"},
+			{URL: "https://github.com/langchain-ai/langchainjs/blob/%40langchain/google-genai%402.3.2/libs/providers/langchain-google-genai/src/utils/common.ts#L525-L536", Quote: "a library that signs later parallel calls with a value of its own"},
+			{Quote: "that the API accepts or refuses a foreign signature on a later parallel call", Inferred: true},
+		},
+		Cases: []rules.Case{{
+			Name: "second parallel call passed back with a signature nobody issued", Path: path3,
+			Bad:  body(weatherFn, userAsk, siblingSigned("RFVNTVlfU0lHTkFUVVJF"), twoResponses("get_weather", "get_weather")),
+			Good: body(weatherFn, userAsk, twoCalls("get_weather", "get_weather", issued), twoResponses("get_weather", "get_weather")),
+		}},
+	}, checkSiblingSignatures)
+}
+
+// checkSiblingSignatures journals a signature on a parallel call after
+// the first that the model did not issue.
+func checkSiblingSignatures(r *Request, env *rules.Env) []rules.Violation {
+	var out []rules.Violation
+	eachForeignSignature(r, env, func(i, j int, first bool) {
+		if !first {
+			out = append(out, rules.Violation{Order: rules.At(rules.PhaseMeaning, i), Path: fmt.Sprintf("contents[%d].parts[%d].thoughtSignature", i, j),
+				Message: "toolwire: a thoughtSignature the model did not issue on a parallel call after the first (the model signs only the first); what the API answers to it is not known"})
+		}
+	})
+	return out
 }
 
 // enforceSignatures applies the --thought-signatures option.
@@ -139,22 +175,37 @@ func checkThoughtSignatures(r *Request, env *rules.Env) []rules.Violation {
 // of the current turn verifies as the mock's own for that call (the
 // documented dummy values pass).
 func checkSignaturesIssued(r *Request, env *rules.Env) []rules.Violation {
-	if !enforceSignatures(r, env) {
-		return nil
-	}
 	var out []rules.Violation
+	eachForeignSignature(r, env, func(i, j int, first bool) {
+		if first {
+			out = append(out, turnBreach(i, fmt.Sprintf("contents[%d].parts[%d].thoughtSignature", i, j), MsgCorruptedSignature))
+		}
+	})
+	return out
+}
+
+// eachForeignSignature calls f for each functionCall part of the current
+// turn whose signature the model did not issue (first: it is its
+// content's first call, the one the model signs).
+func eachForeignSignature(r *Request, env *rules.Env, f func(i, j int, first bool)) {
+	if !enforceSignatures(r, env) {
+		return
+	}
 	for i := currentTurnStart(r); i < len(r.Contents); i++ {
 		c := r.Contents[i]
 		if c.Role != roleModel {
 			continue
 		}
+		first := true
 		for j, p := range c.Parts {
-			sig := p.ThoughtSignature
-			if p.FunctionCall == nil || sig == nil || sig.Text == "" || isBypassSignature(sig) || issuedSignature(sig.Bytes, p.FunctionCall.Name) {
+			if p.FunctionCall == nil {
 				continue
 			}
-			out = append(out, turnBreach(i, fmt.Sprintf("contents[%d].parts[%d].thoughtSignature", i, j), MsgCorruptedSignature))
+			sig := p.ThoughtSignature
+			if sig != nil && sig.Text != "" && !isBypassSignature(sig) && !issuedSignature(sig.Bytes, p.FunctionCall.Name) {
+				f(i, j, first)
+			}
+			first = false
 		}
 	}
-	return out
 }

@@ -69,6 +69,9 @@ var mistakes = []mistake{
 		}},
 	{Mistake: core.Mistake{Name: "corrupt-signature", Description: "replay function calls with a thought signature the model never issued"}.
 		Failing("gemini.thought-signature-issued").Rewriting(corruptSignatures())},
+	{Mistake: core.Mistake{Name: "sign-parallel-calls", Description: "replay parallel calls after the first with a thought signature of the driver's own (the model signs only the first)",
+		Kill: core.Kill{Scenarios: []string{"gemini3-signature-parallel"}}}.
+		Failing("gemini.parallel-call-signature").Rewriting(signSiblings())},
 	{Mistake: core.Mistake{Name: "duplicate-ref", Description: "reference the same displayName twice from a function response"}.
 		Failing("gemini.multimodal-response-ref-once"),
 		referenced: func(response map[string]any, name string, i int) {
@@ -214,6 +217,28 @@ func corruptSignatures() func([]byte) []byte {
 	return core.EachPath([]string{"contents.#.parts.#.thoughtSignature"}, func(v gjson.Result) (string, bool) {
 		return forged, v.Type == gjson.String && v.Str != ""
 	})
+}
+
+// signSiblings puts a signature nobody issued on every functionCall part
+// after a model content's first, as a library filling in the ones the
+// model left out does.
+func signSiblings() func([]byte) []byte {
+	forged := base64.StdEncoding.EncodeToString([]byte("DUMMY_SIGNATURE"))
+	return func(body []byte) []byte {
+		for i, c := range gjson.GetBytes(body, "contents").Array() {
+			first := true
+			for j, p := range c.Get("parts").Array() {
+				if !p.Get("functionCall").Exists() {
+					continue
+				}
+				if !first {
+					body, _ = sjson.SetBytes(body, "contents."+strconv.Itoa(i)+".parts."+strconv.Itoa(j)+".thoughtSignature", forged)
+				}
+				first = false
+			}
+		}
+		return body
+	}
 }
 
 // responsesRole gives the contents of function responses the role.
