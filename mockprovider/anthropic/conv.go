@@ -156,9 +156,9 @@ func str(p *string) string {
 
 // fromWire checks what decoding cannot (required members, the role enum)
 // and maps the wire request to the rules' Request.
-func fromWire(w *wireRequest, size int) (*Request, *wire.APIError) {
+func fromWire(w *wireRequest, size int, reused []Message) (*Request, *wire.APIError) {
 	req := &Request{BodySize: size, ToolChoice: conv.ToolChoice{Mode: conv.ToolChoiceAuto},
-		Model: str(w.Model), HasModel: w.Model != nil, HasMaxTokens: w.MaxTokens != nil, HasMessages: w.Messages != nil}
+		Model: str(w.Model), HasModel: w.Model != nil, HasMaxTokens: w.MaxTokens != nil, HasMessages: w.Messages != nil || len(reused) > 0}
 	if w.MaxTokens != nil {
 		req.MaxTokens = *w.MaxTokens
 	}
@@ -178,14 +178,15 @@ func fromWire(w *wireRequest, size int) (*Request, *wire.APIError) {
 		}
 		req.System = strings.Join(texts, "\n")
 	}
-	if len(w.Messages) > 0 {
-		req.Messages = make([]Message, 0, len(w.Messages))
+	if n := len(reused) + len(w.Messages); n > 0 {
+		req.Messages = make([]Message, 0, n)
 	}
+	req.Messages = append(req.Messages, reused...)
 	// The blocks of every message in one array, each message's a window
 	// of it whose capacity ends where the next begins.
 	slab := make([]Block, 0, blockCount(w.Messages))
 	for i := range w.Messages {
-		msg, err := fromMessage(i, &w.Messages[i], slab[len(slab):len(slab):cap(slab)])
+		msg, err := fromMessage(len(reused)+i, &w.Messages[i], slab[len(slab):len(slab):cap(slab)])
 		if err != nil {
 			return nil, err
 		}

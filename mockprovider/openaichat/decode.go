@@ -31,14 +31,14 @@ func decodeRequest(body []byte, lenient bool) (*Request, *wire.APIError) {
 // decodePlanned is decodeRequest of plan.Doc with plan.Reused as the
 // first messages (resumed.go). fresh are the messages made from the
 // document, to keep for the next request; nil when this request is not
-// to be kept. A plan that reuses messages and whose document does not
-// decode cleanly fails with errNotResumed.
+// to be kept. A plan that reuses messages fails when its document does
+// not decode cleanly (resume.Decode then decodes the body whole).
 func decodePlanned(plan resume.Plan[keptMessage], lenient bool) (_ *Request, fresh []keptMessage, _ *wire.APIError) {
 	body := plan.Doc
 	var w chatRequest
 	unknown, derr := wirejson.Decode(body, &w, wirejson.Options{Lenient: lenient})
 	if derr != nil && len(plan.Reused) > 0 {
-		return nil, nil, errNotResumed
+		return nil, nil, decodeError(derr) // the body is decoded whole
 	}
 	if derr != nil && derr.Kind == wirejson.UnknownMember && inMessages(derr.Path) {
 		// The API takes members it does not define inside a message:

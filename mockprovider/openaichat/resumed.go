@@ -1,8 +1,6 @@
 package openaichat
 
 import (
-	"net/http"
-
 	"github.com/toolwire/toolwire/mockprovider/resume"
 	"github.com/toolwire/toolwire/mockprovider/session"
 	"github.com/toolwire/toolwire/mockprovider/wire"
@@ -21,11 +19,6 @@ type keptMessage struct {
 // messages.
 var messagesKept = resume.New[keptMessage]("messages")
 
-// errNotResumed is decodePlanned's answer to a document that does not
-// decode cleanly after reused messages: the body is decoded whole, so
-// whatever is wrong is reported as a full decode reports it.
-var errNotResumed = &wire.APIError{Status: http.StatusInternalServerError, Message: "not resumed"}
-
 // decodeInSession decodes body, reusing the messages s's last request
 // shares with it byte for byte, and keeps it for the next one.
 func decodeInSession(s *session.Session, body []byte, lenient bool) (*Request, *wire.APIError) {
@@ -33,18 +26,9 @@ func decodeInSession(s *session.Session, body []byte, lenient bool) (*Request, *
 		// Unknown members are collected by re-decoding the whole body.
 		return decodeRequest(body, lenient)
 	}
-	plan := messagesKept.Begin(s, body)
-	req, fresh, err := decodePlanned(plan, lenient)
-	if err != nil && len(plan.Reused) > 0 {
-		plan = resume.Full[keptMessage](body)
-		req, fresh, err = decodePlanned(plan, lenient)
-	}
-	if err != nil || fresh == nil {
-		messagesKept.Forget(s)
-		return req, err
-	}
-	messagesKept.Keep(s, plan, fresh)
-	return req, nil
+	return resume.Decode(messagesKept, s, body, func(plan resume.Plan[keptMessage]) (*Request, []keptMessage, *wire.APIError) {
+		return decodePlanned(plan, lenient)
+	})
 }
 
 // reuseMessages fills req.Messages with the reused messages, then those

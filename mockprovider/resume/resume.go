@@ -26,6 +26,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/toolwire/toolwire/mockprovider/session"
+	"github.com/toolwire/toolwire/mockprovider/wire"
 )
 
 // MaxBody is the largest body a session keeps for the next request:
@@ -77,6 +78,10 @@ type Plan[E any] struct {
 	ends   []int
 	shift  int // body offset = Doc offset + shift, for Doc offsets past the array's '['
 }
+
+// Body is the request's body (Doc is a document made of it when
+// messages are reused).
+func (p Plan[E]) Body() []byte { return p.body }
 
 // Full is the plan that decodes body whole.
 func Full[E any](body []byte) Plan[E] { return Plan[E]{Doc: body, body: body, array: -1} }
@@ -156,6 +161,28 @@ func (c *Cache[E]) Keep(s *session.Session, plan Plan[E], fresh []E) {
 	p.elems = make([]E, 0, len(plan.Reused)+len(fresh))
 	p.elems = append(append(p.elems, plan.Reused...), fresh...)
 	c.kept.Put(s, session.KeptItem[*prior[E]]{ID: keptID, Value: p})
+}
+
+// Decode decodes body in session s through decode, reusing what s kept
+// of its last request, and keeps this one for the next. decode reads
+// plan.Doc with plan.Reused as the array's first elements and returns
+// the elements it made from the document (nil: not to be kept); a plan
+// that reuses elements must fail on anything unclean — an error in its
+// document, members it would only collect — and the body is then decoded
+// whole, so what a client sees never depends on what was reused.
+func Decode[E, R any](c *Cache[E], s *session.Session, body []byte, decode func(Plan[E]) (R, []E, *wire.APIError)) (R, *wire.APIError) {
+	plan := c.Begin(s, body)
+	out, fresh, err := decode(plan)
+	if err != nil && len(plan.Reused) > 0 {
+		plan = Full[E](body)
+		out, fresh, err = decode(plan)
+	}
+	if err != nil || fresh == nil {
+		c.Forget(s)
+		return out, err
+	}
+	c.Keep(s, plan, fresh)
+	return out, nil
 }
 
 // Forget drops what s keeps (a request the dialect could not resume from

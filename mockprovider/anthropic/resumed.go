@@ -1,0 +1,40 @@
+package anthropic
+
+import (
+	"bytes"
+
+	"github.com/toolwire/toolwire/mockprovider/dialect"
+	"github.com/toolwire/toolwire/mockprovider/resume"
+	"github.com/toolwire/toolwire/mockprovider/session"
+	"github.com/toolwire/toolwire/mockprovider/wire"
+)
+
+// messagesKept declares what sessions keep of their last request's
+// messages (package resume): each message as the checks read it, shared
+// read only by the requests that resend it.
+var messagesKept = resume.New[Message]("messages")
+
+// decodeInSession decodes a Messages or count_tokens body, reusing the
+// messages s's last Messages request shares with it byte for byte.
+func decodeInSession(s *session.Session, body []byte, lenient, countTokens bool) (*Request, *wire.APIError) {
+	// Lenient decoding collects unknown members from the whole body;
+	// count_tokens bodies are another shape; the cache breakpoints are
+	// counted over the wire structs of every message.
+	if lenient || countTokens || bytes.Contains(body, []byte(`"cache_control"`)) {
+		return decodeRequest(body, lenient, countTokens)
+	}
+	return resume.Decode(messagesKept, s, body, func(plan resume.Plan[Message]) (*Request, []Message, *wire.APIError) {
+		req, fresh, err := decodePlanned(plan, lenient, countTokens)
+		if err == nil && len(req.Unknown) > 0 {
+			fresh = nil
+		}
+		return req, fresh, err
+	})
+}
+
+func sessionOf(x *dialect.Exchange) *session.Session {
+	if x == nil {
+		return nil
+	}
+	return x.Session
+}

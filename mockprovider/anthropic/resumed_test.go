@@ -1,0 +1,111 @@
+package anthropic
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/model"
+	"github.com/toolwire/toolwire/mockprovider/resume/resumetest"
+	"github.com/toolwire/toolwire/mockprovider/rules"
+	"github.com/toolwire/toolwire/mockprovider/session"
+	"github.com/toolwire/toolwire/mockprovider/wire"
+)
+
+type outcome struct {
+	Req        *Request
+	Err        *wire.APIError
+	Violations []rules.Violation
+	Conv       *conv.Conversation
+	Reply      *model.Reply
+	ModelErr   error
+}
+
+func outcomeOf(req *Request, err *wire.APIError) any {
+	out := outcome{Req: req, Err: err}
+	if err == nil {
+		out.Violations = rules.Run(ruleSet.Rules(), req, &rules.Env{Options: rules.DefaultOptions()})
+		out.Conv = req.conversation()
+		out.Reply, out.ModelErr = (&model.Engine{}).Next(out.Conv, "")
+	}
+	return out
+}
+
+var resumed = resumetest.Dialect{
+	InSession: func(s *session.Session, body []byte) any {
+		return outcomeOf(decodeInSession(s, body, false, false))
+	},
+	Alone:  func(body []byte) any { return outcomeOf(decodeRequest(body, false, false)) },
+	Reused: func(s *session.Session, body []byte) int { return len(messagesKept.Begin(s, body).Reused) },
+}
+
+func anthropicRound(i int) []string {
+	return []string{
+		fmt.Sprintf(`{"role":"assistant","content":[{"type":"text","text":"checking"},{"type":"tool_use","id":"toolu_%d","name":"get_weather","input":{"city":"Paris %d"}}]}`, i, i),
+		fmt.Sprintf(`{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_%d","content":"sunny %d"}]}`, i, i),
+	}
+}
+
+func anthropicMessages(rounds int) []string {
+	msgs := []string{`{"role":"user","content":"weather?"}`}
+	for i := range rounds {
+		msgs = append(msgs, anthropicRound(i)...)
+	}
+	return msgs
+}
+
+const anthropicHead = `"model":"claude-sonnet-4-5","max_tokens":1024,"tools":[{"name":"get_weather","input_schema":{"type":"object","properties":{"city":{"type":"string"}}}}],`
+
+func anthropicBody(head string, msgs []string, tail string) string {
+	return `{` + head + `"messages":[` + strings.Join(msgs, ",") + `]` + tail + `}`
+}
+
+func TestResumedMatchesFullDecode(t *testing.T) {
+	base := anthropicMessages(5)
+	with := func(extra ...string) []string { return append(append([]string{}, base...), extra...) }
+	next := with(anthropicRound(5)...)
+	h := anthropicHead
+	resumed.Run(t, anthropicBody(h, base, ``), []resumetest.Case{
+		{"identical", anthropicBody(h, base, ``), true},
+		{"next round", anthropicBody(h, next, ``), true},
+		{"next round, stream after the array", anthropicBody(h, next, `,"stream":true`), true},
+		{"different model", anthropicBody(strings.Replace(h, "claude-sonnet-4-5", "claude-opus-4-1", 1), next, ``), false},
+		{"unknown member after the array", anthropicBody(h, next, `,"modle":"x"`), true},
+		{"model again after the array", anthropicBody(h, next, `,"model":"claude-opus-4-1"`), true},
+		{"messages again after the array", anthropicBody(h, next, `,"messages":[]`), true},
+		{"wrong type in the new message", anthropicBody(h, with(`{"role":"user","content":5}`), ``), true},
+		{"unknown member in the new message", anthropicBody(h, with(`{"role":"user","content":"x","id":"m"}`), ``), true},
+		{"bad role in the new message", anthropicBody(h, with(`{"role":"tool","content":"x"}`), ``), true},
+		{"unpaired tool_use", anthropicBody(h, with(anthropicRound(5)[0]), ``), true},
+		{"duplicate member in the new message", anthropicBody(h, with(`{"role":"user","content":"x","content":"y"}`), ``), true},
+		{"cache_control in the new message", anthropicBody(h, with(`{"role":"user","content":[{"type":"text","text":"x","cache_control":{"type":"ephemeral"}}]}`), ``), false},
+		{"trailing comma", `{` + h + `"messages":[` + strings.Join(base, ",") + `,]}`, false},
+		{"truncated", anthropicBody(h, next, ``)[:len(anthropicBody(h, base, ``))+30], true},
+		{"earlier message changed", anthropicBody(h, append(append(anthropicMessages(2), `{"role":"assistant","content":"no"}`), base[6:]...), ``), true},
+		{"last message's end changed", anthropicBody(h, append(append([]string{}, base[:len(base)-1]...), `{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_4","content":"sunny 44"}]}`), ``), true},
+		{"messages removed", anthropicBody(h, base[:4], ``), true},
+		{"first message removed", anthropicBody(h, base[1:], ``), false},
+		{"reordered keys", `{"messages":[` + strings.Join(next, ",") + `],` + strings.TrimSuffix(h, ",") + `}`, false},
+		{"empty array", anthropicBody(h, nil, ``), false},
+		{"not an object", `[1]`, false},
+	})
+}
+
+func TestResumedLoop(t *testing.T) {
+	var bodies [][]byte
+	for rounds := range 10 {
+		bodies = append(bodies, []byte(anthropicBody(anthropicHead, anthropicMessages(rounds), `,"stream":false`)))
+	}
+	resumed.Loop(t, bodies, func(i int) int { return max(0, 2*i-1) })
+}
+
+func FuzzResumed(f *testing.F) {
+	for _, c := range RuleCases() {
+		f.Add([]byte(c.Good), []byte(c.Bad))
+		f.Add([]byte(c.Bad), []byte(c.Good))
+	}
+	base := anthropicMessages(3)
+	f.Add([]byte(anthropicBody(anthropicHead, base, ``)), []byte(anthropicBody(anthropicHead, append(base, anthropicRound(3)...), ``)))
+	f.Fuzz(func(t *testing.T, prev, next []byte) { resumed.Check(t, prev, next) })
+}
