@@ -22,6 +22,7 @@ package resume
 import (
 	"bytes"
 	"slices"
+	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -194,23 +195,31 @@ func (c *Cache[E]) Forget(s *session.Session) {
 }
 
 // elementEnds finds the top-level array member of doc (a document the
-// strict decoder accepted) and where each of its elements ends.
+// strict decoder accepted) and where each of its elements ends. It fails
+// unless member is the one top-level name a decoder matching names
+// loosely (Gemini's: case, '_' and '-' ignored) could take for it.
 func elementEnds(doc []byte, member string) (array int, ends []int, ok bool) {
 	dec := jsontext.NewDecoder(bytes.NewReader(doc), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
 		return 0, nil, false
 	}
+	found := false
 	for dec.PeekKind() == '"' {
-		name, err := dec.ReadToken()
+		tok, err := dec.ReadToken()
 		if err != nil {
 			return 0, nil, false
 		}
-		if name.String() != member || dec.PeekKind() != '[' {
+		name := tok.String()
+		if loose(name) != loose(member) {
 			if dec.SkipValue() != nil {
 				return 0, nil, false
 			}
 			continue
 		}
+		if found || name != member || dec.PeekKind() != '[' {
+			return 0, nil, false
+		}
+		found = true
 		if _, err := dec.ReadToken(); err != nil {
 			return 0, nil, false
 		}
@@ -221,9 +230,16 @@ func elementEnds(doc []byte, member string) (array int, ends []int, ok bool) {
 			}
 			ends = append(ends, int(dec.InputOffset()))
 		}
-		return array, ends, doc[array] == '['
+		if _, err := dec.ReadToken(); err != nil {
+			return 0, nil, false
+		}
 	}
-	return 0, nil, false
+	return array, ends, found && doc[array] == '['
+}
+
+// loose is a member name as a loose matcher compares it.
+func loose(name string) string {
+	return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(name))
 }
 
 func commonPrefix(a, b []byte) int {

@@ -1,0 +1,112 @@
+package gemini
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/model"
+	"github.com/toolwire/toolwire/mockprovider/resume/resumetest"
+	"github.com/toolwire/toolwire/mockprovider/rules"
+	"github.com/toolwire/toolwire/mockprovider/session"
+	"github.com/toolwire/toolwire/mockprovider/wire"
+)
+
+type outcome struct {
+	Req        *Request
+	Err        *wire.APIError
+	Violations []rules.Violation
+	Conv       *conv.Conversation
+	Reply      *model.Reply
+	ModelErr   error
+}
+
+func outcomeOf(req *Request, err *wire.APIError) any {
+	out := outcome{Req: req, Err: err}
+	if err == nil {
+		req.Model, req.Method = "gemini-2.5-flash", methodGenerate
+		out.Violations = rules.Run(ruleSet.Rules(), req, &rules.Env{Options: rules.DefaultOptions()})
+		out.Conv = toConversation(req)
+		out.Reply, out.ModelErr = (&model.Engine{}).Next(out.Conv, "")
+	}
+	return out
+}
+
+var resumed = resumetest.Dialect{
+	InSession: func(s *session.Session, body []byte) any { return outcomeOf(decodeInSession(s, body, false)) },
+	Alone:     func(body []byte) any { return outcomeOf(decodeBody(body, false)) },
+	Reused:    func(s *session.Session, body []byte) int { return len(contentsKept.Begin(s, body).Reused) },
+}
+
+func geminiRound(i int) []string {
+	return []string{
+		fmt.Sprintf(`{"role":"model","parts":[{"functionCall":{"name":"get_weather","args":{"city":"Paris %d"}}}]}`, i),
+		fmt.Sprintf(`{"role":"user","parts":[{"functionResponse":{"name":"get_weather","response":{"result":"sunny %d"}}}]}`, i),
+	}
+}
+
+func geminiContents(rounds int) []string {
+	msgs := []string{`{"role":"user","parts":[{"text":"weather?"}]}`}
+	for i := range rounds {
+		msgs = append(msgs, geminiRound(i)...)
+	}
+	return msgs
+}
+
+const geminiHead = `"tools":[{"functionDeclarations":[{"name":"get_weather","parametersJsonSchema":{"type":"object","properties":{"city":{"type":"string"}}}}]}],`
+
+func geminiBody(head string, contents []string, tail string) string {
+	return `{` + head + `"contents":[` + strings.Join(contents, ",") + `]` + tail + `}`
+}
+
+func TestResumedMatchesFullDecode(t *testing.T) {
+	base := geminiContents(5)
+	with := func(extra ...string) []string { return append(append([]string{}, base...), extra...) }
+	next := with(geminiRound(5)...)
+	h := geminiHead
+	resumed.Run(t, geminiBody(h, base, ``), []resumetest.Case{
+		{"identical", geminiBody(h, base, ``), true},
+		{"next round", geminiBody(h, next, ``), true},
+		{"config after the array", geminiBody(h, next, `,"generationConfig":{"temperature":0.5}`), true},
+		{"unknown member after the array", geminiBody(h, next, `,"contentz":[]`), true},
+		{"contents again after the array", geminiBody(h, next, `,"contents":[]`), true},
+		{"contents again, other case", geminiBody(h, next, `,"Contents":[]`), true},
+		{"contents again, snake", geminiBody(h, next, `,"con_tents":[]`), true},
+		{"tools again after the array", geminiBody(h, next, `,"tools":[]`), true},
+		{"wrong type in the new content", geminiBody(h, with(`{"role":"user","parts":5}`), ``), true},
+		{"single part for the repeated parts", geminiBody(h, with(`{"role":"user","parts":{"text":"x"}}`), ``), true},
+		{"unknown member in the new content", geminiBody(h, with(`{"role":"user","parts":[{"text":"x"}],"id":"m"}`), ``), true},
+		{"bad role in the new content", geminiBody(h, with(`{"role":"tool","parts":[{"text":"x"}]}`), ``), true},
+		{"unanswered call", geminiBody(h, with(geminiRound(5)[0]), ``), true},
+		{"duplicate member in the new content", geminiBody(h, with(`{"role":"user","role":"user","parts":[{"text":"x"}]}`), ``), true},
+		{"trailing comma", `{` + h + `"contents":[` + strings.Join(base, ",") + `,]}`, false},
+		{"truncated", geminiBody(h, next, ``)[:len(geminiBody(h, base, ``))+30], true},
+		{"earlier content changed", geminiBody(h, append(append(geminiContents(2), `{"role":"model","parts":[{"text":"no"}]}`), base[6:]...), ``), true},
+		{"last content's end changed", geminiBody(h, append(append([]string{}, base[:len(base)-1]...), `{"role":"user","parts":[{"functionResponse":{"name":"get_weather","response":{"result":"sunny 44"}}}]}`), ``), true},
+		{"contents removed", geminiBody(h, base[:4], ``), true},
+		{"first content removed", geminiBody(h, base[1:], ``), false},
+		{"reordered keys", `{"contents":[` + strings.Join(next, ",") + `],` + strings.TrimSuffix(h, ",") + `}`, false},
+		{"empty array", geminiBody(h, nil, ``), false},
+		{"empty body", ``, false},
+		{"not an object", `[1]`, false},
+	})
+}
+
+func TestResumedLoop(t *testing.T) {
+	var bodies [][]byte
+	for rounds := range 10 {
+		bodies = append(bodies, []byte(geminiBody(geminiHead, geminiContents(rounds), `,"generationConfig":{"temperature":0.5}`)))
+	}
+	resumed.Loop(t, bodies, func(i int) int { return max(0, 2*i-1) })
+}
+
+func FuzzResumed(f *testing.F) {
+	for _, c := range RuleCases() {
+		f.Add([]byte(c.Good), []byte(c.Bad))
+		f.Add([]byte(c.Bad), []byte(c.Good))
+	}
+	base := geminiContents(3)
+	f.Add([]byte(geminiBody(geminiHead, base, ``)), []byte(geminiBody(geminiHead, append(base, geminiRound(3)...), ``)))
+	f.Fuzz(func(t *testing.T, prev, next []byte) { resumed.Check(t, prev, next) })
+}
