@@ -156,7 +156,7 @@ func str(p *string) string {
 
 // fromWire checks what decoding cannot (required members, the role enum)
 // and maps the wire request to the rules' Request.
-func fromWire(w *wireRequest, size int, reused []Message) (*Request, *wire.APIError) {
+func fromWire(w *wireRequest, size int, reused []*Message) (*Request, *wire.APIError) {
 	req := &Request{BodySize: size, ToolChoice: conv.ToolChoice{Mode: conv.ToolChoiceAuto},
 		Model: str(w.Model), HasModel: w.Model != nil, HasMaxTokens: w.MaxTokens != nil, HasMessages: w.Messages != nil || len(reused) > 0}
 	if w.MaxTokens != nil {
@@ -181,7 +181,9 @@ func fromWire(w *wireRequest, size int, reused []Message) (*Request, *wire.APIEr
 	if n := len(reused) + len(w.Messages); n > 0 {
 		req.Messages = make([]Message, 0, n)
 	}
-	req.Messages = append(req.Messages, reused...)
+	for _, m := range reused {
+		req.Messages = append(req.Messages, *m)
+	}
 	// The blocks of every message in one array, each message's a window
 	// of it whose capacity ends where the next begins.
 	slab := make([]Block, 0, blockCount(w.Messages))

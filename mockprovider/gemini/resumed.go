@@ -2,7 +2,6 @@ package gemini
 
 import (
 	"net/http"
-	"slices"
 
 	"github.com/toolwire/toolwire/mockprovider/resume"
 	"github.com/toolwire/toolwire/mockprovider/session"
@@ -39,7 +38,11 @@ func decodeInSession(s *session.Session, body []byte, lenient bool) (*Request, *
 			fresh = []Content{}
 		}
 		if len(plan.Reused) > 0 {
-			req.Contents = append(slices.Clip(plan.Reused), fresh...)
+			all := make([]Content, 0, len(plan.Reused)+len(fresh))
+			for _, c := range plan.Reused {
+				all = append(all, *c)
+			}
+			req.Contents = append(all, fresh...)
 		}
 		req.BodyLen = len(plan.Body())
 		return req, fresh, nil

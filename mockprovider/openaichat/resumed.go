@@ -34,7 +34,7 @@ func decodeInSession(s *session.Session, body []byte, lenient bool) (*Request, *
 // reuseMessages fills req.Messages with the reused messages, then those
 // decoded now (ws) at the indexes after them. fresh holds what to keep of
 // the new ones, nil when keep is false.
-func reuseMessages(req *Request, reused []keptMessage, ws []chatMessage, keep bool) (fresh []keptMessage) {
+func reuseMessages(req *Request, reused []*keptMessage, ws []chatMessage, keep bool) (fresh []keptMessage) {
 	for i := range reused {
 		req.Messages[i] = reused[i].view
 		req.MessageExtras = append(req.MessageExtras, reused[i].extras...)

@@ -141,7 +141,7 @@ func decodePlanned(x *dialect.Exchange, plan resume.Plan[keptItem]) (_ *Request,
 }
 
 // fromWire fills the checks' fields from the decoded body.
-func (r *Request) fromWire(body []byte, reused []keptItem) (fresh []keptItem) {
+func (r *Request) fromWire(body []byte, reused []*keptItem) (fresh []keptItem) {
 	w := &r.W
 	r.Model, r.PreviousResponseID, r.Store, r.ParallelToolCalls = w.Model, w.PreviousResponseID, w.Store, w.ParallelToolCalls
 	r.Stream = w.Stream != nil && *w.Stream

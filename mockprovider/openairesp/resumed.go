@@ -45,7 +45,7 @@ func decodeInSession(x *dialect.Exchange, body []byte) (*Request, *wire.APIError
 // takeItems sets the input list to the reused items and those decoded
 // now, at the indexes after them, and returns what to keep of the new
 // ones (their own copies: resolving references rewrites r.Items).
-func (r *Request) takeItems(reused []keptItem) (fresh []keptItem) {
+func (r *Request) takeItems(reused []*keptItem) (fresh []keptItem) {
 	ws := r.W.Input.OfInputItemList
 	if len(reused) > 0 {
 		all := make([]ResponseInputItemUnionParam, 0, len(reused)+len(ws))

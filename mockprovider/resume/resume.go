@@ -62,7 +62,7 @@ type prior[E any] struct {
 	body  []byte
 	array int   // offset of the array's '['
 	ends  []int // offset just past each element
-	elems []E
+	elems []*E
 }
 
 const keptID = "last"
@@ -73,7 +73,7 @@ const keptID = "last"
 // request. Doc's array holds only the elements after them.
 type Plan[E any] struct {
 	Doc    []byte
-	Reused []E
+	Reused []*E
 	body   []byte
 	array  int
 	ends   []int
@@ -135,7 +135,8 @@ func (p *prior[E]) plan(body []byte) Plan[E] {
 
 // Keep records the request just decoded by plan (its Doc decoded cleanly
 // and strictly) for the session's next request: fresh are the elements
-// made from Doc's array, in order. A body too large to keep, or a Doc
+// made from Doc's array, in order, kept as they are (not copied). body
+// must not be written to afterwards. A body too large to keep, or a Doc
 // whose array cannot be found, forgets what the session kept.
 func (c *Cache[E]) Keep(s *session.Session, plan Plan[E], fresh []E) {
 	if c == nil || s == nil {
@@ -150,7 +151,9 @@ func (c *Cache[E]) Keep(s *session.Session, plan Plan[E], fresh []E) {
 		c.kept.Delete(s, keptID)
 		return
 	}
-	p := &prior[E]{body: bytes.Clone(plan.body), array: array}
+	// The body is kept as it is, not copied: the server reads each body
+	// into a buffer of its own that nothing writes to afterwards.
+	p := &prior[E]{body: plan.body, array: array}
 	p.ends = make([]int, 0, len(plan.ends)+len(ends))
 	p.ends = append(p.ends, plan.ends...)
 	for _, e := range ends {
@@ -159,8 +162,11 @@ func (c *Cache[E]) Keep(s *session.Session, plan Plan[E], fresh []E) {
 		}
 		p.ends = append(p.ends, e)
 	}
-	p.elems = make([]E, 0, len(plan.Reused)+len(fresh))
-	p.elems = append(append(p.elems, plan.Reused...), fresh...)
+	p.elems = make([]*E, 0, len(plan.Reused)+len(fresh))
+	p.elems = append(p.elems, plan.Reused...)
+	for i := range fresh {
+		p.elems = append(p.elems, &fresh[i])
+	}
 	c.kept.Put(s, session.KeptItem[*prior[E]]{ID: keptID, Value: p})
 }
 

@@ -51,6 +51,9 @@ type Case struct {
 	Reuses bool
 }
 
+// C is a Case.
+func C(name, next string, reuses bool) Case { return Case{Name: name, Next: next, Reuses: reuses} }
+
 // Run checks each case after prev.
 func (d Dialect) Run(t *testing.T, prev string, cases []Case) {
 	for _, c := range cases {
