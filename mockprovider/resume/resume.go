@@ -103,8 +103,12 @@ func (c *Cache[E]) Begin(s *session.Session, body []byte) Plan[E] {
 func (p *prior[E]) plan(body []byte) Plan[E] {
 	full := Full[E](body)
 	common := commonPrefix(p.body, body)
-	// Elements that end inside the common prefix are reused.
+	// Elements that end inside the common prefix are reused; a number
+	// or literal only with the byte after it (3 is not 33's start).
 	k, _ := slices.BinarySearch(p.ends, common+1)
+	if k > 0 && p.ends[k-1] == common && !bytes.ContainsRune([]byte(`}]"`), rune(p.body[common-1])) {
+		k--
+	}
 	if k == 0 {
 		return full
 	}
