@@ -1,6 +1,7 @@
 package openaichat
 
 import (
+	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/resume"
 	"github.com/toolwire/toolwire/mockprovider/session"
 	"github.com/toolwire/toolwire/mockprovider/wire"
@@ -13,6 +14,9 @@ import (
 type keptMessage struct {
 	view   Message
 	extras []UnknownMember
+	// calls are the message's calls as the prompt renders them, in the
+	// order the conversation holds them.
+	calls []renderedCall
 }
 
 // messagesKept declares what sessions keep of their last request's
@@ -38,6 +42,7 @@ func reuseMessages(req *Request, reused []*keptMessage, ws []chatMessage, keep b
 	for i := range reused {
 		req.Messages[i] = reused[i].view
 		req.MessageExtras = append(req.MessageExtras, reused[i].extras...)
+		req.renderedCalls = append(req.renderedCalls, reused[i].calls...)
 	}
 	if keep {
 		fresh = make([]keptMessage, 0, len(ws))
@@ -47,8 +52,61 @@ func reuseMessages(req *Request, reused []*keptMessage, ws []chatMessage, keep b
 		before := len(req.MessageExtras)
 		takeMessage(&req.Messages[i], i, &ws[j], req)
 		if keep {
-			fresh = append(fresh, keptMessage{view: req.Messages[i], extras: req.MessageExtras[before:len(req.MessageExtras):len(req.MessageExtras)]})
+			m := keptMessage{view: req.Messages[i], extras: req.MessageExtras[before:len(req.MessageExtras):len(req.MessageExtras)]}
+			m.calls = renderCalls(&m.view)
+			req.renderedCalls = append(req.renderedCalls, m.calls...)
+			fresh = append(fresh, m)
 		}
 	}
+	if !keep {
+		req.renderedCalls = nil
+	}
 	return fresh
+}
+
+// renderedCall is one call of the conversation with its arguments as
+// the prompt text renders them: what a long conversation's request would
+// otherwise encode again for every earlier call.
+type renderedCall struct {
+	id, name string
+	args     []byte
+}
+
+// renderCalls renders the calls toConversation takes from m.
+func renderCalls(m *Message) []renderedCall {
+	if m.Role != "assistant" {
+		return nil
+	}
+	var out []renderedCall
+	for _, tc := range m.ToolCalls {
+		if tc.Type != "" && tc.Type != "function" {
+			continue
+		}
+		args, _ := marshalArguments(callArguments(tc))
+		out = append(out, renderedCall{id: tc.ID, name: tc.Name, args: args})
+	}
+	return out
+}
+
+// callsRendered are r's rendered calls when they are c's calls in order
+// (nil otherwise: the prompt text then encodes each call).
+func callsRendered(r *Request, c *conv.Conversation) []renderedCall {
+	if r == nil || r.renderedCalls == nil {
+		return nil
+	}
+	n := 0
+	for _, t := range c.Turns {
+		for _, p := range t.Parts {
+			if p.Call != nil {
+				if n >= len(r.renderedCalls) || r.renderedCalls[n].id != p.Call.ID || r.renderedCalls[n].name != p.Call.Name {
+					return nil
+				}
+				n++
+			}
+		}
+	}
+	if n != len(r.renderedCalls) {
+		return nil
+	}
+	return r.renderedCalls
 }

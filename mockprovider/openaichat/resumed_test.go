@@ -23,6 +23,9 @@ type outcome struct {
 	Conv       *conv.Conversation
 	Reply      *model.Reply
 	ModelErr   error
+	// Prompt is the prompt text with the calls the request rendered,
+	// PromptEncoded with every call encoded from the conversation.
+	Prompt, PromptEncoded string
 }
 
 func outcomeOf(req *Request, err *wire.APIError) outcome {
@@ -32,6 +35,8 @@ func outcomeOf(req *Request, err *wire.APIError) outcome {
 	}
 	out.Violations = rules.Run(set.Rules(), req, &rules.Env{Options: rules.DefaultOptions()})
 	out.Conv = toConversation(req)
+	out.Prompt = string(promptText(nil, out.Conv, callsRendered(req, out.Conv)))
+	out.PromptEncoded = string(promptText(nil, out.Conv, nil))
 	out.Reply, out.ModelErr = (&model.Engine{}).Next(out.Conv, "")
 	return out
 }
@@ -49,6 +54,9 @@ func checkResumed(t testing.TB, prev, next string) int {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("resumed decoding differs (reused %d)\nprev %s\nnext %s\ngot  %+v %+v %+v\nwant %+v %+v %+v",
 			reused, prev, next, got.Err, got.Req, got.Violations, want.Err, want.Req, want.Violations)
+	}
+	if got.Prompt != got.PromptEncoded {
+		t.Fatalf("prompt text with the rendered calls\n%s\ndiffers from\n%s", got.Prompt, got.PromptEncoded)
 	}
 	// What the session kept after next decodes a third request as a
 	// fresh decode does.
@@ -158,6 +166,9 @@ func TestResumedLoop(t *testing.T) {
 		want := outcomeOf(decodeRequest(body, false))
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("round %d: resumed decoding differs", rounds)
+		}
+		if n := len(callsRendered(got.Req, got.Conv)); n != rounds {
+			t.Fatalf("round %d: %d calls rendered with their messages, want %d", rounds, n, rounds)
 		}
 	}
 }
