@@ -22,7 +22,6 @@ package resume
 import (
 	"bytes"
 	"slices"
-	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -220,7 +219,7 @@ func elementEnds(doc []byte, member string) (array int, ends []int, ok bool) {
 			return 0, nil, false
 		}
 		name := tok.String()
-		if loose(name) != loose(member) {
+		if !sameLoosely(name, member) {
 			if dec.SkipValue() != nil {
 				return 0, nil, false
 			}
@@ -247,9 +246,23 @@ func elementEnds(doc []byte, member string) (array int, ends []int, ok bool) {
 	return array, ends, found && doc[array] == '['
 }
 
-// loose is a member name as a loose matcher compares it.
-func loose(name string) string {
-	return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(name))
+// sameLoosely reports whether a loose matcher takes name for member (a
+// lower-case word).
+func sameLoosely(name, member string) bool {
+	i := 0
+	for _, r := range name {
+		switch {
+		case r == '_' || r == '-':
+			continue
+		case 'A' <= r && r <= 'Z':
+			r += 'a' - 'A'
+		}
+		if i >= len(member) || rune(member[i]) != r {
+			return false
+		}
+		i++
+	}
+	return i == len(member)
 }
 
 func commonPrefix(a, b []byte) int {

@@ -122,3 +122,14 @@ func TestDecodeFallsBack(t *testing.T) {
 		t.Fatal("a refused body leaves the earlier one kept")
 	}
 }
+
+func TestSameLoosely(t *testing.T) {
+	for name, want := range map[string]bool{
+		"contents": true, "Contents": true, "con_tents": true, "CON-TENTS": true,
+		"content": false, "contentss": false, "": false, "cöntents": false,
+	} {
+		if got := sameLoosely(name, "contents"); got != want {
+			t.Errorf("sameLoosely(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
