@@ -29,6 +29,9 @@ func outcomeOf(req *Request, err *wire.APIError) any {
 		out.Violations = rules.Run(ruleSet.Rules(), req, &rules.Env{Options: rules.DefaultOptions()})
 		out.Conv = toConversation(req)
 		out.Reply, out.ModelErr = (&model.Engine{}).Next(out.Conv, "")
+		// What the session kept to build the conversation is compared
+		// through the conversation.
+		req.structs = nil
 	}
 	return out
 }
@@ -91,6 +94,29 @@ func TestResumedMatchesFullDecode(t *testing.T) {
 		resumetest.C("empty body", ``, false),
 		resumetest.C("not an object", `[1]`, false),
 	})
+}
+
+// TestResumedStructs: the conversation of a resumed request reads the
+// Struct values parsed when their contents were first decoded, as copies.
+func TestResumedStructs(t *testing.T) {
+	s := session.NewStore(session.DefaultLimits()).Get("k")
+	body := []byte(geminiBody(geminiHead, geminiContents(3), ``))
+	first, err := decodeInSession(s, body, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := decodeInSession(s, body, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(again.structs) != len(again.Contents) || again.structs[1][0] == nil {
+		t.Fatalf("structs %v", again.structs)
+	}
+	c := toConversation(again)
+	c.Turns[1].Parts[0].Call.Arguments["city"] = "changed"
+	if first.structs[1][0]["city"] != "Paris 0" || toConversation(again).Turns[1].Parts[0].Call.Arguments["city"] != "Paris 0" {
+		t.Fatal("a conversation shares the kept Struct values")
+	}
 }
 
 func TestResumedLoop(t *testing.T) {
