@@ -62,7 +62,39 @@ func (r *Request) takeItems(reused []*keptItem) (fresh []keptItem) {
 	for j := range ws {
 		i := len(reused) + j
 		r.Items[i] = itemOf(&ws[j], i)
+		if r.Items[i].Type == "function_call" {
+			r.Items[i].parsedArgs = callArguments(r.Items[i].Arguments)
+		}
 		fresh[j] = keptItem{wire: ws[j], item: r.Items[i]}
 	}
 	return fresh
+}
+
+// callArguments are the call's arguments for the conversation: a copy of
+// those parsed when the item was first decoded (the conversation may not
+// share what the session keeps), or else parsed now.
+func (it *Item) callArguments() map[string]any {
+	if it.parsedArgs == nil {
+		return callArguments(it.Arguments)
+	}
+	return copyValue(it.parsedArgs).(map[string]any)
+}
+
+// copyValue copies the objects and arrays of a parsed JSON value.
+func copyValue(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = copyValue(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = copyValue(e)
+		}
+		return out
+	}
+	return v
 }

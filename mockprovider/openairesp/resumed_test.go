@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -116,4 +117,31 @@ func FuzzResumed(f *testing.F) {
 	base := responsesInput(3)
 	f.Add([]byte(responsesBody(responsesHead, base, ``)), []byte(responsesBody(responsesHead, append(base, responsesRound(3)...), ``)))
 	f.Fuzz(func(t *testing.T, prev, next []byte) { resumed.Check(t, prev, next) })
+}
+
+// TestResumedCallArguments: the conversation reads the arguments parsed
+// when the call was first decoded, as copies, and gets what parsing them
+// again gives.
+func TestResumedCallArguments(t *testing.T) {
+	s := session.NewStore(session.DefaultLimits()).Get("k")
+	body := []byte(responsesBody(responsesHead, responsesInput(3), ``))
+	if _, err := decodeInSession(exchangeIn(s), body); err != nil {
+		t.Fatal(err)
+	}
+	req, err := decodeInSession(exchangeIn(s), body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if req.Items[1].parsedArgs == nil {
+		t.Fatal("a reused call has no parsed arguments")
+	}
+	kept := req.conversation()
+	kept.Turns[1].Parts[0].Call.Arguments["city"] = "changed"
+	kept = req.conversation()
+	for i := range req.Items {
+		req.Items[i].parsedArgs = nil
+	}
+	if parsed := req.conversation(); !reflect.DeepEqual(kept, parsed) {
+		t.Fatalf("conversation from kept arguments\n%+v\ndiffers from\n%+v", kept, parsed)
+	}
 }
