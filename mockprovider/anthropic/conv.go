@@ -103,6 +103,10 @@ type Group struct {
 // Block is one content block. Msg and Index locate it in the request, so
 // errors point at the block the client sent even after merging.
 type Block struct {
+	// inputArgs are a tool_use's input parsed once with its message,
+	// which a session keeps for the requests that resend it (resumed.go).
+	inputArgs map[string]any
+	inputRead bool
 	Msg, Index int
 	Type       string
 	Text       string // text, thinking
@@ -320,6 +324,7 @@ func fromBlock(i, j int, u *wContentBlockUnion) (Block, *wire.APIError) {
 			}
 		}
 		b.ID, b.Name, b.Input = str(t.Id), str(t.Name), json.RawMessage(t.Input)
+		b.inputArgs, b.inputRead = arguments(b.Input), true
 	case u.ToolResult != nil:
 		t := u.ToolResult
 		err = need("tool_use_id", t.ToolUseId)
@@ -517,7 +522,7 @@ func (r *Request) conversation() *conv.Conversation {
 			case "tool_use":
 				// A non-object input is a rule violation and keeps {}; null
 				// gives nil.
-				args := arguments(b.Input)
+				args := b.callArguments()
 				t.Parts = append(t.Parts, conv.Part{Kind: conv.KindCall, Call: &conv.Call{ID: b.ID, Name: b.Name, Arguments: args}})
 			case "tool_result":
 				res := &conv.Result{CallID: b.ToolUseID, Name: r.callName(gi, bi, b.ToolUseID), IsError: strings.TrimSpace(string(b.IsError)) == "true"}

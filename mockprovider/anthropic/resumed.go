@@ -38,3 +38,35 @@ func sessionOf(x *dialect.Exchange) *session.Session {
 	}
 	return x.Session
 }
+
+// callArguments are a tool_use's arguments for the conversation: a copy
+// of the input parsed with its message (the conversation may not share
+// what the session keeps). A non-object input gives {}, null nil.
+func (b *Block) callArguments() map[string]any {
+	if !b.inputRead {
+		return arguments(b.Input)
+	}
+	if b.inputArgs == nil {
+		return nil
+	}
+	return copyValue(b.inputArgs).(map[string]any)
+}
+
+// copyValue copies the objects and arrays of a parsed JSON value.
+func copyValue(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = copyValue(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = copyValue(e)
+		}
+		return out
+	}
+	return v
+}

@@ -2,6 +2,7 @@ package anthropic
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -108,4 +109,33 @@ func FuzzResumed(f *testing.F) {
 	base := anthropicMessages(3)
 	f.Add([]byte(anthropicBody(anthropicHead, base, ``)), []byte(anthropicBody(anthropicHead, append(base, anthropicRound(3)...), ``)))
 	f.Fuzz(func(t *testing.T, prev, next []byte) { resumed.Check(t, prev, next) })
+}
+
+// TestResumedToolInput: the conversation reads each tool_use input as
+// parsed with its message, as copies, and gets what parsing it again
+// gives.
+func TestResumedToolInput(t *testing.T) {
+	s := session.NewStore(session.DefaultLimits()).Get("k")
+	body := []byte(anthropicBody(anthropicHead, anthropicMessages(3), ``))
+	if _, err := decodeInSession(s, body, false, false); err != nil {
+		t.Fatal(err)
+	}
+	req, err := decodeInSession(s, body, false, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !req.Messages[1].Blocks[1].inputRead {
+		t.Fatal("a reused tool_use has no parsed input")
+	}
+	kept := req.conversation()
+	kept.Turns[1].Parts[1].Call.Arguments["city"] = "changed"
+	kept = req.conversation()
+	for i := range req.Groups {
+		for j := range req.Groups[i].Blocks {
+			req.Groups[i].Blocks[j].inputRead = false
+		}
+	}
+	if parsed := req.conversation(); !reflect.DeepEqual(kept, parsed) {
+		t.Fatalf("conversation from kept input\n%+v\ndiffers from\n%+v", kept, parsed)
+	}
 }
