@@ -105,8 +105,8 @@ type Group struct {
 type Block struct {
 	// inputArgs are a tool_use's input parsed once with its message,
 	// which a session keeps for the requests that resend it (resumed.go).
-	inputArgs map[string]any
-	inputRead bool
+	inputArgs  map[string]any
+	inputRead  bool
 	Msg, Index int
 	Type       string
 	Text       string // text, thinking
