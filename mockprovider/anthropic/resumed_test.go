@@ -116,7 +116,7 @@ func FuzzResumed(f *testing.F) {
 // gives.
 func TestResumedToolInput(t *testing.T) {
 	s := session.NewStore(session.DefaultLimits()).Get("k")
-	body := []byte(anthropicBody(anthropicHead, anthropicMessages(3), ``))
+	body := resumetest.Padded([]byte(anthropicBody(anthropicHead, anthropicMessages(3), ``)))
 	if _, err := decodeInSession(s, body, false, false); err != nil {
 		t.Fatal(err)
 	}

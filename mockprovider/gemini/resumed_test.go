@@ -100,7 +100,7 @@ func TestResumedMatchesFullDecode(t *testing.T) {
 // Struct values parsed when their contents were first decoded, as copies.
 func TestResumedStructs(t *testing.T) {
 	s := session.NewStore(session.DefaultLimits()).Get("k")
-	body := []byte(geminiBody(geminiHead, geminiContents(3), ``))
+	body := resumetest.Padded([]byte(geminiBody(geminiHead, geminiContents(3), ``)))
 	first, err := decodeInSession(s, body, false)
 	if err != nil {
 		t.Fatal(err)

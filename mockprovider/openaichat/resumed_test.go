@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/model"
+	"github.com/toolwire/toolwire/mockprovider/resume/resumetest"
 	"github.com/toolwire/toolwire/mockprovider/rules"
 	"github.com/toolwire/toolwire/mockprovider/session"
 	"github.com/toolwire/toolwire/mockprovider/wire"
@@ -44,13 +45,14 @@ func outcomeOf(req *Request, err *wire.APIError) outcome {
 // checkResumed decodes prev then next in one session and next alone, and
 // fails unless both decodings of next decide the same. It returns how
 // many messages of next were reused.
-func checkResumed(t testing.TB, prev, next string) int {
+func checkResumed(t testing.TB, prevText, nextText string) int {
 	t.Helper()
+	prev, next := resumetest.Padded([]byte(prevText)), resumetest.Padded([]byte(nextText))
 	s := session.NewStore(session.DefaultLimits()).Get("k")
-	_, _ = decodeInSession(s, []byte(prev), false)
-	reused := len(messagesKept.Begin(s, []byte(next)).Reused)
-	got := outcomeOf(decodeInSession(s, []byte(next), false))
-	want := outcomeOf(decodeRequest([]byte(next), false))
+	_, _ = decodeInSession(s, prev, false)
+	reused := len(messagesKept.Begin(s, next).Reused)
+	got := outcomeOf(decodeInSession(s, next, false))
+	want := outcomeOf(decodeRequest(next, false))
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("resumed decoding differs (reused %d)\nprev %s\nnext %s\ngot  %+v %+v %+v\nwant %+v %+v %+v",
 			reused, prev, next, got.Err, got.Req, got.Violations, want.Err, want.Req, want.Violations)
@@ -60,7 +62,7 @@ func checkResumed(t testing.TB, prev, next string) int {
 	}
 	// What the session kept after next decodes a third request as a
 	// fresh decode does.
-	again := outcomeOf(decodeInSession(s, []byte(next), false))
+	again := outcomeOf(decodeInSession(s, next, false))
 	if !reflect.DeepEqual(again, want) {
 		t.Fatalf("decoding next again differs\nnext %s", next)
 	}
@@ -158,7 +160,7 @@ func TestResumedLoop(t *testing.T) {
 	s := session.NewStore(session.DefaultLimits()).Get("k")
 	tail := `,"tools":` + chatTools
 	for rounds := range 12 {
-		body := []byte(chatBody(`"model":"gpt-4o",`, chatMessages(rounds), tail))
+		body := resumetest.Padded([]byte(chatBody(`"model":"gpt-4o",`, chatMessages(rounds), tail)))
 		if got, want := len(messagesKept.Begin(s, body).Reused), max(0, 2+2*rounds-2); rounds > 0 && got != want {
 			t.Fatalf("round %d reused %d messages, want %d", rounds, got, want)
 		}
@@ -184,7 +186,7 @@ func TestResumedConcurrent(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for rounds := range 10 {
-				body := []byte(chatBody(`"model":"gpt-4o",`, chatMessages(rounds+w%2), tail))
+				body := resumetest.Padded([]byte(chatBody(`"model":"gpt-4o",`, chatMessages(rounds+w%2), tail)))
 				got := outcomeOf(decodeInSession(s, body, false))
 				want := outcomeOf(decodeRequest(body, false))
 				if !reflect.DeepEqual(got, want) {

@@ -124,7 +124,7 @@ func FuzzResumed(f *testing.F) {
 // again gives.
 func TestResumedCallArguments(t *testing.T) {
 	s := session.NewStore(session.DefaultLimits()).Get("k")
-	body := []byte(responsesBody(responsesHead, responsesInput(3), ``))
+	body := resumetest.Padded([]byte(responsesBody(responsesHead, responsesInput(3), ``)))
 	if _, err := decodeInSession(exchangeIn(s), body); err != nil {
 		t.Fatal(err)
 	}

@@ -37,10 +37,13 @@ func decodeToy(plan Plan[string]) ([]string, []string, *wire.APIError) {
 
 func newSession(l session.Limits) *session.Session { return session.NewStore(l).Get("k") }
 
+// pad makes a body long enough to keep, with the same JSON.
+func pad(body string) []byte { return []byte(body + strings.Repeat(" ", MinBody)) }
+
 func TestPlanDocument(t *testing.T) {
 	c := New[string]("messages")
 	s := newSession(session.DefaultLimits())
-	first := []byte(`{"model":"a","messages":[1, {"x":2} ,"3"],"tail":1}`)
+	first := pad(`{"model":"a","messages":[1, {"x":2} ,"3"],"tail":1}`)
 	if _, err := Decode(c, s, first, decodeToy); err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +62,7 @@ func TestPlanDocument(t *testing.T) {
 		{`{"model":"a","messages":[1, {"x":2} ,"3" 4],"tail":1}`, `{"model":"a","messages":[1, {"x":2} ,"3" 4],"tail":1}`},
 		{`{"model":"b","messages":[1, {"x":2} ,"3"],"tail":1}`, `{"model":"b","messages":[1, {"x":2} ,"3"],"tail":1}`},
 	} {
-		if got := c.Begin(s, []byte(tc.body)).Doc; string(got) != tc.doc {
+		if got := c.Begin(s, pad(tc.body)).Doc; string(got) != string(pad(tc.doc)) {
 			t.Errorf("after %s\n%s is decoded as\n%s, want\n%s", first, tc.body, got, tc.doc)
 		}
 	}
@@ -76,8 +79,14 @@ func TestKeptBodyBounded(t *testing.T) {
 	if _, err := Decode(c, s, body(10), decodeToy); err != nil {
 		t.Fatal(err)
 	}
-	if len(c.Begin(s, body(10)).Reused) != 1 {
-		t.Fatal("a small body is not kept")
+	if _, ok := c.kept.Get(s, keptID); ok {
+		t.Fatal("a body below MinBody is kept")
+	}
+	if _, err := Decode(c, s, body(MinBody), decodeToy); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Begin(s, body(MinBody)).Reused) != 1 {
+		t.Fatal("a body above MinBody is not kept")
 	}
 	if _, err := Decode(c, s, body(MaxBody), decodeToy); err != nil {
 		t.Fatal(err)
@@ -86,12 +95,12 @@ func TestKeptBodyBounded(t *testing.T) {
 		t.Fatal("a body above MaxBody is kept")
 	}
 	l := session.DefaultLimits()
-	l.JournalBudget = 4096
+	l.JournalBudget = 2 * MinBody
 	small := newSession(l)
-	if _, err := Decode(c, small, body(2000), decodeToy); err != nil {
+	if _, err := Decode(c, small, body(MinBody), decodeToy); err != nil {
 		t.Fatal(err)
 	}
-	if len(c.Begin(small, body(2000)).Reused) != 0 {
+	if len(c.Begin(small, body(MinBody)).Reused) != 0 {
 		t.Fatal("a body costing more than the budget is kept")
 	}
 }
@@ -101,11 +110,11 @@ func TestKeptBodyBounded(t *testing.T) {
 func TestDecodeFallsBack(t *testing.T) {
 	c := New[string]("messages")
 	s := newSession(session.DefaultLimits())
-	if _, err := Decode(c, s, []byte(`{"model":"a","messages":[{},{}]}`), decodeToy); err != nil {
+	if _, err := Decode(c, s, pad(`{"model":"a","messages":[{},{}]}`), decodeToy); err != nil {
 		t.Fatal(err)
 	}
 	calls := 0
-	_, err := Decode(c, s, []byte(`{"model":"a","messages":[{},{},{}],"nope":1}`), func(p Plan[string]) ([]string, []string, *wire.APIError) {
+	_, err := Decode(c, s, pad(`{"model":"a","messages":[{},{},{}],"nope":1}`), func(p Plan[string]) ([]string, []string, *wire.APIError) {
 		calls++
 		if calls == 1 && len(p.Reused) != 2 {
 			t.Fatalf("first attempt reuses %d elements, want 2", len(p.Reused))
@@ -118,7 +127,7 @@ func TestDecodeFallsBack(t *testing.T) {
 	if calls != 2 || err == nil || !strings.Contains(err.Message, "nope") {
 		t.Fatalf("calls %d, err %v", calls, err)
 	}
-	if len(c.Begin(s, []byte(`{"model":"a","messages":[{},{}]}`)).Reused) != 0 {
+	if len(c.Begin(s, pad(`{"model":"a","messages":[{},{}]}`)).Reused) != 0 {
 		t.Fatal("a refused body leaves the earlier one kept")
 	}
 }

@@ -4,10 +4,12 @@
 package resumetest
 
 import (
+	"bytes"
 	"reflect"
 	"sync"
 	"testing"
 
+	"github.com/toolwire/toolwire/mockprovider/resume"
 	"github.com/toolwire/toolwire/mockprovider/session"
 )
 
@@ -25,11 +27,19 @@ type Dialect struct {
 
 func newSession() *session.Session { return session.NewStore(session.DefaultLimits()).Get("k") }
 
+// Padded is body with resume.MinBody spaces after it: long enough to be
+// kept, and the same JSON.
+func Padded(body []byte) []byte {
+	return append(append([]byte{}, body...), bytes.Repeat([]byte(" "), resume.MinBody)...)
+}
+
 // Check decodes prev then next in one session, then next again, and
 // fails unless both decodings of next decide what next decides alone.
-// It returns how many elements next reused after prev.
+// It returns how many elements next reused after prev. Both are padded
+// to be long enough to keep.
 func (d Dialect) Check(t testing.TB, prev, next []byte) int {
 	t.Helper()
+	prev, next = Padded(prev), Padded(next)
 	s := newSession()
 	d.InSession(s, prev)
 	reused := d.Reused(s, next)
@@ -71,6 +81,9 @@ func (d Dialect) Run(t *testing.T, prev string, cases []Case) {
 // test -race: what a session keeps is shared read only).
 func (d Dialect) Loop(t *testing.T, bodies [][]byte, minReused func(i int) int) {
 	s := newSession()
+	for i := range bodies {
+		bodies[i] = Padded(bodies[i])
+	}
 	for i, body := range bodies {
 		if got, want := d.Reused(s, body), minReused(i); got < want {
 			t.Fatalf("request %d reused %d elements, want at least %d", i, got, want)
