@@ -103,6 +103,10 @@ type Group struct {
 // Block is one content block. Msg and Index locate it in the request, so
 // errors point at the block the client sent even after merging.
 type Block struct {
+	// inputArgs are a tool_use's input parsed once with its message,
+	// which a session keeps for the requests that resend it (resumed.go).
+	inputArgs  map[string]any
+	inputRead  bool
 	Msg, Index int
 	Type       string
 	Text       string // text, thinking
@@ -156,9 +160,9 @@ func str(p *string) string {
 
 // fromWire checks what decoding cannot (required members, the role enum)
 // and maps the wire request to the rules' Request.
-func fromWire(w *wireRequest, size int) (*Request, *wire.APIError) {
+func fromWire(w *wireRequest, size int, reused []*Message) (*Request, *wire.APIError) {
 	req := &Request{BodySize: size, ToolChoice: conv.ToolChoice{Mode: conv.ToolChoiceAuto},
-		Model: str(w.Model), HasModel: w.Model != nil, HasMaxTokens: w.MaxTokens != nil, HasMessages: w.Messages != nil}
+		Model: str(w.Model), HasModel: w.Model != nil, HasMaxTokens: w.MaxTokens != nil, HasMessages: w.Messages != nil || len(reused) > 0}
 	if w.MaxTokens != nil {
 		req.MaxTokens = *w.MaxTokens
 	}
@@ -178,14 +182,17 @@ func fromWire(w *wireRequest, size int) (*Request, *wire.APIError) {
 		}
 		req.System = strings.Join(texts, "\n")
 	}
-	if len(w.Messages) > 0 {
-		req.Messages = make([]Message, 0, len(w.Messages))
+	if n := len(reused) + len(w.Messages); n > 0 {
+		req.Messages = make([]Message, 0, n)
+	}
+	for _, m := range reused {
+		req.Messages = append(req.Messages, *m)
 	}
 	// The blocks of every message in one array, each message's a window
 	// of it whose capacity ends where the next begins.
 	slab := make([]Block, 0, blockCount(w.Messages))
 	for i := range w.Messages {
-		msg, err := fromMessage(i, &w.Messages[i], slab[len(slab):len(slab):cap(slab)])
+		msg, err := fromMessage(len(reused)+i, &w.Messages[i], slab[len(slab):len(slab):cap(slab)])
 		if err != nil {
 			return nil, err
 		}
@@ -317,6 +324,7 @@ func fromBlock(i, j int, u *wContentBlockUnion) (Block, *wire.APIError) {
 			}
 		}
 		b.ID, b.Name, b.Input = str(t.Id), str(t.Name), json.RawMessage(t.Input)
+		b.inputArgs, b.inputRead = arguments(b.Input), true
 	case u.ToolResult != nil:
 		t := u.ToolResult
 		err = need("tool_use_id", t.ToolUseId)
@@ -514,7 +522,7 @@ func (r *Request) conversation() *conv.Conversation {
 			case "tool_use":
 				// A non-object input is a rule violation and keeps {}; null
 				// gives nil.
-				args := arguments(b.Input)
+				args := b.callArguments()
 				t.Parts = append(t.Parts, conv.Part{Kind: conv.KindCall, Call: &conv.Call{ID: b.ID, Name: b.Name, Arguments: args}})
 			case "tool_result":
 				res := &conv.Result{CallID: b.ToolUseID, Name: r.callName(gi, bi, b.ToolUseID), IsError: strings.TrimSpace(string(b.IsError)) == "true"}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
+	"github.com/toolwire/toolwire/mockprovider/resume"
 	"github.com/toolwire/toolwire/mockprovider/wire"
 	"github.com/toolwire/toolwire/mockprovider/wirejson"
 )
@@ -55,7 +56,7 @@ func (d *Dialect) Decode(x *dialect.Exchange, body []byte) (any, *conv.Conversat
 		req, aerr = decodeVertex(x.R, body, lenient)
 	} else {
 		count := x != nil && x.R != nil && x.R.URL.Path == CountTokensRoute[len("POST "):]
-		req, aerr = decodeRequest(body, lenient, count)
+		req, aerr = decodeInSession(sessionOf(x), body, lenient, count)
 	}
 	if aerr != nil {
 		return nil, nil, aerr
@@ -78,6 +79,16 @@ func requestOf(x *dialect.Exchange) *http.Request {
 }
 
 func decodeRequest(body []byte, lenient, countTokens bool) (*Request, *wire.APIError) {
+	req, _, err := decodePlanned(resume.Full[Message](body), lenient, countTokens)
+	return req, err
+}
+
+// decodePlanned is decodeRequest of plan.Doc with plan.Reused as the
+// first messages (resumed.go); fresh are the messages read from the
+// document. A plan that reuses messages fails on anything unclean
+// (resume.Decode then decodes the body whole).
+func decodePlanned(plan resume.Plan[Message], lenient, countTokens bool) (_ *Request, fresh []Message, _ *wire.APIError) {
+	body := plan.Doc
 	var w wireRequest
 	var target any = &w
 	root := requestType
@@ -88,15 +99,15 @@ func decodeRequest(body []byte, lenient, countTokens bool) (*Request, *wire.APIE
 	}
 	unknown, err := wirejson.Decode(body, target, wirejson.Options{Lenient: lenient})
 	if err != nil {
-		return nil, decodeError(body, root, err)
+		return nil, nil, decodeError(body, root, err)
 	}
 	if countTokens {
 		w = wireRequest{Model: ct.Model, Messages: ct.Messages, System: ct.System, Thinking: ct.Thinking,
 			ToolChoice: ct.ToolChoice, Tools: ct.Tools, AnthropicBeta: ct.AnthropicBeta, AnthropicVersion: ct.AnthropicVersion, CacheControl: ct.CacheControl}
 	}
-	req, aerr := fromWire(&w, len(body))
+	req, aerr := fromWire(&w, len(plan.Body()), plan.Reused)
 	if aerr != nil {
-		return nil, aerr
+		return nil, nil, aerr
 	}
 	req.CountTokens = countTokens
 	// The walk is by reflection over every block type: only bodies that
@@ -110,7 +121,7 @@ func decodeRequest(body []byte, lenient, countTokens bool) (*Request, *wire.APIE
 	for _, p := range unknown {
 		req.Unknown = append(req.Unknown, pydanticPath(body, root, p))
 	}
-	return req, nil
+	return req, req.Messages[len(plan.Reused):], nil
 }
 
 // decodeError answers a decoding failure as the API does: pydantic's

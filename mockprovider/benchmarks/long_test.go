@@ -60,3 +60,32 @@ func BenchmarkLong(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLongLoop is an agent loop after 400 earlier rounds: each
+// request in the session resends the one before it with one more round,
+// 32 times over, then starts again (a shorter request: the session reuses
+// what it shares with the longest). BenchmarkLong repeats one request.
+func BenchmarkLongLoop(b *testing.B) {
+	const rounds, steps = 400, 32
+	for _, d := range conv.Dialects {
+		b.Run(string(d), func(b *testing.B) {
+			srv := mockprovider.New(mockprovider.Options{})
+			loops := make([]*handlerLoop, steps)
+			size := 0
+			for i := range loops {
+				loops[i] = newHandlerLoop(b, srv, d, false, "bench-long-loop", longBody(b, d, rounds+i))
+				size += len(loops[i].body)
+			}
+			for _, h := range loops {
+				h.once(b)
+			}
+			b.SetBytes(int64(size / steps))
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				loops[i%steps].once(b)
+				i++
+			}
+		})
+	}
+}

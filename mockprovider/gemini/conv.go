@@ -46,7 +46,7 @@ func toConversation(req *Request) *conv.Conversation {
 			}
 		}
 	}
-	for _, content := range req.Contents {
+	for i, content := range req.Contents {
 		turn := conv.Turn{Role: conv.User}
 		if content.Role == roleModel {
 			turn.Role = conv.Assistant
@@ -55,8 +55,8 @@ func toConversation(req *Request) *conv.Conversation {
 			// Sized once: appending grew a many-parts turn through copies.
 			turn.Parts = make([]conv.Part, 0, len(content.Parts))
 		}
-		for _, p := range content.Parts {
-			if cp, ok := toPart(p); ok {
+		for j, p := range content.Parts {
+			if cp, ok := toPart(p, req.structAt(i, j)); ok {
 				turn.Parts = append(turn.Parts, cp)
 			}
 		}
@@ -83,10 +83,10 @@ func (p Part) signature() string {
 	return p.ThoughtSignature.Text
 }
 
-func toPart(p Part) (conv.Part, bool) {
+func toPart(p Part, kept keptStruct) (conv.Part, bool) {
 	switch {
 	case p.FunctionCall != nil:
-		args := structValue(p.FunctionCall.Args)
+		args := kept.or(p.FunctionCall.Args)
 		if args == nil {
 			args = map[string]any{}
 		}
@@ -94,7 +94,7 @@ func toPart(p Part) (conv.Part, bool) {
 	case p.FunctionResponse != nil:
 		fr := p.FunctionResponse
 		res := &conv.Result{CallID: fr.ID, Name: fr.Name}
-		if obj := structValue(fr.Response); obj != nil {
+		if obj := kept.or(fr.Response); obj != nil {
 			res.Structured = obj
 			// Google's convention: an "error" key (and no "output") reports
 			// a failed call.

@@ -35,7 +35,9 @@ func (d *Dialect) Decode(x *dialect.Exchange, body []byte) (any, *conv.Conversat
 		return nil, nil, aerr
 	}
 	lenient := x.Env != nil && x.Env.Options.Lenient
-	decode := decodeBody
+	decode := func(body []byte, lenient bool) (*Request, *wire.APIError) {
+		return decodeInSession(x.Session, body, lenient)
+	}
 	if method == methodCount {
 		decode = decodeCountTokens
 	}

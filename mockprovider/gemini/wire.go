@@ -53,6 +53,9 @@ type Request struct {
 	SSE bool `json:"-"`
 	// BodyLen is the size of the body, what the prompt estimate counts.
 	BodyLen int `json:"-"`
+	// structs are the contents' Struct values parsed once and kept by
+	// the session (resumed.go): per content, per part.
+	structs [][]map[string]any `json:"-"`
 	// Unknown lists the members a lenient decode skipped.
 	Unknown []unknownMember `json:"-"`
 }

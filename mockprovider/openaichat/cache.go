@@ -8,7 +8,7 @@ import "github.com/toolwire/toolwire/mockprovider/conv"
 // promptText renders the prompt in the order the model reads it: tools,
 // system, then every turn. Its length is the prompt-token estimate, and
 // its prefixes are what the cache matches.
-func promptText(b []byte, c *conv.Conversation) []byte {
+func promptText(b []byte, c *conv.Conversation, rendered []renderedCall) []byte {
 	for _, t := range c.Tools {
 		b = append(append(append(b, "tool "...), t.Name...), '\n')
 		b = append(append(b, t.Description...), '\n')
@@ -23,8 +23,13 @@ func promptText(b []byte, c *conv.Conversation) []byte {
 			b = append(b, p.Text...)
 			if p.Call != nil {
 				b = append(append(append(b, p.Call.ID...), ' '), p.Call.Name...)
-				args, _ := marshalArguments(p.Call.Arguments)
-				b = append(b, args...)
+				if len(rendered) > 0 {
+					b = append(b, rendered[0].args...)
+					rendered = rendered[1:]
+				} else {
+					args, _ := marshalArguments(p.Call.Arguments)
+					b = append(b, args...)
+				}
 			}
 			if p.Result != nil {
 				b = append(b, p.Result.CallID...)

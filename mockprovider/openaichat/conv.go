@@ -58,6 +58,9 @@ type Request struct {
 	caps capabilityParams
 	// received is when decoding began: openai-processing-ms counts from it.
 	received time.Time
+	// renderedCalls are the conversation's calls rendered for the prompt
+	// text, kept with the messages a session reuses (resumed.go).
+	renderedCalls []renderedCall
 }
 
 // Message is one entry of messages.

@@ -12,6 +12,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/toolwire/toolwire/mockprovider/openaiwire"
+	"github.com/toolwire/toolwire/mockprovider/resume"
 	"github.com/toolwire/toolwire/mockprovider/wire"
 	"github.com/toolwire/toolwire/mockprovider/wirejson"
 )
@@ -23,8 +24,22 @@ import (
 // journaled in lenient mode. In lenient mode unknown members are kept in
 // Request.Unknown for the known-fields rule to journal.
 func decodeRequest(body []byte, lenient bool) (*Request, *wire.APIError) {
+	req, _, err := decodePlanned(resume.Full[keptMessage](body), lenient)
+	return req, err
+}
+
+// decodePlanned is decodeRequest of plan.Doc with plan.Reused as the
+// first messages (resumed.go). fresh are the messages made from the
+// document, to keep for the next request; nil when this request is not
+// to be kept. A plan that reuses messages fails when its document does
+// not decode cleanly (resume.Decode then decodes the body whole).
+func decodePlanned(plan resume.Plan[keptMessage], lenient bool) (_ *Request, fresh []keptMessage, _ *wire.APIError) {
+	body := plan.Doc
 	var w chatRequest
 	unknown, derr := wirejson.Decode(body, &w, wirejson.Options{Lenient: lenient})
+	if derr != nil && len(plan.Reused) > 0 {
+		return nil, nil, decodeError(derr) // the body is decoded whole
+	}
 	if derr != nil && derr.Kind == wirejson.UnknownMember && inMessages(derr.Path) {
 		// The API takes members it does not define inside a message:
 		// read the body again keeping them, and answer only those
@@ -34,7 +49,7 @@ func decodeRequest(body []byte, lenient bool) (*Request, *wire.APIError) {
 		if derr == nil && !lenient {
 			for _, path := range unknown {
 				if !inMessages(path) {
-					return nil, unknownMember(path).apiError()
+					return nil, nil, unknownMember(path).apiError()
 				}
 			}
 		}
@@ -43,7 +58,7 @@ func decodeRequest(body []byte, lenient bool) (*Request, *wire.APIError) {
 		if derr.Kind == wirejson.WrongType && derr.Got == '0' && derr.Value == "" {
 			derr.Value = numberAt(body, derr.Offset)
 		}
-		return nil, decodeError(derr)
+		return nil, nil, decodeError(derr)
 	}
 	req := &Request{Temperature: w.Temperature, TopP: w.TopP}
 	for _, path := range unknown {
@@ -55,18 +70,16 @@ func decodeRequest(body []byte, lenient bool) (*Request, *wire.APIError) {
 	}
 	req.Model, req.HasModel = w.Model, w.Model != ""
 	req.caps = capabilityParamsOf(&w)
-	if w.Messages != nil {
+	if w.Messages != nil || len(plan.Reused) > 0 {
 		req.HasMessages = true
-		req.Messages = make([]Message, len(w.Messages))
-		for i := range w.Messages {
-			takeMessage(&req.Messages[i], i, &w.Messages[i], req)
-		}
+		req.Messages = make([]Message, len(plan.Reused)+len(w.Messages))
+		fresh = reuseMessages(req, plan.Reused, w.Messages, unknown == nil)
 	}
 	if w.Tools != nil {
 		tools, extras := readTools(*w.Tools)
 		for _, path := range extras {
 			if err := extraMember(req, lenient, path); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 		req.Tools = tools
@@ -106,7 +119,7 @@ func decodeRequest(body []byte, lenient bool) (*Request, *wire.APIError) {
 	}
 	req.FunctionCallSent = w.FunctionCall.Mode != nil || w.FunctionCall.Name != nil
 	req.FunctionsSent = len(w.Functions) > 0
-	return req, nil
+	return req, fresh, nil
 }
 
 // takeMessage is messages[i] for this request: its view at its index, and

@@ -15,6 +15,7 @@ import (
 	"github.com/toolwire/toolwire/mockprovider/model"
 	"github.com/toolwire/toolwire/mockprovider/openaiwire"
 	"github.com/toolwire/toolwire/mockprovider/rules"
+	"github.com/toolwire/toolwire/mockprovider/session"
 	"github.com/toolwire/toolwire/mockprovider/wire"
 )
 
@@ -66,7 +67,11 @@ func (d *Dialect) Fault(kind string) *wire.APIError { return openaiwire.Fault(ki
 func (d *Dialect) Decode(x *dialect.Exchange, body []byte) (any, *conv.Conversation, *wire.APIError) {
 	lenient := x != nil && x.Env != nil && x.Env.Options.Lenient
 	received := time.Now()
-	req, err := decodeRequest(body, lenient)
+	var s *session.Session
+	if x != nil {
+		s = x.Session
+	}
+	req, err := decodeInSession(s, body, lenient)
 	if err != nil {
 		return nil, nil, err
 	}

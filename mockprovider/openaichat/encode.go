@@ -102,7 +102,7 @@ func buildOutput(x *dialect.Exchange, r *Request, c *conv.Conversation, reply *m
 	case model.StopSequence:
 		out.Finish = "stop"
 	}
-	text := promptText(nil, c)
+	text := promptText(nil, c, callsRendered(r, c))
 	prompt := max(1, len(text)/openaiwire.CharsPerToken)
 	completion := max(1, completionChars/4)
 	out.Usage = usage{PromptTokens: prompt, CompletionTokens: completion, TotalTokens: prompt + completion}

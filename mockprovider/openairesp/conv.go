@@ -14,6 +14,9 @@ import (
 // position in the request's input array, or -1 for an item taken from a
 // stored response.
 type Item struct {
+	// parsedArgs are a function call's arguments parsed once when the
+	// session first decoded the item (resumed.go); nil: parse them.
+	parsedArgs map[string]any
 	// Type is the item's type ("message" for a message in any form).
 	Type string
 	// Typed is set when the item carried a type member.
@@ -227,7 +230,7 @@ func (r *Request) conversation() *conv.Conversation {
 				names = map[string]string{}
 			}
 			names[str(it.CallID)] = str(it.Name)
-			add(conv.Assistant, conv.Part{Kind: conv.KindCall, Call: &conv.Call{ID: str(it.CallID), Name: str(it.Name), Arguments: callArguments(it.Arguments), ItemID: it.ID}})
+			add(conv.Assistant, conv.Part{Kind: conv.KindCall, Call: &conv.Call{ID: str(it.CallID), Name: str(it.Name), Arguments: it.callArguments(), ItemID: it.ID}})
 		case "function_call_output":
 			id := str(it.CallID)
 			add(conv.User, conv.Part{Kind: conv.KindResult, Result: &conv.Result{CallID: id, Name: names[id], Content: outputContent(it.Output)}})

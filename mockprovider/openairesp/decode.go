@@ -14,6 +14,7 @@ import (
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
 	"github.com/toolwire/toolwire/mockprovider/openaiwire"
+	"github.com/toolwire/toolwire/mockprovider/resume"
 	"github.com/toolwire/toolwire/mockprovider/wire"
 	"github.com/toolwire/toolwire/mockprovider/wirejson"
 )
@@ -91,7 +92,7 @@ func (d *Dialect) Decode(x *dialect.Exchange, body []byte) (any, *conv.Conversat
 	if x.Env != nil && x.Session != nil {
 		x.Env.IssuedReasoning = IssuedReasoning(x.Session)
 	}
-	req, aerr := decodeRequest(x, body)
+	req, aerr := decodeInSession(x, body)
 	if aerr != nil {
 		return nil, nil, aerr
 	}
@@ -99,6 +100,16 @@ func (d *Dialect) Decode(x *dialect.Exchange, body []byte) (any, *conv.Conversat
 }
 
 func decodeRequest(x *dialect.Exchange, body []byte) (*Request, *wire.APIError) {
+	req, _, err := decodePlanned(x, resume.Full[keptItem](body))
+	return req, err
+}
+
+// decodePlanned is decodeRequest of plan.Doc with plan.Reused as the
+// first input items (resumed.go); fresh are the items read from the
+// document. A plan that reuses items fails on anything unclean
+// (resume.Decode then decodes the body whole).
+func decodePlanned(x *dialect.Exchange, plan resume.Plan[keptItem]) (_ *Request, fresh []keptItem, _ *wire.APIError) {
+	body := plan.Doc
 	req := &Request{Endpoint: endpointOf(x)}
 	lenient := x != nil && x.Env != nil && x.Env.Options.Lenient
 	var unknown [][]string
@@ -116,21 +127,21 @@ func decodeRequest(x *dialect.Exchange, body []byte) (*Request, *wire.APIError) 
 		if werr.Value == "" && werr.Offset >= 0 && werr.Offset < int64(len(body)) {
 			werr.Value = valueAt(body[werr.Offset:])
 		}
-		return nil, decodeError(werr)
+		return nil, nil, decodeError(werr)
 	}
 	req.Unknown = unknown
-	req.fromWire(body)
+	fresh = req.fromWire(body, plan.Reused)
 	req.resolvePrevious(x)
 	var lookup func(string) (Item, bool)
 	if x != nil && x.Session != nil {
 		lookup = func(id string) (Item, bool) { return lookupItem(x.Session, id) }
 	}
 	req.resolveReferences(lookup)
-	return req, nil
+	return req, fresh, nil
 }
 
 // fromWire fills the checks' fields from the decoded body.
-func (r *Request) fromWire(body []byte) {
+func (r *Request) fromWire(body []byte, reused []*keptItem) (fresh []keptItem) {
 	w := &r.W
 	r.Model, r.PreviousResponseID, r.Store, r.ParallelToolCalls = w.Model, w.PreviousResponseID, w.Store, w.ParallelToolCalls
 	r.Stream = w.Stream != nil && *w.Stream
@@ -175,13 +186,11 @@ func (r *Request) fromWire(body []byte) {
 		}{*in.OfString, "user"})
 		r.Items = []Item{{Type: "message", Role: "user", Content: &MessageContent{OfString: in.OfString}, Raw: raw}}
 		r.InputString = true
-	case in.OfInputItemList != nil:
-		r.Items = make([]Item, len(in.OfInputItemList))
-		for i := range in.OfInputItemList {
-			r.Items[i] = itemOf(&in.OfInputItemList[i], i)
-		}
+	case in.OfInputItemList != nil || len(reused) > 0:
+		fresh = r.takeItems(reused)
 		r.Items = expandCompactions(r.Items)
 	}
+	return fresh
 }
 
 // echoedMembers counts the members kept as sent that the body holds with a

@@ -1,0 +1,72 @@
+package anthropic
+
+import (
+	"bytes"
+
+	"github.com/toolwire/toolwire/mockprovider/dialect"
+	"github.com/toolwire/toolwire/mockprovider/resume"
+	"github.com/toolwire/toolwire/mockprovider/session"
+	"github.com/toolwire/toolwire/mockprovider/wire"
+)
+
+// messagesKept declares what sessions keep of their last request's
+// messages (package resume): each message as the checks read it, shared
+// read only by the requests that resend it.
+var messagesKept = resume.New[Message]("messages")
+
+// decodeInSession decodes a Messages or count_tokens body, reusing the
+// messages s's last Messages request shares with it byte for byte.
+func decodeInSession(s *session.Session, body []byte, lenient, countTokens bool) (*Request, *wire.APIError) {
+	// Lenient decoding collects unknown members from the whole body;
+	// count_tokens bodies are another shape; the cache breakpoints are
+	// counted over the wire structs of every message.
+	if lenient || countTokens || bytes.Contains(body, []byte(`"cache_control"`)) {
+		return decodeRequest(body, lenient, countTokens)
+	}
+	return resume.Decode(messagesKept, s, body, func(plan resume.Plan[Message]) (*Request, []Message, *wire.APIError) {
+		req, fresh, err := decodePlanned(plan, lenient, countTokens)
+		if err == nil && len(req.Unknown) > 0 {
+			fresh = nil
+		}
+		return req, fresh, err
+	})
+}
+
+func sessionOf(x *dialect.Exchange) *session.Session {
+	if x == nil {
+		return nil
+	}
+	return x.Session
+}
+
+// callArguments are a tool_use's arguments for the conversation: a copy
+// of the input parsed with its message (the conversation may not share
+// what the session keeps). A non-object input gives {}, null nil.
+func (b *Block) callArguments() map[string]any {
+	if !b.inputRead {
+		return arguments(b.Input)
+	}
+	if b.inputArgs == nil {
+		return nil
+	}
+	return copyValue(b.inputArgs).(map[string]any)
+}
+
+// copyValue copies the objects and arrays of a parsed JSON value.
+func copyValue(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = copyValue(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = copyValue(e)
+		}
+		return out
+	}
+	return v
+}

@@ -1,0 +1,141 @@
+package anthropic
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/model"
+	"github.com/toolwire/toolwire/mockprovider/resume/resumetest"
+	"github.com/toolwire/toolwire/mockprovider/rules"
+	"github.com/toolwire/toolwire/mockprovider/session"
+	"github.com/toolwire/toolwire/mockprovider/wire"
+)
+
+type outcome struct {
+	Req        *Request
+	Err        *wire.APIError
+	Violations []rules.Violation
+	Conv       *conv.Conversation
+	Reply      *model.Reply
+	ModelErr   error
+}
+
+func outcomeOf(req *Request, err *wire.APIError) any {
+	out := outcome{Req: req, Err: err}
+	if err == nil {
+		out.Violations = rules.Run(ruleSet.Rules(), req, &rules.Env{Options: rules.DefaultOptions()})
+		out.Conv = req.conversation()
+		out.Reply, out.ModelErr = (&model.Engine{}).Next(out.Conv, "")
+	}
+	return out
+}
+
+var resumed = resumetest.Dialect{
+	InSession: func(s *session.Session, body []byte) any {
+		return outcomeOf(decodeInSession(s, body, false, false))
+	},
+	Alone:  func(body []byte) any { return outcomeOf(decodeRequest(body, false, false)) },
+	Reused: func(s *session.Session, body []byte) int { return len(messagesKept.Begin(s, body).Reused) },
+}
+
+func anthropicRound(i int) []string {
+	return []string{
+		fmt.Sprintf(`{"role":"assistant","content":[{"type":"text","text":"checking"},{"type":"tool_use","id":"toolu_%d","name":"get_weather","input":{"city":"Paris %d"}}]}`, i, i),
+		fmt.Sprintf(`{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_%d","content":"sunny %d"}]}`, i, i),
+	}
+}
+
+func anthropicMessages(rounds int) []string {
+	msgs := []string{`{"role":"user","content":"weather?"}`}
+	for i := range rounds {
+		msgs = append(msgs, anthropicRound(i)...)
+	}
+	return msgs
+}
+
+const anthropicHead = `"model":"claude-sonnet-4-5","max_tokens":1024,"tools":[{"name":"get_weather","input_schema":{"type":"object","properties":{"city":{"type":"string"}}}}],`
+
+func anthropicBody(head string, msgs []string, tail string) string {
+	return `{` + head + `"messages":[` + strings.Join(msgs, ",") + `]` + tail + `}`
+}
+
+func TestResumedMatchesFullDecode(t *testing.T) {
+	base := anthropicMessages(5)
+	with := func(extra ...string) []string { return append(append([]string{}, base...), extra...) }
+	next := with(anthropicRound(5)...)
+	h := anthropicHead
+	resumed.Run(t, anthropicBody(h, base, ``), []resumetest.Case{
+		resumetest.C("identical", anthropicBody(h, base, ``), true),
+		resumetest.C("next round", anthropicBody(h, next, ``), true),
+		resumetest.C("next round, stream after the array", anthropicBody(h, next, `,"stream":true`), true),
+		resumetest.C("different model", anthropicBody(strings.Replace(h, "claude-sonnet-4-5", "claude-opus-4-1", 1), next, ``), false),
+		resumetest.C("unknown member after the array", anthropicBody(h, next, `,"modle":"x"`), true),
+		resumetest.C("model again after the array", anthropicBody(h, next, `,"model":"claude-opus-4-1"`), true),
+		resumetest.C("messages again after the array", anthropicBody(h, next, `,"messages":[]`), true),
+		resumetest.C("wrong type in the new message", anthropicBody(h, with(`{"role":"user","content":5}`), ``), true),
+		resumetest.C("unknown member in the new message", anthropicBody(h, with(`{"role":"user","content":"x","id":"m"}`), ``), true),
+		resumetest.C("bad role in the new message", anthropicBody(h, with(`{"role":"tool","content":"x"}`), ``), true),
+		resumetest.C("unpaired tool_use", anthropicBody(h, with(anthropicRound(5)[0]), ``), true),
+		resumetest.C("duplicate member in the new message", anthropicBody(h, with(`{"role":"user","content":"x","content":"y"}`), ``), true),
+		resumetest.C("cache_control in the new message", anthropicBody(h, with(`{"role":"user","content":[{"type":"text","text":"x","cache_control":{"type":"ephemeral"}}]}`), ``), false),
+		resumetest.C("trailing comma", `{`+h+`"messages":[`+strings.Join(base, ",")+`,]}`, false),
+		resumetest.C("truncated", anthropicBody(h, next, ``)[:len(anthropicBody(h, base, ``))+30], true),
+		resumetest.C("earlier message changed", anthropicBody(h, append(append(anthropicMessages(2), `{"role":"assistant","content":"no"}`), base[6:]...), ``), true),
+		resumetest.C("last message's end changed", anthropicBody(h, append(append([]string{}, base[:len(base)-1]...), `{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_4","content":"sunny 44"}]}`), ``), true),
+		resumetest.C("messages removed", anthropicBody(h, base[:4], ``), true),
+		resumetest.C("first message removed", anthropicBody(h, base[1:], ``), false),
+		resumetest.C("reordered keys", `{"messages":[`+strings.Join(next, ",")+`],`+strings.TrimSuffix(h, ",")+`}`, false),
+		resumetest.C("empty array", anthropicBody(h, nil, ``), false),
+		resumetest.C("not an object", `[1]`, false),
+	})
+}
+
+func TestResumedLoop(t *testing.T) {
+	var bodies [][]byte
+	for rounds := range 10 {
+		bodies = append(bodies, []byte(anthropicBody(anthropicHead, anthropicMessages(rounds), `,"stream":false`)))
+	}
+	resumed.Loop(t, bodies, func(i int) int { return max(0, 2*i-1) })
+}
+
+func FuzzResumed(f *testing.F) {
+	for _, c := range RuleCases() {
+		f.Add([]byte(c.Good), []byte(c.Bad))
+		f.Add([]byte(c.Bad), []byte(c.Good))
+	}
+	base := anthropicMessages(3)
+	f.Add([]byte(anthropicBody(anthropicHead, base, ``)), []byte(anthropicBody(anthropicHead, append(base, anthropicRound(3)...), ``)))
+	f.Fuzz(func(t *testing.T, prev, next []byte) { resumed.Check(t, prev, next) })
+}
+
+// TestResumedToolInput: the conversation reads each tool_use input as
+// parsed with its message, as copies, and gets what parsing it again
+// gives.
+func TestResumedToolInput(t *testing.T) {
+	s := session.NewStore(session.DefaultLimits()).Get("k")
+	body := resumetest.Padded([]byte(anthropicBody(anthropicHead, anthropicMessages(3), ``)))
+	if _, err := decodeInSession(s, body, false, false); err != nil {
+		t.Fatal(err)
+	}
+	req, err := decodeInSession(s, body, false, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !req.Messages[1].Blocks[1].inputRead {
+		t.Fatal("a reused tool_use has no parsed input")
+	}
+	kept := req.conversation()
+	kept.Turns[1].Parts[1].Call.Arguments["city"] = "changed"
+	kept = req.conversation()
+	for i := range req.Groups {
+		for j := range req.Groups[i].Blocks {
+			req.Groups[i].Blocks[j].inputRead = false
+		}
+	}
+	if parsed := req.conversation(); !reflect.DeepEqual(kept, parsed) {
+		t.Fatalf("conversation from kept input\n%+v\ndiffers from\n%+v", kept, parsed)
+	}
+}

@@ -1,0 +1,147 @@
+package openairesp
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/dialect"
+	"github.com/toolwire/toolwire/mockprovider/model"
+	"github.com/toolwire/toolwire/mockprovider/resume/resumetest"
+	"github.com/toolwire/toolwire/mockprovider/rules"
+	"github.com/toolwire/toolwire/mockprovider/session"
+	"github.com/toolwire/toolwire/mockprovider/wire"
+)
+
+type outcome struct {
+	Req        *Request
+	Err        *wire.APIError
+	Violations []rules.Violation
+	Conv       *conv.Conversation
+	Reply      *model.Reply
+	ModelErr   error
+}
+
+func exchangeIn(s *session.Session) *dialect.Exchange {
+	return &dialect.Exchange{Session: s, R: httptest.NewRequest(http.MethodPost, Path, nil), Env: &rules.Env{Options: rules.DefaultOptions()}}
+}
+
+func outcomeOf(req *Request, err *wire.APIError) any {
+	out := outcome{Req: req, Err: err}
+	if err == nil {
+		out.Violations = rules.Run(set.Rules(), req, &rules.Env{Options: rules.DefaultOptions()})
+		out.Conv = req.conversation()
+		out.Reply, out.ModelErr = (&model.Engine{}).Next(out.Conv, "")
+	}
+	return out
+}
+
+var resumed = resumetest.Dialect{
+	InSession: func(s *session.Session, body []byte) any { return outcomeOf(decodeInSession(exchangeIn(s), body)) },
+	Alone: func(body []byte) any {
+		return outcomeOf(decodeRequest(exchangeIn(session.NewStore(session.DefaultLimits()).Get("k")), body))
+	},
+	Reused: func(s *session.Session, body []byte) int { return len(inputKept.Begin(s, body).Reused) },
+}
+
+func responsesRound(i int) []string {
+	return []string{
+		fmt.Sprintf(`{"type":"function_call","call_id":"call_%d","name":"get_weather","arguments":"{\"city\":\"Paris %d\"}"}`, i, i),
+		fmt.Sprintf(`{"type":"function_call_output","call_id":"call_%d","output":"sunny %d"}`, i, i),
+	}
+}
+
+func responsesInput(rounds int) []string {
+	items := []string{`{"role":"user","content":"weather?"}`}
+	for i := range rounds {
+		items = append(items, responsesRound(i)...)
+	}
+	return items
+}
+
+const responsesHead = `"model":"gpt-4.1","tools":[{"type":"function","name":"get_weather","parameters":{"type":"object","properties":{"city":{"type":"string"}}}}],`
+
+func responsesBody(head string, items []string, tail string) string {
+	return `{` + head + `"input":[` + strings.Join(items, ",") + `]` + tail + `}`
+}
+
+func TestResumedMatchesFullDecode(t *testing.T) {
+	base := responsesInput(5)
+	with := func(extra ...string) []string { return append(append([]string{}, base...), extra...) }
+	next := with(responsesRound(5)...)
+	h := responsesHead
+	resumed.Run(t, responsesBody(h, base, ``), []resumetest.Case{
+		resumetest.C("identical", responsesBody(h, base, ``), true),
+		resumetest.C("next round", responsesBody(h, next, ``), true),
+		resumetest.C("instructions after the array", responsesBody(h, next, `,"instructions":"be brief","stream":true`), true),
+		resumetest.C("unknown member after the array", responsesBody(h, next, `,"inptu":[]`), true),
+		resumetest.C("input again after the array", responsesBody(h, next, `,"input":"hi"`), true),
+		resumetest.C("model again after the array", responsesBody(h, next, `,"model":"gpt-5"`), true),
+		resumetest.C("different model", responsesBody(strings.Replace(h, "gpt-4.1", "gpt-5", 1), next, ``), false),
+		resumetest.C("wrong type in the new item", responsesBody(h, with(`{"role":"user","content":5}`), ``), true),
+		resumetest.C("unknown member in the new item", responsesBody(h, with(`{"role":"user","content":"x","idx":"m"}`), ``), true),
+		resumetest.C("unknown type of the new item", responsesBody(h, with(`{"type":"nonsense"}`), ``), true),
+		resumetest.C("unpaired output", responsesBody(h, with(`{"type":"function_call_output","call_id":"call_x","output":"?"}`), ``), true),
+		resumetest.C("reference to an unknown item", responsesBody(h, with(`{"type":"item_reference","id":"fc_nope"}`), ``), true),
+		resumetest.C("duplicate member in the new item", responsesBody(h, with(`{"role":"user","content":"x","content":"y"}`), ``), true),
+		resumetest.C("trailing comma", `{`+h+`"input":[`+strings.Join(base, ",")+`,]}`, false),
+		resumetest.C("truncated", responsesBody(h, next, ``)[:len(responsesBody(h, base, ``))+30], true),
+		resumetest.C("earlier item changed", responsesBody(h, append(append(responsesInput(2), `{"role":"assistant","content":"no"}`), base[6:]...), ``), true),
+		resumetest.C("last item's end changed", responsesBody(h, append(append([]string{}, base[:len(base)-1]...), `{"type":"function_call_output","call_id":"call_4","output":"sunny 44"}`), ``), true),
+		resumetest.C("items removed", responsesBody(h, base[:4], ``), true),
+		resumetest.C("first item removed", responsesBody(h, base[1:], ``), false),
+		resumetest.C("input a string", `{`+h+`"input":"hi"}`, false),
+		resumetest.C("reordered keys", `{"input":[`+strings.Join(next, ",")+`],`+strings.TrimSuffix(h, ",")+`}`, false),
+		resumetest.C("empty array", responsesBody(h, nil, ``), false),
+		resumetest.C("not an object", `[1]`, false),
+	})
+}
+
+func TestResumedLoop(t *testing.T) {
+	var bodies [][]byte
+	for rounds := range 10 {
+		bodies = append(bodies, []byte(responsesBody(responsesHead, responsesInput(rounds), `,"store":false`)))
+	}
+	resumed.Loop(t, bodies, func(i int) int { return max(0, 2*i-1) })
+}
+
+func FuzzResumed(f *testing.F) {
+	for _, c := range RuleCases() {
+		f.Add([]byte(c.Good), []byte(c.Bad))
+		f.Add([]byte(c.Bad), []byte(c.Good))
+	}
+	base := responsesInput(3)
+	f.Add([]byte(responsesBody(responsesHead, base, ``)), []byte(responsesBody(responsesHead, append(base, responsesRound(3)...), ``)))
+	f.Fuzz(func(t *testing.T, prev, next []byte) { resumed.Check(t, prev, next) })
+}
+
+// TestResumedCallArguments: the conversation reads the arguments parsed
+// when the call was first decoded, as copies, and gets what parsing them
+// again gives.
+func TestResumedCallArguments(t *testing.T) {
+	s := session.NewStore(session.DefaultLimits()).Get("k")
+	body := resumetest.Padded([]byte(responsesBody(responsesHead, responsesInput(3), ``)))
+	if _, err := decodeInSession(exchangeIn(s), body); err != nil {
+		t.Fatal(err)
+	}
+	req, err := decodeInSession(exchangeIn(s), body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if req.Items[1].parsedArgs == nil {
+		t.Fatal("a reused call has no parsed arguments")
+	}
+	kept := req.conversation()
+	kept.Turns[1].Parts[0].Call.Arguments["city"] = "changed"
+	kept = req.conversation()
+	for i := range req.Items {
+		req.Items[i].parsedArgs = nil
+	}
+	if parsed := req.conversation(); !reflect.DeepEqual(kept, parsed) {
+		t.Fatalf("conversation from kept arguments\n%+v\ndiffers from\n%+v", kept, parsed)
+	}
+}

@@ -1,0 +1,144 @@
+package resume
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/toolwire/toolwire/mockprovider/session"
+	"github.com/toolwire/toolwire/mockprovider/wire"
+)
+
+// doc is a toy dialect: its elements are kept as their JSON text.
+type doc struct {
+	Model    string           `json:"model"`
+	Messages []jsontext.Value `json:"messages"`
+	Tail     int              `json:"tail"`
+}
+
+func decodeToy(plan Plan[string]) ([]string, []string, *wire.APIError) {
+	var d doc
+	if err := json.Unmarshal(plan.Doc, &d, json.RejectUnknownMembers(true)); err != nil {
+		return nil, nil, &wire.APIError{Status: 400, Message: err.Error()}
+	}
+	var all, fresh []string
+	for _, r := range plan.Reused {
+		all = append(all, *r)
+	}
+	fresh = []string{}
+	for _, m := range d.Messages {
+		fresh = append(fresh, string(m))
+	}
+	return append(all, fresh...), fresh, nil
+}
+
+func newSession(l session.Limits) *session.Session { return session.NewStore(l).Get("k") }
+
+// pad makes a body long enough to keep, with the same JSON.
+func pad(body string) []byte { return []byte(body + strings.Repeat(" ", MinBody)) }
+
+func TestPlanDocument(t *testing.T) {
+	c := New[string]("messages")
+	s := newSession(session.DefaultLimits())
+	first := pad(`{"model":"a","messages":[1, {"x":2} ,"3"],"tail":1}`)
+	if _, err := Decode(c, s, first, decodeToy); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ body, doc string }{
+		{`{"model":"a","messages":[1, {"x":2} ,"3",4],"tail":1}`, `{"model":"a","messages":[4],"tail":1}`},
+		{`{"model":"a","messages":[1, {"x":2} ,"3"],"tail":1}`, `{"model":"a","messages":[],"tail":1}`},
+		{`{"model":"a","messages":[1, {"x":2} ,"3" , 5 ],"tail":1}`, `{"model":"a","messages":[ 5 ],"tail":1}`},
+		{`{"model":"a","messages":[1, {"x":2}, 4],"tail":1}`, `{"model":"a","messages":[ 4],"tail":1}`},
+		{`{"model":"a","messages":[1, {"x":2} ,"33"],"tail":1}`, `{"model":"a","messages":["33"],"tail":1}`},
+		{`{"model":"a","messages":[1, {"x":3} ,"3"],"tail":1}`, `{"model":"a","messages":[ {"x":3} ,"3"],"tail":1}`},
+		// 1 is reused only with the byte after it: 12 is another number.
+		{`{"model":"a","messages":[12, {"x":2} ,"3"],"tail":1}`, `{"model":"a","messages":[12, {"x":2} ,"3"],"tail":1}`},
+		// A trailing comma, or anything but a comma or the array's end
+		// after the last reused element: the body is decoded whole.
+		{`{"model":"a","messages":[1, {"x":2} ,"3",],"tail":1}`, `{"model":"a","messages":[1, {"x":2} ,"3",],"tail":1}`},
+		{`{"model":"a","messages":[1, {"x":2} ,"3" 4],"tail":1}`, `{"model":"a","messages":[1, {"x":2} ,"3" 4],"tail":1}`},
+		{`{"model":"b","messages":[1, {"x":2} ,"3"],"tail":1}`, `{"model":"b","messages":[1, {"x":2} ,"3"],"tail":1}`},
+	} {
+		if got := c.Begin(s, pad(tc.body)).Doc; string(got) != string(pad(tc.doc)) {
+			t.Errorf("after %s\n%s is decoded as\n%s, want\n%s", first, tc.body, got, tc.doc)
+		}
+	}
+}
+
+// TestKeptBodyBounded: a body above MaxBody is not kept, and what is kept
+// is charged to the store's byte budget, which may drop it.
+func TestKeptBodyBounded(t *testing.T) {
+	c := New[string]("messages")
+	body := func(n int) []byte {
+		return []byte(`{"model":"a","messages":["` + strings.Repeat("x", n) + `"]}`)
+	}
+	s := newSession(session.DefaultLimits())
+	if _, err := Decode(c, s, body(10), decodeToy); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := c.kept.Get(s, keptID); ok {
+		t.Fatal("a body below MinBody is kept")
+	}
+	if _, err := Decode(c, s, body(MinBody), decodeToy); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Begin(s, body(MinBody)).Reused) != 1 {
+		t.Fatal("a body above MinBody is not kept")
+	}
+	if _, err := Decode(c, s, body(MaxBody), decodeToy); err != nil {
+		t.Fatal(err)
+	}
+	if p := c.Begin(s, body(MaxBody)); len(p.Reused) != 0 || !bytes.Equal(p.Doc, body(MaxBody)) {
+		t.Fatal("a body above MaxBody is kept")
+	}
+	l := session.DefaultLimits()
+	l.JournalBudget = 2 * MinBody
+	small := newSession(l)
+	if _, err := Decode(c, small, body(MinBody), decodeToy); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Begin(small, body(MinBody)).Reused) != 0 {
+		t.Fatal("a body costing more than the budget is kept")
+	}
+}
+
+// TestDecodeFallsBack: an error in the document of a resumed plan is
+// answered as the whole body's decoding answers it.
+func TestDecodeFallsBack(t *testing.T) {
+	c := New[string]("messages")
+	s := newSession(session.DefaultLimits())
+	if _, err := Decode(c, s, pad(`{"model":"a","messages":[{},{}]}`), decodeToy); err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	_, err := Decode(c, s, pad(`{"model":"a","messages":[{},{},{}],"nope":1}`), func(p Plan[string]) ([]string, []string, *wire.APIError) {
+		calls++
+		if calls == 1 && len(p.Reused) != 2 {
+			t.Fatalf("first attempt reuses %d elements, want 2", len(p.Reused))
+		}
+		if calls == 2 && (len(p.Reused) != 0 || !bytes.Equal(p.Doc, p.Body())) {
+			t.Fatal("second attempt is not the whole body")
+		}
+		return decodeToy(p)
+	})
+	if calls != 2 || err == nil || !strings.Contains(err.Message, "nope") {
+		t.Fatalf("calls %d, err %v", calls, err)
+	}
+	if len(c.Begin(s, pad(`{"model":"a","messages":[{},{}]}`)).Reused) != 0 {
+		t.Fatal("a refused body leaves the earlier one kept")
+	}
+}
+
+func TestSameLoosely(t *testing.T) {
+	for name, want := range map[string]bool{
+		"contents": true, "Contents": true, "con_tents": true, "CON-TENTS": true,
+		"content": false, "contentss": false, "": false, "cöntents": false,
+	} {
+		if got := sameLoosely(name, "contents"); got != want {
+			t.Errorf("sameLoosely(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
