@@ -17,6 +17,9 @@ const (
 	OpenAIResponses Dialect = "openai-responses"
 	Anthropic       Dialect = "anthropic"
 	Gemini          Dialect = "gemini"
+	// Bedrock is Amazon Bedrock's Converse API. It is served but not yet
+	// in Dialects: the conformance suite does not run on it.
+	Bedrock Dialect = "bedrock"
 	RAP             Dialect = "rap"
 )
 
