@@ -21,21 +21,21 @@ func requestRules(s *rules.Set[Request]) {
 		Cases: []rules.Case{{Name: "a bare model name", Path: "/model/sonnet/converse", GoodPath: casePath,
 			Bad: req, Good: req, WantStatus: 400, WantMessage: msgModelInvalid}},
 	}, nil)
-	s.Add(rules.Rule{ID: RuleKnownFields, Level: rules.MUST, Family: "request",
+	s.Add(rules.Rule{ID: RuleKnownFields, Level: rules.MUST, Family: "shapes",
 		Summary: "Every member of the body is one the Converse request defines.",
 		Refs: []rules.Ref{
 			{URL: "https://github.com/aws/aws-sdk-go-v2/blob/service/bedrockruntime/v1.63.13/service/bedrockruntime/schemas/schemas.go", Quote: "ConverseRequest's members"},
 			{Quote: "the wording of the refusal is inferred", Inferred: true},
 		},
 	}, nil)
-	s.Add(rules.Rule{ID: RuleFieldTypes, Level: rules.MUST, Family: "request",
+	s.Add(rules.Rule{ID: RuleFieldTypes, Level: rules.MUST, Family: "shapes",
 		Summary: "Every member has the type the Converse request gives it.",
 		Refs: []rules.Ref{
 			{URL: "https://github.com/aws/aws-sdk-go-v2/blob/service/bedrockruntime/v1.63.13/service/bedrockruntime/schemas/schemas.go", Quote: "the members' shapes"},
 			{Quote: "the wording of the refusal is inferred", Inferred: true},
 		},
 	}, nil)
-	s.Add(rules.Rule{ID: RuleValidJSON, Level: rules.MUST, Family: "request",
+	s.Add(rules.Rule{ID: RuleValidJSON, Level: rules.MUST, Family: "shapes",
 		Summary: "The body is JSON.",
 		Refs:    []rules.Ref{{Quote: "SerializationException and its wording are inferred", Inferred: true}},
 	}, nil)

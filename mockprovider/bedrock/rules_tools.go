@@ -18,7 +18,7 @@ var (
 var RuleToolNamePattern = "bedrock.tool-name-pattern"
 
 func toolRules(s *rules.Set[Request]) {
-	s.Add(rules.Rule{ID: RuleToolNamePattern, Level: rules.MUST, Family: "tools",
+	s.Add(rules.Rule{ID: RuleToolNamePattern, Level: rules.MUST, Family: "shapes",
 		Summary: "A toolSpec's name matches [a-zA-Z0-9_-]+ (no spaces, dots or colons).",
 		Refs: []rules.Ref{
 			{URL: "https://github.com/aws-samples/remote-swe-agents/pull/457", Quote: "Value 'Complete Session' at 'toolConfig.tools.22.member.toolSpec.name' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+"},
@@ -44,7 +44,7 @@ func toolRules(s *rules.Set[Request]) {
 		return out
 	})
 
-	s.Add(rules.Rule{ID: "bedrock.tools-not-empty", Level: rules.MUST, Family: "tools",
+	s.Add(rules.Rule{ID: "bedrock.tools-not-empty", Level: rules.MUST, Family: "shapes",
 		Summary: "toolConfig.tools holds at least one tool: a toolConfig with no tools is refused, so leave toolConfig out instead.",
 		Refs: []rules.Ref{
 			{URL: "https://github.com/Portkey-AI/gateway/issues/1124", Quote: "1 validation error detected: Value at 'toolConfig.tools' failed to satisfy constraint: Member must have length greater than or equal to 1"},
@@ -93,7 +93,7 @@ func toolRules(s *rules.Set[Request]) {
 		return out
 	})
 
-	s.Add(rules.Rule{ID: "bedrock.tool-names-unique", Level: rules.SHOULD, Family: "tools",
+	s.Add(rules.Rule{ID: "bedrock.tool-names-unique", Level: rules.SHOULD, Family: "shapes",
 		Summary: "Each tool is declared once: two toolSpecs with one name leave the model two tools it cannot tell apart.",
 		Refs: []rules.Ref{
 			{URL: refConverse, Quote: "toolConfig.tools: the tools the model may use"},
@@ -120,7 +120,7 @@ func toolRules(s *rules.Set[Request]) {
 		return out
 	})
 
-	s.Add(rules.Rule{ID: "bedrock.tool-config-required", Level: rules.MUST, Family: "tools",
+	s.Add(rules.Rule{ID: "bedrock.tool-config-required", Level: rules.MUST, Family: "shapes",
 		Summary: "A request whose messages hold toolUse or toolResult blocks declares toolConfig, even when no tool is offered this turn.",
 		Refs: []rules.Ref{
 			{URL: "https://github.com/vxcontrol/pentagi/pull/196", Quote: "ValidationException: The toolConfig field must be defined when using toolUse and toolResult content blocks."},

@@ -12,7 +12,7 @@ import (
 
 func turnRules(s *rules.Set[Request]) {
 	const msgFirstUser = "A conversation must start with a user message. Try again with a conversation that starts with a user message."
-	s.Add(rules.Rule{ID: "bedrock.first-message-user", Level: rules.MUST, Family: "roles",
+	s.Add(rules.Rule{ID: "bedrock.first-message-user", Level: rules.MUST, Family: "ordering",
 		Summary: "The first message is a user message.",
 		Refs: []rules.Ref{
 			{URL: "https://github.com/pydantic/pydantic-ai/issues/4495", Quote: "'Message': 'A conversation must start with a user message. Try again with a conversation that starts with a user message.', 'Code': 'ValidationException'"},
@@ -30,7 +30,7 @@ func turnRules(s *rules.Set[Request]) {
 		return []rules.Violation{turnBreach(0, "messages.0.role", msgFirstUser)}
 	})
 
-	s.Add(rules.Rule{ID: "bedrock.roles-alternate", Level: rules.SHOULD, Family: "roles",
+	s.Add(rules.Rule{ID: "bedrock.roles-alternate", Level: rules.SHOULD, Family: "ordering",
 		Summary: "User and assistant messages alternate. Bedrock refused two messages of one role in a row with \"A conversation must alternate between user and assistant roles.\"; it has since relaxed that for some models, so a breach is journaled, not refused.",
 		Refs: []rules.Ref{
 			{URL: "https://github.com/langchain-ai/langchain-aws/issues/192", Quote: "ValidationException: A conversation must alternate between user and assistant roles. Make sure the conversation alternates between user and assistant roles and try again."},
@@ -140,7 +140,7 @@ func turnRules(s *rules.Set[Request]) {
 		return out
 	})
 
-	s.Add(rules.Rule{ID: "bedrock.error-result-content", Level: rules.MUST, Family: "errors",
+	s.Add(rules.Rule{ID: "bedrock.error-result-content", Level: rules.MUST, Family: "results",
 		Summary: "A toolResult with status error carries content saying what went wrong.",
 		Refs: []rules.Ref{
 			{URL: "https://github.com/aws-samples/sample-multi-agent-orchestration-chat-on-agentcore/issues/15", Quote: "ValidationException (The content field at messages.<n>.content.0.toolResult cannot be empty when status value is error.)"},
