@@ -1,6 +1,7 @@
 package bedrock
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"net/http"
 
@@ -43,9 +44,11 @@ type OutToolUse struct {
 	Input     map[string]any `json:"input"`
 }
 
-// OutReasoning is the model's reasoning with its signature.
+// OutReasoning is the model's reasoning with its signature, or, redacted,
+// its encrypted bytes (base64).
 type OutReasoning struct {
-	ReasoningText ReasoningText `json:"reasoningText"`
+	ReasoningText   *ReasoningText `json:"reasoningText,omitempty"`
+	RedactedContent string         `json:"redactedContent,omitempty"`
 }
 
 // Usage counts tokens (estimated: a token per four bytes).
@@ -118,9 +121,13 @@ func (d *Dialect) replyBlocks(x *dialect.Exchange, reply *model.Reply) []OutBloc
 			flushText()
 			sig := p.Reasoning.EncryptedContent
 			if sig == "" {
-				sig = x.IDs().Next("", 48)
+				sig = base64.StdEncoding.EncodeToString([]byte(x.IDs().Next("", 48)))
 			}
-			out = append(out, OutBlock{ReasoningContent: &OutReasoning{ReasoningText: ReasoningText{Text: p.Reasoning.Summary, Signature: sig}}})
+			if p.Reasoning.Redacted {
+				out = append(out, OutBlock{ReasoningContent: &OutReasoning{RedactedContent: sig}})
+				continue
+			}
+			out = append(out, OutBlock{ReasoningContent: &OutReasoning{ReasoningText: &ReasoningText{Text: p.Reasoning.Summary, Signature: sig}}})
 		case conv.KindText, conv.KindRefusal:
 			text += p.Text
 			hasText = true
@@ -167,7 +174,7 @@ func blockBytes(b OutBlock) int {
 	case b.ToolUse != nil:
 		in, _ := json.Marshal(b.ToolUse.Input)
 		return len(in)
-	case b.ReasoningContent != nil:
+	case b.ReasoningContent != nil && b.ReasoningContent.ReasoningText != nil:
 		return len(b.ReasoningContent.ReasoningText.Text)
 	}
 	return 0

@@ -61,6 +61,8 @@ func (d *Dialect) stream(x *dialect.Exchange, blocks []OutBlock, stop string, us
 			for _, f := range wire.Fragments(string(in), size) {
 				delta(map[string]any{"toolUse": map[string]any{"input": f}})
 			}
+		case b.ReasoningContent != nil && b.ReasoningContent.ReasoningText == nil:
+			delta(map[string]any{"reasoningContent": map[string]any{"redactedContent": b.ReasoningContent.RedactedContent}})
 		case b.ReasoningContent != nil:
 			for _, f := range wire.Fragments(b.ReasoningContent.ReasoningText.Text, size) {
 				delta(map[string]any{"reasoningContent": map[string]any{"text": f}})
