@@ -16,6 +16,7 @@ import (
 	"github.com/toolwire/toolwire/mockprovider"
 	"github.com/toolwire/toolwire/mockprovider/bedrock"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
+	"github.com/toolwire/toolwire/mockprovider/rules"
 	"github.com/toolwire/toolwire/mockprovider/scenario"
 )
 
@@ -143,5 +144,49 @@ func TestUnknownMember(t *testing.T) {
 	if resp.StatusCode != 400 || resp.Header.Get("X-Amzn-Errortype") != "ValidationException" ||
 		resp.Header.Get("X-Toolwire-Rule") != bedrock.RuleKnownFields || !strings.Contains(string(b), "extraneous key [max_tokens]") {
 		t.Fatalf("%d %v %s", resp.StatusCode, resp.Header, b)
+	}
+}
+
+// TestLenientJournalsUnknownMember: with --lenient an unknown member is
+// answered and journaled under bedrock.known-fields.
+func TestLenientJournalsUnknownMember(t *testing.T) {
+	opts := rules.DefaultOptions()
+	opts.Lenient = true
+	ts := mockprovider.NewTestServer(t, mockprovider.Options{Dialects: []dialect.Dialect{bedrock.New()}, Rules: opts})
+	req, _ := http.NewRequest(http.MethodPost, ts.URL+bedrock.New().Endpoint(sdkModel, false),
+		strings.NewReader(`{"messages":[{"role":"user","content":[{"text":"hi"}]}],"max_tokens":10}`))
+	bedrock.New().SetAuth(req.Header, "AKIDLENIENT")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	vs := ts.Violations("AKIDLENIENT")
+	if resp.StatusCode != 200 || len(vs) != 1 || vs[0].Rule != bedrock.RuleKnownFields || vs[0].Path != "max_tokens" {
+		t.Fatalf("%d %v", resp.StatusCode, vs)
+	}
+}
+
+// TestBearerKeyNamesSession: a Bedrock API key sent as a bearer token
+// names the session; a SigV4 header without a Credential is refused as
+// an unknown token.
+func TestBearerKeyNamesSession(t *testing.T) {
+	ts := newServer(t)
+	post := func(auth string) int {
+		req, _ := http.NewRequest(http.MethodPost, ts.URL+bedrock.New().Endpoint(sdkModel, false),
+			strings.NewReader(`{"messages":[{"role":"user","content":[{"text":"hi"}]}]}`))
+		req.Header.Set("Authorization", auth)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if code := post("Bearer ABSKbedrockkey"); code != 200 || len(ts.Journal("ABSKbedrockkey")) != 1 {
+		t.Fatalf("bearer: %d, journal %d", code, len(ts.Journal("ABSKbedrockkey")))
+	}
+	if code := post("AWS4-HMAC-SHA256 SignedHeaders=host, Signature=0"); code != 403 {
+		t.Fatalf("SigV4 without a credential: %d", code)
 	}
 }

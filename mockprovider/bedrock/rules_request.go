@@ -1,6 +1,9 @@
 package bedrock
 
 import (
+	"net/http"
+	"strings"
+
 	"github.com/toolwire/toolwire/mockprovider/rules"
 )
 
@@ -22,12 +25,25 @@ func requestRules(s *rules.Set[Request]) {
 			Bad: req, Good: req, WantStatus: 400, WantMessage: msgModelInvalid}},
 	}, nil)
 	s.Add(rules.Rule{ID: RuleKnownFields, Level: rules.MUST, Family: "shapes",
-		Summary: "Every member of the body is one the Converse request defines.",
+		Summary: "Every member of the body is one the Converse request defines (a snake_case max_tokens is not inferenceConfig.maxTokens); --lenient journals them instead.",
 		Refs: []rules.Ref{
 			{URL: "https://github.com/aws/aws-sdk-go-v2/blob/service/bedrockruntime/v1.63.13/service/bedrockruntime/schemas/schemas.go", Quote: "ConverseRequest's members"},
 			{Quote: "the wording of the refusal is inferred", Inferred: true},
 		},
-	}, nil)
+		Cases: []rules.Case{{Name: "an OpenAI-style max_tokens", Path: casePath,
+			Bad:        []byte(`{"messages":[` + askWeather + `],"max_tokens":100}`),
+			Good:       []byte(`{"messages":[` + askWeather + `],"inferenceConfig":{"maxTokens":100}}`),
+			WantStatus: 400, WantMessage: "Malformed input request: #: extraneous key [max_tokens] is not permitted"}},
+	}, func(r *Request, _ *rules.Env) []rules.Violation {
+		// Only a lenient decode gets here with unknown members.
+		var out []rules.Violation
+		for _, p := range r.Unknown {
+			path := strings.Join(p, ".")
+			out = append(out, rules.Violation{Order: rules.At(rules.PhaseRequest, 0), Path: path, Status: http.StatusBadRequest, ErrType: errValidation,
+				Message: "Malformed input request: #: extraneous key [" + path + "] is not permitted, please reformat your input and try again."})
+		}
+		return out
+	})
 	s.Add(rules.Rule{ID: RuleFieldTypes, Level: rules.MUST, Family: "shapes",
 		Summary: "Every member has the type the Converse request gives it.",
 		Refs: []rules.Ref{
