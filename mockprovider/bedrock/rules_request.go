@@ -50,9 +50,16 @@ func requestRules(s *rules.Set[Request]) {
 			{URL: "https://github.com/aws/aws-sdk-go-v2/blob/service/bedrockruntime/v1.63.13/service/bedrockruntime/schemas/schemas.go", Quote: "the members' shapes"},
 			{Quote: "the wording of the refusal is inferred", Inferred: true},
 		},
+		Cases: []rules.Case{{Name: "a temperature as a string", Path: casePath,
+			Bad:        []byte(`{"messages":[` + askWeather + `],"inferenceConfig":{"temperature":"warm"}}`),
+			Good:       []byte(`{"messages":[` + askWeather + `],"inferenceConfig":{"temperature":0.5}}`),
+			WantStatus: 400, WantMessage: "The value at inferenceConfig.temperature is invalid."}},
 	}, nil)
 	s.Add(rules.Rule{ID: RuleValidJSON, Level: rules.MUST, Family: "shapes",
 		Summary: "The body is JSON.",
 		Refs:    []rules.Ref{{Quote: "SerializationException and its wording are inferred", Inferred: true}},
+		Cases: []rules.Case{{Name: "a body cut short", Path: casePath,
+			Bad: []byte(`{"messages":[` + askWeather + `]`), Good: []byte(`{"messages":[` + askWeather + `]}`),
+			WantStatus: 400, WantMessage: "Could not parse request body into json"}},
 	}, nil)
 }

@@ -62,7 +62,11 @@ func run(ctx context.Context, brk core.Break, env core.Env, t *task.Task) (strin
 
 	answered := false
 	for turn := 0; turn < t.MaxTurns; turn++ {
-		in := &bedrockruntime.ConverseInput{ModelId: aws.String(t.Model), Messages: messages}
+		modelID := t.Model
+		if m.model != nil {
+			modelID = m.model(t.Model)
+		}
+		in := &bedrockruntime.ConverseInput{ModelId: aws.String(modelID), Messages: messages}
 		if t.System != "" {
 			in.System = []types.SystemContentBlock{&types.SystemContentBlockMemberText{Value: t.System}}
 		}
@@ -162,6 +166,8 @@ func (m *mistake) toolResult(id string, r task.CallToolResult) types.ToolResultB
 		switch {
 		case c.Type == "text":
 			content = append(content, &types.ToolResultContentBlockMemberText{Value: c.Text})
+		case m.noMedia && (c.Type == "image" || c.Type == "resource" && c.Resource != nil && c.Resource.Blob != ""):
+			content = append(content, &types.ToolResultContentBlockMemberText{Value: "[" + c.MimeType + " attachment omitted]"})
 		case c.Type == "image" && c.Data != "":
 			if img, ok := imageBlock(c.MimeType, c.Data); ok {
 				content = append(content, &types.ToolResultContentBlockMemberImage{Value: img})
