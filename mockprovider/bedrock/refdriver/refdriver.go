@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime"
 	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime/document"
 	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime/types"
+	"github.com/aws/smithy-go"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	core "github.com/toolwire/toolwire/suite/refdriver"
@@ -92,6 +93,11 @@ func run(ctx context.Context, brk core.Break, env core.Env, t *task.Task) (strin
 			}
 		}
 		msg, stop, err := converseTurn(ctx, client, in, t.Stream)
+		if brokenStream(err) {
+			// A stream cut by the connection (not an exception the API
+			// sent) is asked again once, as a retrying client would.
+			msg, stop, err = converseTurn(ctx, client, in, t.Stream)
+		}
 		if err != nil {
 			return "", err
 		}
@@ -230,6 +236,14 @@ func imageBlock(mime, data string) (types.ImageBlock, bool) {
 		return types.ImageBlock{}, false
 	}
 	return types.ImageBlock{Format: format, Source: &types.ImageSourceMemberBytes{Value: b}}, true
+}
+
+// brokenStream reports a stream that ended on a transport error after its
+// answer began: neither an API error nor the task's context ending.
+func brokenStream(err error) bool {
+	var apiErr smithy.APIError
+	return err != nil && !errors.As(err, &apiErr) && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) &&
+		strings.HasPrefix(err.Error(), "decode event:")
 }
 
 // isEmpty reports a message with no call and no text.
