@@ -3,6 +3,7 @@ package mockprovider
 import (
 	"github.com/toolwire/toolwire/fixtures"
 	"github.com/toolwire/toolwire/mockprovider/anthropic"
+	"github.com/toolwire/toolwire/mockprovider/bedrock"
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
 	"github.com/toolwire/toolwire/mockprovider/gemini"
@@ -12,7 +13,7 @@ import (
 )
 
 func builtinDialects() []dialect.Dialect {
-	return []dialect.Dialect{openaichat.New(), openairesp.New(), anthropic.New(), gemini.New()}
+	return []dialect.Dialect{openaichat.New(), openairesp.New(), anthropic.New(), gemini.New(), bedrock.New()}
 }
 
 // BuiltinDialect returns a new instance of the built-in dialect named d,

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/toolwire/toolwire/mockprovider"
+	"github.com/toolwire/toolwire/mockprovider/bedrock"
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/scenario"
 )
@@ -236,6 +237,8 @@ func newWireDriver(p plan, scenarioHeader string) *wireDriver {
 		d.pending = []any{map[string]any{"role": "user", "content": prompt}}
 	case conv.Gemini:
 		d.history = []any{map[string]any{"role": "user", "parts": []any{map[string]any{"text": prompt}}}}
+	case conv.Bedrock:
+		d.history = []any{map[string]any{"role": "user", "content": []any{map[string]any{"text": prompt}}}}
 	}
 	return d
 }
@@ -292,6 +295,18 @@ func (d *wireDriver) request() (string, http.Header, map[string]any) {
 		h.Set("anthropic-version", "2023-06-01")
 		setScenario(h, d.scenario)
 		return "/v1/messages", h, body
+	case conv.Bedrock:
+		for _, tool := range d.p.sc.Tools {
+			tools = append(tools, map[string]any{"toolSpec": map[string]any{"name": tool.Name, "description": tool.Description, "inputSchema": map[string]any{"json": parameters(tool)}}})
+		}
+		body := map[string]any{"messages": d.history}
+		if len(tools) > 0 {
+			body["toolConfig"] = map[string]any{"tools": tools}
+		}
+		h := http.Header{}
+		bedrock.New().SetAuth(h, d.p.key)
+		setScenario(h, d.scenario)
+		return bedrock.New().Endpoint(d.model("us.anthropic.claude-haiku-4-5-20251001-v1:0"), false), h, body
 	default: // Gemini
 		var decls []any
 		for _, tool := range d.p.sc.Tools {
@@ -355,6 +370,21 @@ func (d *wireDriver) answer(got map[string]any) bool {
 			return false
 		}
 		d.history = append(d.history, map[string]any{"role": "assistant", "content": content}, map[string]any{"role": "user", "content": results})
+		return true
+	case conv.Bedrock:
+		msg, _ := dig(got, "output", "message").(map[string]any)
+		content, _ := msg["content"].([]any)
+		var results []any
+		for _, block := range content {
+			if use, ok := dig(block, "toolUse").(map[string]any); ok {
+				results = append(results, map[string]any{"toolResult": map[string]any{"toolUseId": use["toolUseId"],
+					"content": []any{map[string]any{"text": toolOutput(fmt.Sprint(use["name"]))}}}})
+			}
+		}
+		if len(results) == 0 {
+			return false
+		}
+		d.history = append(d.history, msg, map[string]any{"role": "user", "content": results})
 		return true
 	default: // Gemini: the model's content goes back verbatim, signatures included
 		content, _ := dig(got, "candidates", 0, "content").(map[string]any)

@@ -290,6 +290,7 @@ func (h *Harness) env(c Combo, key, taskFile string) map[string]string {
 		task.EnvOpenAIURL: h.srv.URL + "/v1", task.EnvOpenAIKey: key,
 		task.EnvAnthURL: h.srv.URL, task.EnvAnthKey: key,
 		task.EnvGemURL: h.srv.URL, task.EnvGemKey: key, task.EnvGoogleKey: key,
+		task.EnvBedrockURL: h.srv.URL, task.EnvAWSKeyID: key, task.EnvAWSSecret: "toolwire", task.EnvAWSRegion: "us-east-1",
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolwire/toolwire/mockprovider"
 	"github.com/toolwire/toolwire/mockprovider/anthropic"
+	"github.com/toolwire/toolwire/mockprovider/bedrock"
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
 	"github.com/toolwire/toolwire/mockprovider/gemini"
@@ -88,7 +89,7 @@ func killMock(base mockprovider.Options, kc refdriver.Expectation) mockprovider.
 	opts.Rules = rules.DefaultOptions()
 	opts.Rules.StrictRoles = kc.StrictRoles
 	if kc.GeminiCallIDs {
-		opts.Dialects = []dialect.Dialect{openaichat.New(), openairesp.New(), anthropic.New(), &gemini.Dialect{EmitCallIDs: true}}
+		opts.Dialects = []dialect.Dialect{openaichat.New(), openairesp.New(), anthropic.New(), &gemini.Dialect{EmitCallIDs: true}, bedrock.New()}
 	}
 	return opts
 }

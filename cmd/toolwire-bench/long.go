@@ -134,6 +134,19 @@ func longBody(d conv.Dialect, rounds int) []byte {
 				obj{"role": "user", "parts": []obj{{"functionResponse": obj{"name": name, "response": obj{"output": json.RawMessage(longResult(i))}}}}})
 		}
 		body = obj{"systemInstruction": obj{"parts": []obj{{"text": longSystem}}}, "tools": []obj{{"functionDeclarations": decls}}, "contents": contents}
+	case conv.Bedrock:
+		var tools []obj
+		for _, t := range longTools {
+			tools = append(tools, obj{"toolSpec": obj{"name": t.name, "description": t.description, "inputSchema": obj{"json": json.RawMessage(t.schema)}}})
+		}
+		msgs := []obj{{"role": "user", "content": []obj{{"text": longQuestion}}}}
+		for i := range rounds {
+			name, args := longCall(i)
+			msgs = append(msgs,
+				obj{"role": "assistant", "content": []obj{{"toolUse": obj{"toolUseId": callID(d, i), "name": name, "input": args}}}},
+				obj{"role": "user", "content": []obj{{"toolResult": obj{"toolUseId": callID(d, i), "content": []obj{{"text": longResult(i)}}}}}})
+		}
+		body = obj{"system": []obj{{"text": longSystem}}, "toolConfig": obj{"tools": tools}, "messages": msgs}
 	default:
 		panic("no long-conversation body for dialect " + string(d))
 	}

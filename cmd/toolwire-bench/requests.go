@@ -27,12 +27,19 @@ const (
 	gemResult = `{"tools":[{"functionDeclarations":[{"name":"get_weather","description":"Get the weather","parametersJsonSchema":` + weatherSchema + `}]}],"contents":[{"role":"user","parts":[{"text":"What is the weather in Paris?"}]},{"role":"model","parts":[{"functionCall":{"name":"get_weather","args":{"city":"Paris","units":"celsius"}},"thoughtSignature":"c2lnbmF0dXJl"}]},{"role":"user","parts":[{"functionResponse":{"name":"get_weather","response":{"temperature":18,"condition":"partly cloudy"}}}]}]}`
 )
 
+// Bedrock bodies carry no stream flag: the path says it.
+const (
+	brCall   = `{"toolConfig":{"tools":[{"toolSpec":{"name":"get_weather","description":"Get the weather","inputSchema":{"json":` + weatherSchema + `}}}]},"messages":[{"role":"user","content":[{"text":"What is the weather in Paris?"}]}]}`
+	brResult = `{"toolConfig":{"tools":[{"toolSpec":{"name":"get_weather","description":"Get the weather","inputSchema":{"json":` + weatherSchema + `}}}]},"messages":[{"role":"user","content":[{"text":"What is the weather in Paris?"}]},{"role":"assistant","content":[{"toolUse":{"toolUseId":"tooluse_0001","name":"get_weather","input":{"city":"Paris","units":"celsius"}}}]},{"role":"user","content":[{"toolResult":{"toolUseId":"tooluse_0001","content":[{"json":{"temperature":18,"condition":"partly cloudy"}}]}}]}]}`
+)
+
 // turnBodies are each dialect's call and result bodies.
 var turnBodies = map[conv.Dialect]struct{ call, result string }{
 	conv.OpenAIChat:      {chatCall, chatResult},
 	conv.OpenAIResponses: {respCall, respResult},
 	conv.Anthropic:       {antCall, antResult},
 	conv.Gemini:          {gemCall, gemResult},
+	conv.Bedrock:         {brCall, brResult},
 }
 
 // clients address each dialect (endpoint, auth) as its SDK does; resolved

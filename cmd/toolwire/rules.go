@@ -85,7 +85,7 @@ the way; a SHOULD: neither need follow) and the sources; --json and
 	cmd.Flags().BoolVar(&wide, "wide", false, "print whole summaries and the sources (lines wider than the terminal)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.Flags().BoolVar(&asMarkdown, "markdown", false, "print a Markdown table (docs/rules.md is this output)")
-	cmd.Flags().StringVar(&dialect, "dialect", "", "only this dialect (openai-chat, openai-responses, anthropic, gemini, rap)")
+	cmd.Flags().StringVar(&dialect, "dialect", "", "only this dialect (openai-chat, openai-responses, anthropic, gemini, bedrock, rap)")
 	return cmd
 }
 

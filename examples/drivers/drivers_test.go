@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/toolwire/toolwire/examples/drivers"
+	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/reports"
 	"github.com/toolwire/toolwire/suite"
 )
@@ -29,7 +30,10 @@ func TestMinimalDrivers(t *testing.T) {
 				t.Skipf("%s not installed", d.needs)
 			}
 			line := d.line(t)
-			h, err := suite.New(suite.Config{Driver: suite.Command{Line: line}, Features: drivers.MinimalFeatures, Parallel: 4})
+			// The minimal drivers speak the four dialects of raw-HTTP keys;
+			// Bedrock is left to the reference driver on the AWS SDK.
+			h, err := suite.New(suite.Config{Driver: suite.Command{Line: line}, Features: drivers.MinimalFeatures, Parallel: 4,
+				Dialects: []conv.Dialect{conv.OpenAIChat, conv.OpenAIResponses, conv.Anthropic, conv.Gemini}})
 			if err != nil {
 				t.Fatal(err)
 			}

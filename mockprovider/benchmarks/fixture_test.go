@@ -7,9 +7,11 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/toolwire/toolwire/mockprovider"
+	"github.com/toolwire/toolwire/mockprovider/bedrock"
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
 	"github.com/toolwire/toolwire/mockprovider/model"
@@ -40,6 +42,11 @@ var routes = map[conv.Dialect]route{
 		path:       "/v1beta/models/gemini-2.5-flash:generateContent",
 		streamPath: "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse",
 		auth:       func(h http.Header, key string) { h.Set("x-goog-api-key", key) },
+	},
+	conv.Bedrock: {
+		path:       "/model/us.anthropic.claude-haiku-4-5-20251001-v1:0/converse",
+		streamPath: "/model/us.anthropic.claude-haiku-4-5-20251001-v1:0/converse-stream",
+		auth:       bedrock.New().SetAuth,
 	},
 }
 
@@ -169,7 +176,9 @@ func TestBenchmarkBodiesAreAnsweredNormally(t *testing.T) {
 					t.Errorf("%s %s stream=%v: status %d: %s", d, turn, stream, rec.Code, rec.Body)
 					continue
 				}
-				isSSE := bytes.HasPrefix([]byte(rec.Header().Get("Content-Type")), []byte("text/event-stream"))
+				// Bedrock streams an AWS event stream, the others SSE.
+				ct := rec.Header().Get("Content-Type")
+				isSSE := strings.HasPrefix(ct, "text/event-stream") || ct == "application/vnd.amazon.eventstream"
 				if isSSE != stream {
 					t.Errorf("%s %s stream=%v: Content-Type %q", d, turn, stream, rec.Header().Get("Content-Type"))
 				}

@@ -17,12 +17,13 @@ const (
 	OpenAIResponses Dialect = "openai-responses"
 	Anthropic       Dialect = "anthropic"
 	Gemini          Dialect = "gemini"
+	Bedrock         Dialect = "bedrock"
 	RAP             Dialect = "rap"
 )
 
 // Dialects lists the provider dialects in a stable order (RAP is separate:
 // it is a callback runtime, not a model API).
-var Dialects = []Dialect{OpenAIChat, OpenAIResponses, Anthropic, Gemini}
+var Dialects = []Dialect{OpenAIChat, OpenAIResponses, Anthropic, Gemini, Bedrock}
 
 // Conversation is one decoded request: what the caller declared and said.
 type Conversation struct {

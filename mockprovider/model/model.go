@@ -193,10 +193,11 @@ func fromScript(syn *synthesizer, c *conv.Conversation, sc *scenario.Scenario, n
 			FirstTokenDelay: time.Duration(t.Stream.FirstTokenMS) * time.Millisecond,
 		}
 	}
-	// Only the Responses API carries reasoning items, and Anthropic
-	// redacted thinking (its readable thinking the dialect writes itself);
-	// elsewhere a scripted reasoning item would have nowhere to go.
-	if rs := t.Reasoning; rs != nil && len(t.Calls) > 0 && (c.Dialect == conv.OpenAIResponses || rs.Redacted && c.Dialect == conv.Anthropic) {
+	// Only the Responses API carries reasoning items, Bedrock reasoning
+	// content blocks, and Anthropic redacted thinking (its readable
+	// thinking the dialect writes itself); elsewhere a scripted reasoning
+	// item would have nowhere to go.
+	if rs := t.Reasoning; rs != nil && len(t.Calls) > 0 && (c.Dialect == conv.OpenAIResponses || c.Dialect == conv.Bedrock || rs.Redacted && c.Dialect == conv.Anthropic) {
 		r.Turn.Parts = append(r.Turn.Parts, conv.Part{Kind: conv.KindReasoning, Reasoning: &conv.Reasoning{Summary: rs.Summary, Redacted: rs.Redacted}})
 	}
 	if t.Text != "" {

@@ -27,10 +27,11 @@ const (
 	OpenAI    API = "openai"
 	Anthropic API = "anthropic"
 	Gemini    API = "gemini"
+	Bedrock   API = "bedrock"
 )
 
 // APIs are the catalog's namespaces in file order.
-var APIs = []API{OpenAI, Anthropic, Gemini}
+var APIs = []API{OpenAI, Anthropic, Gemini, Bedrock}
 
 // Wildcard is the id of an entry that accepts every id of its API (for
 // tests written against made-up model names). Its capabilities are unknown,
@@ -152,6 +153,7 @@ type file struct {
 	OpenAI    []Model `yaml:"openai"`
 	Anthropic []Model `yaml:"anthropic"`
 	Gemini    []Model `yaml:"gemini"`
+	Bedrock   []Model `yaml:"bedrock"`
 }
 
 //go:embed catalog.yaml
@@ -186,7 +188,7 @@ func Parse(data []byte) (*Catalog, error) {
 	for _, api := range APIs {
 		c.byAPI[api] = &apiModels{byID: map[string]*Model{}}
 	}
-	for api, list := range map[API][]Model{OpenAI: f.OpenAI, Anthropic: f.Anthropic, Gemini: f.Gemini} {
+	for api, list := range map[API][]Model{OpenAI: f.OpenAI, Anthropic: f.Anthropic, Gemini: f.Gemini, Bedrock: f.Bedrock} {
 		for i := range list {
 			if err := c.byAPI[api].add(&list[i]); err != nil {
 				return nil, fmt.Errorf("models: %s[%d]: %w", api, i, err)
@@ -331,6 +333,14 @@ func canonical(api API, id string) string {
 	switch api {
 	case Gemini:
 		return strings.TrimPrefix(id, "models/")
+	case Bedrock:
+		// A cross-region inference profile is its model id behind a
+		// geography (us.anthropic.claude-…, global.amazon.nova-…).
+		for _, geo := range []string{"us.", "eu.", "apac.", "global.", "us-gov.", "jp.", "au."} {
+			if rest, ok := strings.CutPrefix(id, geo); ok {
+				return rest
+			}
+		}
 	case OpenAI:
 		// ft:gpt-4o-mini-2024-07-18:org:suffix:id
 		if rest, ok := strings.CutPrefix(id, "ft:"); ok {

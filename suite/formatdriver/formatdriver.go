@@ -64,7 +64,7 @@ type BreakInfo struct {
 
 var breaks = []BreakInfo{
 	{StringifyGeminiResponse, "Gemini structured output sent as a JSON string under \"output\"", []string{"gemini.structured-response-object"}},
-	{OmitIsError, "tool errors sent as ordinary results", []string{"anthropic.error-flagged", "gemini.error-flagged"}},
+	{OmitIsError, "tool errors sent as ordinary results", []string{"anthropic.error-flagged", "bedrock.error-flagged", "gemini.error-flagged"}},
 	{ErrorAsNull, `OpenAI tool errors sent as the output "null"`, []string{"openai-chat.error-flagged", "openai-chat.result-carries-data", "openai-responses.error-flagged", "openai-responses.result-carries-data"}},
 	{IDForToolUseID, "Anthropic tool_result references its call with \"id\", not \"tool_use_id\"", []string{"anthropic.format-result-native"}},
 	{ArgumentsAsObject, "OpenAI arguments passed through as the JSON string", []string{"openai-chat.normalize-arguments", "openai-responses.normalize-arguments"}},
@@ -182,6 +182,12 @@ func (d *Driver) FormatResult(dialect string, call Call, r task.CallToolResult, 
 		return map[string]any{"role": "user", "content": []any{block}}, nil
 	case "gemini":
 		return map[string]any{"role": "user", "parts": []any{map[string]any{"functionResponse": d.geminiResponse(call, r, model)}}}, nil
+	case "bedrock":
+		block := map[string]any{"toolUseId": call.CallID, "content": bedrockContent(r)}
+		if r.IsError && d.Break != OmitIsError {
+			block["status"] = "error"
+		}
+		return map[string]any{"role": "user", "content": []any{map[string]any{"toolResult": block}}}, nil
 	}
 	return nil, fmt.Errorf("unknown dialect %q", dialect)
 }
@@ -262,6 +268,37 @@ func anthropicContent(r task.CallToolResult) []any {
 	}
 	if len(out) == 0 {
 		out = append(out, map[string]any{"type": "text", "text": text(r)})
+	}
+	return out
+}
+
+// bedrockContent is the toolResult content: text, image and document
+// blocks, structured content as a json block
+// (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolResultContentBlock.html).
+func bedrockContent(r task.CallToolResult) []any {
+	var out []any
+	image := func(mime, data string) {
+		out = append(out, map[string]any{"image": map[string]any{"format": strings.TrimPrefix(mime, "image/"), "source": map[string]any{"bytes": data}}})
+	}
+	for _, c := range r.Content {
+		switch {
+		case c.Type == "text":
+			out = append(out, map[string]any{"text": c.Text})
+		case c.Type == "image" && c.Data != "":
+			image(c.MimeType, c.Data)
+		case c.Type == "resource" && c.Resource != nil && c.Resource.Text != "":
+			out = append(out, map[string]any{"text": c.Resource.Text})
+		case c.Type == "resource" && c.Resource != nil && c.Resource.MimeType == "application/pdf":
+			out = append(out, map[string]any{"document": map[string]any{"format": "pdf", "name": "document", "source": map[string]any{"bytes": c.Resource.Blob}}})
+		case c.Type == "resource" && c.Resource != nil && strings.HasPrefix(c.Resource.MimeType, "image/"):
+			image(c.Resource.MimeType, c.Resource.Blob)
+		}
+	}
+	if r.StructuredContent != nil {
+		out = append(out, map[string]any{"json": r.StructuredContent})
+	}
+	if len(out) == 0 {
+		out = append(out, map[string]any{"text": text(r)})
 	}
 	return out
 }
@@ -381,6 +418,32 @@ func (d *Driver) NormalizeCalls(dialect string, raw json.RawMessage) ([]Call, er
 					args = map[string]any{}
 				}
 				calls = append(calls, Call{Name: b.Name, CallID: b.ID, Arguments: args})
+			}
+		}
+	case "bedrock":
+		var resp struct {
+			Output struct {
+				Message struct {
+					Content []struct {
+						ToolUse *struct {
+							ToolUseID string         `json:"toolUseId"`
+							Name      string         `json:"name"`
+							Input     map[string]any `json:"input"`
+						} `json:"toolUse"`
+					} `json:"content"`
+				} `json:"message"`
+			} `json:"output"`
+		}
+		if err := json.Unmarshal(raw, &resp); err != nil {
+			return nil, fmt.Errorf("not a Converse response: %v", err)
+		}
+		for _, b := range resp.Output.Message.Content {
+			if u := b.ToolUse; u != nil {
+				args := u.Input
+				if args == nil {
+					args = map[string]any{}
+				}
+				calls = append(calls, Call{Name: u.Name, CallID: u.ToolUseID, Arguments: args})
 			}
 		}
 	case "gemini":

@@ -35,6 +35,7 @@ type Env struct {
 	OpenAIBaseURL    string // includes /v1
 	AnthropicBaseURL string
 	GeminiBaseURL    string
+	BedrockBaseURL   string
 	APIKey           string
 	// HTTPClient is used for every request (nil = a fresh client).
 	HTTPClient *http.Client
@@ -49,12 +50,12 @@ func EnvFromOS() Env {
 // map, as sent to a --driver-url server).
 func EnvFromMap(get func(string) string) Env {
 	key := get(task.EnvOpenAIKey)
-	for _, k := range []string{task.EnvAnthKey, task.EnvGemKey, task.EnvGoogleKey} {
+	for _, k := range []string{task.EnvAnthKey, task.EnvGemKey, task.EnvGoogleKey, task.EnvAWSKeyID} {
 		if key == "" {
 			key = get(k)
 		}
 	}
-	return Env{OpenAIBaseURL: get(task.EnvOpenAIURL), AnthropicBaseURL: get(task.EnvAnthURL), GeminiBaseURL: get(task.EnvGemURL), APIKey: key}
+	return Env{OpenAIBaseURL: get(task.EnvOpenAIURL), AnthropicBaseURL: get(task.EnvAnthURL), GeminiBaseURL: get(task.EnvGemURL), BedrockBaseURL: get(task.EnvBedrockURL), APIKey: key}
 }
 
 // Dialect is the reference driver of one dialect, in the dialect's

@@ -29,6 +29,12 @@ const (
 	EnvGemURL    = "GOOGLE_GEMINI_BASE_URL"
 	EnvGemKey    = "GEMINI_API_KEY"
 	EnvGoogleKey = "GOOGLE_API_KEY"
+	// Amazon Bedrock: the AWS SDKs' service endpoint variable and static
+	// credentials, whose access key id names the session.
+	EnvBedrockURL = "AWS_ENDPOINT_URL_BEDROCK_RUNTIME"
+	EnvAWSKeyID   = "AWS_ACCESS_KEY_ID"
+	EnvAWSSecret  = "AWS_SECRET_ACCESS_KEY"
+	EnvAWSRegion  = "AWS_REGION"
 )
 
 // Task is what a driver is asked to do: declare the tools, send the
@@ -134,6 +140,7 @@ var Defaults = map[conv.Dialect]string{
 	conv.OpenAIResponses: "gpt-5",
 	conv.Anthropic:       "claude-sonnet-4-5",
 	conv.Gemini:          "gemini-3-flash-preview",
+	conv.Bedrock:         "us.anthropic.claude-haiku-4-5-20251001-v1:0",
 }
 
 // FromScenario builds the task a driver runs for one scenario, dialect and

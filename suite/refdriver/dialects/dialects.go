@@ -7,6 +7,7 @@ import (
 	"io"
 
 	anthropic "github.com/toolwire/toolwire/mockprovider/anthropic/refdriver"
+	bedrock "github.com/toolwire/toolwire/mockprovider/bedrock/refdriver"
 	gemini "github.com/toolwire/toolwire/mockprovider/gemini/refdriver"
 	openaichat "github.com/toolwire/toolwire/mockprovider/openaichat/refdriver"
 	openairesp "github.com/toolwire/toolwire/mockprovider/openairesp/refdriver"
@@ -15,7 +16,7 @@ import (
 
 // All is the reference driver of every dialect.
 func All() []refdriver.Dialect {
-	return []refdriver.Dialect{openaichat.Dialect(), openairesp.Dialect(), anthropic.Dialect(), gemini.Dialect()}
+	return []refdriver.Dialect{openaichat.Dialect(), openairesp.Dialect(), anthropic.Dialect(), gemini.Dialect(), bedrock.Dialect()}
 }
 
 // Driver is the reference driver on every dialect, with the mistake brk

@@ -1,0 +1,43 @@
+package bedrock
+
+import (
+	"github.com/toolwire/toolwire/mockprovider/dialect"
+	"github.com/toolwire/toolwire/mockprovider/rules"
+	"github.com/toolwire/toolwire/suite/checks"
+)
+
+// Sources the judge cites for the Converse API.
+const (
+	guide          = "https://docs.aws.amazon.com/bedrock/latest/userguide/tool-use-inference-call.html"
+	toolChoiceDoc  = "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolChoice.html"
+	resultDoc      = "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolResultBlock.html (status: success | error)"
+	resultBlockDoc = "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolResultContentBlock.html (json, text, image, document, video)"
+	limitSource    = "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_InferenceConfiguration.html (maxTokens: the maximum number of tokens to allow in the generated response)"
+)
+
+var judge = dialect.Judge{
+	Guide:        guide,
+	ForcedChoice: `toolChoice "any" or "tool"`,
+	ChoiceShape:  `toolConfig.toolChoice {"tool": {"name": …}}`,
+	// The mock leaves a call the limit cut out of its answer, as Gemini
+	// does: nothing to run, so no truncated-call rule.
+	TruncatedSignal: `stopReason "max_tokens"`,
+	ErrorLevel:      rules.MUST, ErrorSummary: `A tool error (MCP isError) is sent as a toolResult with status "error"`, ErrorSource: resultDoc,
+	ErrorWhy:           `data the model needs is lost: status "error" is how the API tells the model that the call failed; without it the error text reads as the tool's output`,
+	ErrorForm:          `a toolResult with status "error"`,
+	ErrorFix:           `set "status": "error" on the toolResult`,
+	StructuredObjectIn: "a toolResult json block",
+	LimitMember:        "inferenceConfig.maxTokens",
+	MatchSummary:       "Each toolResult references the toolUse it answers (by toolUseId): no result carries another call's data",
+	MediaInResults:     dialect.Always,
+	ResultPath:         resultPath,
+	ExtraChecks: []dialect.JudgeCheck{
+		{Check: checks.ToolChoiceSent, Level: rules.MUST, Feature: "tool-choice", Summary: `The request carries the toolChoice the task asks for ({"tool": {"name": …}} for a forced tool)`, Source: toolChoiceDoc},
+		{Check: checks.CarriesMedia, Level: rules.SHOULD, Feature: "images", Summary: "Images and documents returned by a tool travel as image/document blocks inside the toolResult", Source: resultBlockDoc},
+		{Check: checks.StructuredObject, Level: rules.SHOULD, Feature: "structured", Summary: "Structured tool output is sent as a json block of the toolResult, not as a JSON string", Why: "SHOULD: the data still reaches the model, as a JSON string; only its form is off", Source: resultBlockDoc},
+		{Check: checks.MaxOutputTokensSent, Level: rules.MUST, Feature: "truncation", Summary: "The first request carries the task's max_output_tokens as inferenceConfig.maxTokens", Source: limitSource},
+	},
+}
+
+// Judge is what the conformance suite's judge knows of the Converse API.
+func (d *Dialect) Judge() *dialect.Judge { return &judge }
