@@ -34,7 +34,7 @@ fuzz: fuzz-short
 ## conformance: the suite against the bundled reference driver, every profile; reports in $(REPORTS)
 conformance: build
 	@echo "conformance: the suite against the reference driver, every scenario x dialect x stream mode; reports in $(REPORTS)"
-	$(BIN)/toolwire conform --driver $(BIN)/toolwire-refdriver --report-dir $(REPORTS)
+	$(BIN)/toolwire conform --driver $(BIN)/toolwire-refdriver --dialects openai-chat,openai-responses,anthropic,gemini,bedrock --report-dir $(REPORTS)
 
 ## libraries: the suite against real adapter libraries (the drivers in examples/libraries, dependencies
 ## pinned there: npm ci / go build, network to the npm registry and the module proxy on a cold run),

@@ -388,7 +388,7 @@ func formatPlan(ctx context.Context, cfg FormatConfig) (*plan, error) {
 		cfg.Timeout = 10 * time.Second
 	}
 	if len(cfg.Dialects) == 0 {
-		cfg.Dialects = append([]conv.Dialect(nil), conv.Dialects...)
+		cfg.Dialects = defaultDialects()
 	}
 	for _, d := range cfg.Dialects {
 		if !slices.Contains(conv.Dialects, d) {

@@ -39,7 +39,7 @@ func referenceFormat(b formatdriver.Break) suite.FormatDriver {
 // The honest reference format driver is conformant in every dialect, and
 // every format-mode rule and scenario check was judged.
 func TestFormatModeReferenceDriverIsConformant(t *testing.T) {
-	run := runFormatMode(t, suite.FormatConfig{Driver: referenceFormat("")})
+	run := runFormatMode(t, suite.FormatConfig{Driver: referenceFormat(""), Dialects: conv.Dialects})
 	if v := run.Verdict(); v != reports.VerdictConformant {
 		t.Fatalf("verdict %s\n%s", v, describeFailures(run))
 	}
@@ -77,7 +77,7 @@ func TestFormatModeBreaksFailTheirRules(t *testing.T) {
 	for _, b := range formatdriver.Breaks() {
 		t.Run(string(b.Name), func(t *testing.T) {
 			t.Parallel()
-			run := runFormatMode(t, suite.FormatConfig{Driver: referenceFormat(b.Name)})
+			run := runFormatMode(t, suite.FormatConfig{Driver: referenceFormat(b.Name), Dialects: conv.Dialects})
 			want := slices.Clone(b.Rules)
 			sort.Strings(want)
 			if got := failing(run); !slices.Equal(got, want) {

@@ -37,7 +37,8 @@ import (
 // Config says what to run and how.
 type Config struct {
 	Driver Driver
-	// Dialects to test (nil = all four provider dialects).
+	// Dialects to test (nil = every dialect but the opt-in ones: Bedrock is
+	// run only when named).
 	Dialects []conv.Dialect
 	// Features the implementation supports (nil = all). Scenarios and
 	// rules needing an undeclared feature are reported not-supported.
@@ -90,7 +91,7 @@ func New(cfg Config) (*Harness, error) {
 		cfg.Timeout = 60 * time.Second
 	}
 	if len(cfg.Dialects) == 0 {
-		cfg.Dialects = append([]conv.Dialect(nil), conv.Dialects...)
+		cfg.Dialects = defaultDialects()
 	}
 	for _, d := range cfg.Dialects {
 		if !slices.Contains(conv.Dialects, d) {

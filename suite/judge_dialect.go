@@ -41,3 +41,15 @@ func guide(d conv.Dialect) string { return judgeOf(d).Guide }
 func callIDFor(d conv.Dialect, c *formatCase, i int) string {
 	return formatOf(d).CallID(c.tag(), i)
 }
+
+// defaultDialects are the dialects a run covers when it names none: every
+// judged dialect but those a driver must opt in to.
+func defaultDialects() []conv.Dialect {
+	var out []conv.Dialect
+	for _, d := range conv.Dialects {
+		if j, ok := judgedDialects()[d]; ok && !j.Judge().OptIn {
+			out = append(out, d)
+		}
+	}
+	return out
+}

@@ -118,7 +118,7 @@ Exit status: 0 conformant, 1 conformance failures, 2 harness or configuration er
 	f.StringVar(&o.ToolURL, "tool-url", "", "RAP tool URL to judge")
 	f.BoolVar(&o.Reference, "reference", false, "run the reference driver (toolwire-refdriver next to this binary, or on PATH)")
 	f.StringVar(&o.ReferenceBreak, "reference-break", "", "make the reference driver commit one mistake (see toolwire-refdriver --list-breaks)")
-	f.StringVar(&dialects, "dialects", "", "dialects to test, comma-separated (default all: openai-chat,openai-responses,anthropic,gemini)")
+	f.StringVar(&dialects, "dialects", "", "dialects to test, comma-separated (default openai-chat,openai-responses,anthropic,gemini; bedrock is run only when named)")
 	f.StringVar(&features, "features", "", "features the implementation supports, comma-separated (default all; e.g. streaming,images,documents,reasoning,parallel,structured)")
 	f.StringVar(&scenarios, "scenario", "", "scenario names or globs, comma-separated (default all)")
 	f.StringSliceVar(&o.ScenarioDirs, "scenarios-dir", nil, "extra scenario directories")

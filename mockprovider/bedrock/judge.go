@@ -16,6 +16,8 @@ const (
 )
 
 var judge = dialect.Judge{
+	// Added after the four others: drivers name it to be run on it.
+	OptIn:        true,
 	Guide:        guide,
 	ForcedChoice: `toolChoice "any" or "tool"`,
 	ChoiceShape:  `toolConfig.toolChoice {"tool": {"name": …}}`,

@@ -20,6 +20,10 @@ type Judged interface {
 // sources its checks cite, how the API forces a call, cuts a turn, flags
 // a tool error and carries media, and the checks only some dialects have.
 type Judge struct {
+	// OptIn: a driver is run on the dialect only when it names it
+	// (--dialects), so a driver written before the dialect existed keeps
+	// its verdict.
+	OptIn bool
 	// Guide is the API's tool-use guide, the default source.
 	Guide string
 	// ForcedChoice is how the dialect forces a call; ChoiceShape is the
