@@ -265,6 +265,9 @@ func sessionKey(d dialect.Dialect, w http.ResponseWriter, r *http.Request) (stri
 // stages ARCHITECTURE.md describes: key, body, faults, decode, rules, model,
 // encode, with the journal written last (deferred) whatever happened.
 func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
+	// A dialect's rules are fixed once it is built; Rules may sort its
+	// declarations, which is not work for every request.
+	ruleSet := d.Rules()
 	return func(w http.ResponseWriter, r *http.Request) {
 		// 1. The API key names the session.
 		key, ok := sessionKey(d, w, r)
@@ -396,7 +399,7 @@ func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
 		// 5. Rules, the model catalog's first; record and replay modes
 		// answer from elsewhere.
 		unknownModel := s.checkModel(d, r, x.Env)
-		vs := rules.Run(d.Rules(), req, x.Env)
+		vs := rules.Run(ruleSet, req, x.Env)
 		if unknownModel != nil {
 			vs = append([]rules.Violation{*unknownModel}, vs...)
 		}

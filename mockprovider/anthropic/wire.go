@@ -138,13 +138,9 @@ func decodeTagged(dec *jsontext.Decoder, tagOut *string, def string, tags []stri
 	if err != nil {
 		return err
 	}
-	tag, ok := wirejson.TypeTag(raw)
+	tag, ok, present := wirejson.TypeMember(raw)
 	if !ok {
-		var probe struct {
-			Type jsontext.Value `json:"type"`
-		}
-		_ = json.Unmarshal(raw, &probe)
-		if def == "" || len(probe.Type) > 0 {
+		if def == "" || present {
 			return &wirejson.InvalidError{Message: "Unable to extract tag using discriminator 'type'"}
 		}
 		tag = def

@@ -182,10 +182,11 @@ func encodeCompletion(o *output) []byte {
 	for _, c := range o.Calls {
 		m.ToolCalls = append(m.ToolCalls, answerCall{ID: c.ID, Type: "function", Function: answerFunction{Name: c.Name, Arguments: c.Arguments}})
 	}
+	// Names are not checked for duplicates: the structs' are distinct.
 	b, _ := json.Marshal(completion{
 		ID: o.ID, Object: "chat.completion", Created: o.Created, Model: o.Model,
 		Choices: []choice{{Message: m, FinishReason: o.Finish}},
 		Usage:   &o.Usage, ServiceTier: "default", SystemFingerprint: o.Fingerprint,
-	}, jsontext.AllowInvalidUTF8(true))
+	}, jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(true))
 	return b
 }

@@ -276,16 +276,6 @@ func CheckSchemas(decls []ToolDecl) []rules.Violation {
 // nothing), remembered by the schema's bytes (schemaVerdicts).
 func schemaProblem(raw json.RawMessage) string { return schemaVerdicts.get(raw, compileProblem) }
 
-// strictVerdict is strictProblem on the raw schema; "" when it is fine or
-// is not a JSON object (CheckSchemas reports that).
-func strictVerdict(raw json.RawMessage) string {
-	var s map[string]any
-	if json.Unmarshal(raw, &s) != nil {
-		return ""
-	}
-	return strictProblem(s, nil)
-}
-
 func compileProblem(raw json.RawMessage) string { return schemaCheck(raw, true) }
 
 // ownSchemaProblem is compileProblem without the meta-schema: the mock's
@@ -357,50 +347,6 @@ func CheckStrict(decls []ToolDecl) []rules.Violation {
 		}
 	}
 	return out
-}
-
-func strictProblem(s map[string]any, ctx []string) string {
-	props, hasProps := s["properties"].(map[string]any)
-	if s["type"] == "object" || hasProps {
-		if ap, ok := s["additionalProperties"]; !ok || ap != false {
-			return fmt.Sprintf("In context=%s, 'additionalProperties' is required to be supplied and to be false.", pyTuple(ctx))
-		}
-		required := map[string]bool{}
-		if req, ok := s["required"].([]any); ok {
-			for _, r := range req {
-				if name, ok := r.(string); ok {
-					required[name] = true
-				}
-			}
-		}
-		for _, k := range sortedKeys(props) {
-			if !required[k] {
-				return fmt.Sprintf("In context=%s, 'required' is required to be supplied and to be an array including every key in properties. Missing '%s'.", pyTuple(ctx), k)
-			}
-		}
-		for _, k := range sortedKeys(props) {
-			if sub, ok := props[k].(map[string]any); ok {
-				if msg := strictProblem(sub, append(ctx, "properties", k)); msg != "" {
-					return msg
-				}
-			}
-		}
-	}
-	if items, ok := s["items"].(map[string]any); ok {
-		return strictProblem(items, append(ctx, "items"))
-	}
-	for _, defsKey := range []string{"$defs", "definitions"} {
-		if defs, ok := s[defsKey].(map[string]any); ok {
-			for _, k := range sortedKeys(defs) {
-				if sub, ok := defs[k].(map[string]any); ok {
-					if msg := strictProblem(sub, append(ctx, defsKey, k)); msg != "" {
-						return msg
-					}
-				}
-			}
-		}
-	}
-	return ""
 }
 
 // pyTuple renders a context path the way the API does: () or ('a', 'b').

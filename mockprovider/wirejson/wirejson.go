@@ -229,17 +229,25 @@ func removeMember(doc []byte, path []string) ([]byte, bool) {
 // strict decoder has read whole: what picks a union's variant. False when
 // there is none or it is not a string.
 func TypeTag(raw []byte) (string, bool) {
+	tag, ok, _ := TypeMember(raw)
+	return tag, ok
+}
+
+// TypeMember is TypeTag, and whether raw has a "type" member at all (of
+// any kind): a union with a default variant tells an absent tag from a
+// wrong one, and learns both in one reading.
+func TypeMember(raw []byte) (tag string, ok, present bool) {
 	var probe struct {
 		Type jsontext.Value `json:"type"`
 	}
-	if json.Unmarshal(raw, &probe, lenientAgain) != nil || probe.Type.Kind() != '"' {
-		return "", false
+	if json.Unmarshal(raw, &probe, lenientAgain) != nil {
+		return "", false, false
 	}
-	var tag string
-	if json.Unmarshal(probe.Type, &tag, lenientAgain) != nil {
-		return "", false
+	present = len(probe.Type) > 0
+	if probe.Type.Kind() != '"' || json.Unmarshal(probe.Type, &tag, lenientAgain) != nil {
+		return "", false, present
 	}
-	return tag, true
+	return tag, true, true
 }
 
 // Relocate makes an error found decoding a value on its own an error of

@@ -111,3 +111,29 @@ func TestBracketed(t *testing.T) {
 		t.Fatal(got)
 	}
 }
+
+// TestTypeMember: the tag, whether it is a string, and whether the member
+// is there at all, from one reading; only the top level counts.
+func TestTypeMember(t *testing.T) {
+	for _, c := range []struct {
+		raw         string
+		tag         string
+		ok, present bool
+	}{
+		{`{"type":"custom","name":"f"}`, "custom", true, true},
+		{`{"name":"f","type":"t\u0065xt"}`, "text", true, true},
+		{`{"type":1}`, "", false, true},
+		{`{"type":null}`, "", false, true},
+		{`{"type":{"type":"x"}}`, "", false, true},
+		{`{"name":"f","input_schema":{"type":"object"}}`, "", false, false},
+		{`{}`, "", false, false},
+	} {
+		tag, ok, present := wirejson.TypeMember([]byte(c.raw))
+		if tag != c.tag || ok != c.ok || present != c.present {
+			t.Errorf("TypeMember(%s) = %q, %v, %v; want %q, %v, %v", c.raw, tag, ok, present, c.tag, c.ok, c.present)
+		}
+		if tag2, ok2 := wirejson.TypeTag([]byte(c.raw)); tag2 != c.tag || ok2 != c.ok {
+			t.Errorf("TypeTag(%s) = %q, %v; want %q, %v", c.raw, tag2, ok2, c.tag, c.ok)
+		}
+	}
+}
