@@ -49,24 +49,5 @@ func (b *Block) callArguments() map[string]any {
 	if b.inputArgs == nil {
 		return nil
 	}
-	return copyValue(b.inputArgs).(map[string]any)
-}
-
-// copyValue copies the objects and arrays of a parsed JSON value.
-func copyValue(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = copyValue(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = copyValue(e)
-		}
-		return out
-	}
-	return v
+	return resume.CopyObject(b.inputArgs)
 }

@@ -77,24 +77,5 @@ func (it *Item) callArguments() map[string]any {
 	if it.parsedArgs == nil {
 		return callArguments(it.Arguments)
 	}
-	return copyValue(it.parsedArgs).(map[string]any)
-}
-
-// copyValue copies the objects and arrays of a parsed JSON value.
-func copyValue(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = copyValue(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = copyValue(e)
-		}
-		return out
-	}
-	return v
+	return resume.CopyObject(it.parsedArgs)
 }
