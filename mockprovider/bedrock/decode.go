@@ -22,8 +22,7 @@ const (
 
 // Decode reads the path's model and the body.
 func (d *Dialect) Decode(x *dialect.Exchange, body []byte) (any, *conv.Conversation, *wire.APIError) {
-	lenient := x.Env != nil && x.Env.Options.Lenient
-	req, aerr := decodeBody(body, lenient)
+	req, aerr := decodeBody(body)
 	if aerr != nil {
 		return nil, nil, aerr
 	}
@@ -32,15 +31,17 @@ func (d *Dialect) Decode(x *dialect.Exchange, body []byte) (any, *conv.Conversat
 	return req, toConversation(req), nil
 }
 
-// decodeBody reads the body into a Request. The wording of decoding
-// errors is inferred: Bedrock's REST-JSON front end answers a
-// ValidationException, and no capture shows its text for each kind.
-func decodeBody(body []byte, lenient bool) (*Request, *wire.APIError) {
+// decodeBody reads the body into a Request. Members the request does not
+// define are skipped and kept for known-fields to journal (no capture shows
+// Converse refusing one). The wording of decoding errors is inferred:
+// Bedrock's REST-JSON front end answers a ValidationException, and no
+// capture shows its text for each kind.
+func decodeBody(body []byte) (*Request, *wire.APIError) {
 	req := &Request{BodyLen: len(body)}
 	if len(bytes.TrimSpace(body)) == 0 {
 		return req, nil
 	}
-	unknown, err := wirejson.Decode(body, req, wirejson.Options{Lenient: lenient})
+	unknown, err := wirejson.Decode(body, req, wirejson.Options{Lenient: true})
 	if err != nil {
 		return nil, decodeError(err)
 	}
@@ -56,8 +57,6 @@ func decodeError(e *wirejson.Error) *wire.APIError {
 	case wirejson.Syntax, wirejson.InvalidUTF8:
 		return &wire.APIError{Status: http.StatusBadRequest, Type: "SerializationException", RuleID: RuleValidJSON,
 			Message: "Could not parse request body into json"}
-	case wirejson.UnknownMember:
-		return bad(RuleKnownFields, fmt.Sprintf("Malformed input request: #: extraneous key [%s] is not permitted, please reformat your input and try again.", wirejson.Dotted(e.Path)))
 	}
 	return bad(RuleFieldTypes, fmt.Sprintf("The value at %s is invalid. Provide a valid value for the field and try again.", wirejson.Dotted(e.Path)))
 }
