@@ -109,7 +109,7 @@ func run(ctx context.Context, brk core.Break, env core.Env, t *task.Task) (strin
 			case "text":
 				text += b.Text
 			case "tool_use":
-				// input is already an object (https://platform.openai.com/docs/guides/function-calling).
+				// input is already an object (https://docs.claude.com/en/docs/agents-and-tools/tool-use/implement-tool-use).
 				var args map[string]any
 				ok := json.Unmarshal(b.Input, &args) == nil && args != nil
 				res, err := m.Answer(t, core.Call{Name: b.Name, Args: args, BadArgs: !ok})
@@ -135,7 +135,7 @@ func run(ctx context.Context, brk core.Break, env core.Env, t *task.Task) (strin
 
 // sendBack is what follows a model turn with calls: the turn itself, then
 // all results in ONE user message, first in its content
-// (https://platform.openai.com/docs/guides/function-calling); sent
+// (https://docs.claude.com/en/docs/agents-and-tools/tool-use/implement-tool-use); sent
 // reports whether the results went back as results.
 func (m *mistake) sendBack(callTurn anthropic.MessageParam, answers []core.Answer) (reply []anthropic.MessageParam, sent bool) {
 	if m.reply != nil {
@@ -182,7 +182,7 @@ func anthropicTurn(ctx context.Context, client *anthropic.Client, params anthrop
 }
 
 // anthropicToolResult converts a CallToolResult to a tool_result block:
-// text, image and document blocks, is_error for tool errors (https://platform.openai.com/docs/guides/function-calling
+// text, image and document blocks, is_error for tool errors (https://docs.claude.com/en/docs/agents-and-tools/tool-use/implement-tool-use
 // §The `is_error` flag, §Rich content in results).
 func (m *mistake) toolResult(id string, r task.CallToolResult) anthropic.ContentBlockParamUnion {
 	var content []any
