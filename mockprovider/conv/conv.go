@@ -52,6 +52,38 @@ type Controls struct {
 	// SerialCalls is set by parallel_tool_calls: false (OpenAI) or
 	// disable_parallel_tool_use: true (Anthropic): at most one call a turn.
 	SerialCalls bool `json:"serial_calls,omitempty"`
+	// Output is the form the answer's text must take (structured
+	// outputs); nil for free text.
+	Output *Output `json:"output,omitempty"`
+	// Candidates is how many alternative answers the request asks for
+	// (Chat n, Gemini candidateCount); 0 and 1 both mean one.
+	Candidates int `json:"candidates,omitempty"`
+	// AllowedTools limits the calls the model may make to these names
+	// (Gemini allowedFunctionNames with mode ANY or VALIDATED); empty
+	// allows every declared tool.
+	AllowedTools []string `json:"allowed_tools,omitempty"`
+}
+
+// OutputKind is how a request constrains the answer's text.
+type OutputKind string
+
+const (
+	// OutputJSONSchema: the text is one JSON value valid against Schema.
+	OutputJSONSchema OutputKind = "json_schema"
+	// OutputJSONObject: the text is a JSON object (JSON mode, no schema).
+	OutputJSONObject OutputKind = "json_object"
+)
+
+// Output is a request's structured-output demand: Chat response_format,
+// Responses text.format, Anthropic output_config.format, Gemini
+// responseMimeType with responseSchema or responseJsonSchema.
+type Output struct {
+	Kind OutputKind `json:"kind"`
+	// Name is the schema's name where the API names it ("" elsewhere).
+	Name string `json:"name,omitempty"`
+	// Schema is a JSON Schema (a dialect converts its own schema dialect,
+	// such as Gemini's OpenAPI subset, before putting it here).
+	Schema json.RawMessage `json:"schema,omitempty"`
 }
 
 // Tool is one declared function.

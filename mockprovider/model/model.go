@@ -137,6 +137,8 @@ func (e *Engine) Next(c *conv.Conversation, scenarioName string) (*Reply, error)
 // error is returned, when ctx ends.
 func (e *Engine) NextContext(ctx context.Context, c *conv.Conversation, scenarioName string) (*Reply, error) {
 	var r *Reply
+	var scripted any // the scenario turn's structured output
+	where := ""      // the scenario turn, for notes
 	syn := &synthesizer{ctx: ctx}
 	if scenarioName != "" {
 		sc, ok := e.Scenarios.Get(scenarioName)
@@ -146,6 +148,7 @@ func (e *Engine) NextContext(ctx context.Context, c *conv.Conversation, scenario
 		n := c.AssistantTurns()
 		if n < len(sc.Turns) {
 			r = fromScript(syn, c, sc, n)
+			scripted, where = sc.Turns[n].Output, r.Source
 		} else {
 			r = e.defaultReply(syn, c)
 			r.Source = fmt.Sprintf("scenario %s (script ended; default model)", sc.Name)
@@ -153,11 +156,13 @@ func (e *Engine) NextContext(ctx context.Context, c *conv.Conversation, scenario
 	} else {
 		r = e.defaultReply(syn, c)
 	}
+	trimCalls(c, r)
+	shapeOutput(syn, c, r, scripted, where)
 	if syn.err != nil {
 		return nil, syn.err
 	}
 	r.Notes = append(r.Notes, syn.notes...)
-	return obey(c, r), nil
+	return limit(c, r), nil
 }
 
 // synthesizer runs argument synthesis for one reply, keeping its notes
@@ -331,7 +336,12 @@ func pickTool(c *conv.Conversation) *conv.Tool {
 	}
 	text := strings.ToLower(c.LastUserText())
 	for i := range c.Tools {
-		if text != "" && strings.Contains(text, strings.ToLower(c.Tools[i].Name)) {
+		if allowed(c, c.Tools[i].Name) && text != "" && strings.Contains(text, strings.ToLower(c.Tools[i].Name)) {
+			return &c.Tools[i]
+		}
+	}
+	for i := range c.Tools {
+		if allowed(c, c.Tools[i].Name) {
 			return &c.Tools[i]
 		}
 	}

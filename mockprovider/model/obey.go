@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
@@ -12,7 +13,49 @@ import (
 // keeps the first, a stop sequence ends the text, and the token limit cuts
 // the turn where a real model would stop.
 func obey(c *conv.Conversation, r *Reply) *Reply {
+	trimCalls(c, r)
+	return limit(c, r)
+}
+
+// allowed reports whether the request lets the model call name.
+func allowed(c *conv.Conversation, name string) bool {
+	return len(c.Controls.AllowedTools) == 0 || slices.Contains(c.Controls.AllowedTools, name)
+}
+
+// trimCalls drops the calls the request does not allow: all of them under
+// tool_choice none, those to a tool outside the allowed names, all but the
+// first when one call a turn is allowed.
+func trimCalls(c *conv.Conversation, r *Reply) {
 	r.CutCall = -1
+	if len(c.Controls.AllowedTools) > 0 {
+		dropped := 0
+		parts := r.Turn.Parts[:0:0]
+		raw := map[int]string{}
+		n := 0
+		for _, p := range r.Turn.Parts {
+			if p.Kind == conv.KindCall {
+				if !allowed(c, p.Call.Name) {
+					dropped++
+					n++
+					continue
+				}
+				if text, ok := r.RawArguments[n]; ok {
+					raw[n-dropped] = text
+				}
+				n++
+			}
+			parts = append(parts, p)
+		}
+		if dropped > 0 {
+			r.Turn.Parts = parts
+			r.RawArguments = raw
+			r.TrimmedCalls += dropped
+			r.Notes = append(r.Notes, fmt.Sprintf("allowed function names %v: %d call(s) of the reply to other tools not sent", c.Controls.AllowedTools, dropped))
+			if len(r.Calls()) == 0 && r.Text() == "" {
+				r.Turn.Parts = append(r.Turn.Parts, conv.Part{Kind: conv.KindText, Text: finalText(c)})
+			}
+		}
+	}
 	calls := 0
 	for _, p := range r.Turn.Parts {
 		if p.Kind == conv.KindCall {
@@ -21,17 +64,21 @@ func obey(c *conv.Conversation, r *Reply) *Reply {
 	}
 	switch {
 	case calls > 0 && c.ToolChoice.Mode == conv.ToolChoiceNone:
-		r.TrimmedCalls = calls
+		r.TrimmedCalls += calls
 		r.Notes = append(r.Notes, fmt.Sprintf("tool_choice none: %d call(s) of the reply not sent", calls))
 		keepCalls(r, 0)
 		if r.Text() == "" {
 			r.Turn.Parts = append(r.Turn.Parts, conv.Part{Kind: conv.KindText, Text: finalText(c)})
 		}
 	case calls > 1 && c.Controls.SerialCalls:
-		r.TrimmedCalls = calls - 1
+		r.TrimmedCalls += calls - 1
 		r.Notes = append(r.Notes, fmt.Sprintf("one call a turn (parallel tool calls off): %d of %d calls not sent", calls-1, calls))
 		keepCalls(r, 1)
 	}
+}
+
+// limit ends the reply where a stop sequence or the token limit would.
+func limit(c *conv.Conversation, r *Reply) *Reply {
 	stopAtSequence(c.Controls.StopSequences, r)
 	if limit := c.Controls.MaxOutputTokens; limit > 0 {
 		cutToTokens(r, limit)

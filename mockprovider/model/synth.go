@@ -43,6 +43,22 @@ func SynthesizeContext(ctx context.Context, schema json.RawMessage) (args map[st
 	return args, notes, err
 }
 
+// SynthesizeValueContext builds a value of any type valid against schema
+// (a structured output's schema need not describe an object); a schema it
+// cannot read yields {}.
+func SynthesizeValueContext(ctx context.Context, schema json.RawMessage) (value any, notes []string, err error) {
+	var root map[string]any
+	if len(schema) == 0 || json.Unmarshal(schema, &root) != nil {
+		return map[string]any{}, nil, nil
+	}
+	s := &synth{root: root, ctx: ctx, budget: MaxSynthBytes, schemaLen: len(schema)}
+	v := s.value(root, "", 0)
+	if s.cancelled {
+		return nil, nil, ctx.Err()
+	}
+	return v, s.notes, nil
+}
+
 // What synthesis builds at most, however large a schema's bounds: a
 // schema of a few hundred bytes must not make the mock build megabytes.
 const (

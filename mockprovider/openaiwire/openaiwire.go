@@ -379,3 +379,14 @@ func sortedKeys(m map[string]any) []string {
 	sort.Strings(out)
 	return out
 }
+
+// SchemaProblem is what the API finds wrong with a JSON Schema it takes
+// as an object's description — a function's parameters or a response
+// format's schema — ("" for nothing); the caller words the context
+// ("Invalid schema for function 'f': …", "… for response_format 'r': …").
+func SchemaProblem(raw json.RawMessage) string { return schemaProblem(raw) }
+
+// StrictProblem is what strict mode finds wrong with such a schema: an
+// object without additionalProperties: false or with a property missing
+// from required ("" for nothing).
+func StrictProblem(raw json.RawMessage) string { return strictVerdict(raw) }

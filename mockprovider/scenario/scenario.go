@@ -67,8 +67,14 @@ type Turn struct {
 	Reasoning *Reasoning `json:"reasoning,omitempty" yaml:"reasoning,omitempty"`
 	// Text is said before the calls, or is the final answer. "{{results}}"
 	// is replaced by the quoted tool results of the request.
-	Text    string `json:"text,omitempty" yaml:"text,omitempty"`
-	Calls   []Call `json:"calls,omitempty" yaml:"calls,omitempty"`
+	Text string `json:"text,omitempty" yaml:"text,omitempty"`
+	// Output is the final answer as a JSON value, for a request that asks
+	// for structured output: it is sent as the answer's text, and the
+	// journal notes a scenario error when it does not validate against
+	// the request's schema. Without it such a request gets a value built
+	// from its schema.
+	Output any    `json:"output,omitempty" yaml:"output,omitempty"`
+	Calls  []Call `json:"calls,omitempty" yaml:"calls,omitempty"`
 	Refusal string `json:"refusal,omitempty" yaml:"refusal,omitempty"`
 	// Stream shapes the streamed form of this turn.
 	Stream *Stream `json:"stream,omitempty" yaml:"stream,omitempty"`
