@@ -73,8 +73,8 @@ type Turn struct {
 	// journal notes a scenario error when it does not validate against
 	// the request's schema. Without it such a request gets a value built
 	// from its schema.
-	Output any    `json:"output,omitempty" yaml:"output,omitempty"`
-	Calls  []Call `json:"calls,omitempty" yaml:"calls,omitempty"`
+	Output  any    `json:"output,omitempty" yaml:"output,omitempty"`
+	Calls   []Call `json:"calls,omitempty" yaml:"calls,omitempty"`
 	Refusal string `json:"refusal,omitempty" yaml:"refusal,omitempty"`
 	// Stream shapes the streamed form of this turn.
 	Stream *Stream `json:"stream,omitempty" yaml:"stream,omitempty"`
