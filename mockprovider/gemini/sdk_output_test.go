@@ -1,0 +1,316 @@
+package gemini_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"google.golang.org/genai"
+
+	"github.com/toolwire/toolwire/mockprovider"
+)
+
+// forecast is what the structured final answers unmarshal into.
+type forecast struct {
+	Summary     string  `json:"summary"`
+	City        string  `json:"city"`
+	Temperature float64 `json:"temperature"`
+	Conditions  string  `json:"conditions"`
+}
+
+// toolLoop runs the default model's weather loop through the SDK, whole or
+// streamed: a call, its result, then the final answer, whose text and
+// candidates are returned (streamed: every chunk's candidates).
+func toolLoop(t *testing.T, client *genai.Client, cfg *genai.GenerateContentConfig, stream bool) (string, [][]*genai.Candidate) {
+	t.Helper()
+	ctx := context.Background()
+	history := []*genai.Content{genai.NewContentFromText("What's the weather in Tokyo?", genai.RoleUser)}
+	for step := 0; step < 2; step++ {
+		var text string
+		var calls []*genai.FunctionCall
+		var cands [][]*genai.Candidate
+		turn := &genai.Content{Role: genai.RoleModel}
+		if stream {
+			var chunks []*genai.GenerateContentResponse
+			var err error
+			text, calls, chunks, err = streamText(client.Models.GenerateContentStream(ctx, "gemini-2.5-flash", history, cfg))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, ch := range chunks {
+				turn.Parts = append(turn.Parts, ch.Candidates[0].Content.Parts...)
+				cands = append(cands, ch.Candidates)
+			}
+		} else {
+			resp, err := client.Models.GenerateContent(ctx, "gemini-2.5-flash", history, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			calls = resp.FunctionCalls()
+			if len(calls) == 0 {
+				text = resp.Text()
+			}
+			turn = resp.Candidates[0].Content
+			cands = append(cands, resp.Candidates)
+		}
+		if step == 1 {
+			if len(calls) != 0 {
+				t.Fatalf("second step still calls: %+v", calls)
+			}
+			return text, cands
+		}
+		if len(calls) != 1 || calls[0].Name != "get_weather" {
+			t.Fatalf("first step: calls %+v, text %q", calls, text)
+		}
+		history = append(history, turn, genai.NewContentFromParts([]*genai.Part{genai.NewPartFromFunctionResponse("get_weather", weatherResult(calls[0]))}, genai.RoleUser))
+	}
+	return "", nil
+}
+
+// forms runs f whole and streamed.
+func forms(t *testing.T, f func(t *testing.T, stream bool)) {
+	for _, stream := range []bool{false, true} {
+		name := "whole"
+		if stream {
+			name = "streamed"
+		}
+		t.Run(name, func(t *testing.T) { f(t, stream) })
+	}
+}
+
+// keysInOrder reports whether the object text's top-level keys come in
+// the order given.
+func keysInOrder(t *testing.T, text string, want ...string) bool {
+	t.Helper()
+	dec := json.NewDecoder(strings.NewReader(text))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		t.Fatalf("not an object: %q", text)
+	}
+	var got []string
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, tok.(string))
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return strings.Join(got, ",") == strings.Join(want, ",")
+}
+
+// TestSDKResponseSchemaAfterToolLoop: with responseMimeType
+// application/json and a responseSchema, the call step is unchanged and
+// the final answer is the JSON the schema describes, its keys in
+// propertyOrdering's order, whole and streamed.
+func TestSDKResponseSchemaAfterToolLoop(t *testing.T) {
+	ts := newServer(t, mockprovider.Options{})
+	schema := &genai.Schema{
+		Type: genai.TypeObject,
+		Properties: map[string]*genai.Schema{
+			"summary":     {Type: genai.TypeString},
+			"city":        {Type: genai.TypeString},
+			"temperature": {Type: genai.TypeNumber},
+			"conditions":  {Type: genai.TypeString, Format: "enum", Enum: []string{"sunny", "cloudy", "rain"}},
+		},
+		Required:         []string{"summary", "city", "temperature", "conditions"},
+		PropertyOrdering: []string{"summary", "city", "temperature", "conditions"},
+	}
+	cfg := &genai.GenerateContentConfig{Tools: []*genai.Tool{weatherTool()}, ResponseMIMEType: "application/json", ResponseSchema: schema}
+	forms(t, func(t *testing.T, stream bool) {
+		key := "schema-" + t.Name()
+		text, _ := toolLoop(t, newClient(t, ts, key, nil, nil), cfg, stream)
+		var f forecast
+		if err := json.Unmarshal([]byte(text), &f); err != nil {
+			t.Fatalf("final text is not the schema's JSON: %v: %q", err, text)
+		}
+		if f.Summary == "" || f.City == "" || (f.Conditions != "sunny" && f.Conditions != "cloudy" && f.Conditions != "rain") {
+			t.Errorf("value %+v does not fill the schema", f)
+		}
+		if !keysInOrder(t, text, "summary", "city", "temperature", "conditions") {
+			t.Errorf("keys not in propertyOrdering's order: %s", text)
+		}
+		if vs := ts.Violations(key); len(vs) != 0 {
+			t.Errorf("violations: %v", vs)
+		}
+	})
+}
+
+// TestSDKResponseJSONSchemaAfterToolLoop: responseJsonSchema works the same
+// way, the keys in the order the schema reaches the API in: go-genai turns
+// the config into a map before sending it, so that is name order
+// (TestJSONSchemaKeyOrder checks the order of a schema sent as written).
+func TestSDKResponseJSONSchemaAfterToolLoop(t *testing.T) {
+	ts := newServer(t, mockprovider.Options{})
+	schema := json.RawMessage(`{"type":"object","properties":{"summary":{"type":"string"},"temperature":{"type":"number"},"city":{"type":"string"}},"required":["summary","temperature","city"],"additionalProperties":false}`)
+	cfg := &genai.GenerateContentConfig{Tools: []*genai.Tool{weatherTool()}, ResponseMIMEType: "application/json", ResponseJsonSchema: schema}
+	forms(t, func(t *testing.T, stream bool) {
+		key := "jsonschema-" + t.Name()
+		text, _ := toolLoop(t, newClient(t, ts, key, nil, nil), cfg, stream)
+		var f forecast
+		dec := json.NewDecoder(strings.NewReader(text))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&f); err != nil || f.Summary == "" || f.City == "" {
+			t.Fatalf("final text %q: %v", text, err)
+		}
+		if !keysInOrder(t, text, "city", "summary", "temperature") {
+			t.Errorf("keys not in the schema's order: %s", text)
+		}
+		if vs := ts.Violations(key); len(vs) != 0 {
+			t.Errorf("violations: %v", vs)
+		}
+	})
+}
+
+// TestSDKJSONModeAndEnum: application/json with no schema answers a JSON
+// value; text/x.enum answers one enum value as bare text.
+func TestSDKJSONModeAndEnum(t *testing.T) {
+	ts := newServer(t, mockprovider.Options{})
+	ctx := context.Background()
+	ask := []*genai.Content{genai.NewContentFromText("Which instrument family is the oboe?", genai.RoleUser)}
+	enum := &genai.GenerateContentConfig{ResponseMIMEType: "text/x.enum", ResponseSchema: &genai.Schema{Type: genai.TypeString, Format: "enum", Enum: []string{"Percussion", "String", "Woodwind"}}}
+	forms(t, func(t *testing.T, stream bool) {
+		client := newClient(t, ts, "enum-"+t.Name(), nil, nil)
+		for name, cfg := range map[string]*genai.GenerateContentConfig{"json mode": {ResponseMIMEType: "application/json"}, "enum": enum} {
+			var text string
+			if stream {
+				var err error
+				if text, _, _, err = streamText(client.Models.GenerateContentStream(ctx, "gemini-2.5-flash", ask, cfg)); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				resp, err := client.Models.GenerateContent(ctx, "gemini-2.5-flash", ask, cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				text = resp.Text()
+			}
+			switch name {
+			case "json mode":
+				if !json.Valid([]byte(text)) {
+					t.Errorf("json mode: %q is not JSON", text)
+				}
+			case "enum":
+				if text != "Percussion" && text != "String" && text != "Woodwind" {
+					t.Errorf("enum: %q is not one of the values, bare", text)
+				}
+			}
+		}
+	})
+}
+
+// TestSDKCandidateCount: candidateCount 2 gives two candidates, indexed 0
+// and 1, in every chunk, whole and streamed, on the call step and the
+// structured final answer alike.
+func TestSDKCandidateCount(t *testing.T) {
+	ts := newServer(t, mockprovider.Options{})
+	cfg := &genai.GenerateContentConfig{Tools: []*genai.Tool{weatherTool()}, CandidateCount: 2,
+		ResponseMIMEType: "application/json", ResponseJsonSchema: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`)}
+	forms(t, func(t *testing.T, stream bool) {
+		key := "candidates-" + t.Name()
+		_, cands := toolLoop(t, newClient(t, ts, key, nil, nil), cfg, stream)
+		for i, cs := range cands {
+			if len(cs) != 2 || cs[0].Index != 0 || cs[1].Index != 1 {
+				t.Fatalf("chunk %d: %d candidates %+v", i, len(cs), cs)
+			}
+			a, _ := json.Marshal(cs[0].Content)
+			b, _ := json.Marshal(cs[1].Content)
+			if string(a) != string(b) {
+				t.Errorf("chunk %d: candidates differ: %s vs %s", i, a, b)
+			}
+		}
+		last := cands[len(cands)-1]
+		if last[0].FinishReason != genai.FinishReasonStop || last[1].FinishReason != genai.FinishReasonStop {
+			t.Errorf("finish reasons %s %s", last[0].FinishReason, last[1].FinishReason)
+		}
+		if vs := ts.Violations(key); len(vs) != 0 {
+			t.Errorf("violations: %v", vs)
+		}
+	})
+}
+
+// TestSDKValidatedAllowedNames: mode VALIDATED with allowedFunctionNames
+// limits calls to those names though the prompt names another tool; mode
+// ANY with two names does too.
+func TestSDKValidatedAllowedNames(t *testing.T) {
+	ts := newServer(t, mockprovider.Options{})
+	ctx := context.Background()
+	ask := []*genai.Content{genai.NewContentFromText("Use get_weather for Paris.", genai.RoleUser)}
+	for _, mode := range []genai.FunctionCallingConfigMode{genai.FunctionCallingConfigModeValidated, genai.FunctionCallingConfigModeAny} {
+		cfg := &genai.GenerateContentConfig{Tools: []*genai.Tool{weatherTool(), timeTool()},
+			ToolConfig: &genai.ToolConfig{FunctionCallingConfig: &genai.FunctionCallingConfig{Mode: mode, AllowedFunctionNames: []string{"get_time"}}}}
+		t.Run(string(mode), func(t *testing.T) {
+			forms(t, func(t *testing.T, stream bool) {
+				key := "validated-" + strings.ReplaceAll(t.Name(), "/", "-")
+				client := newClient(t, ts, key, nil, nil)
+				var calls []*genai.FunctionCall
+				if stream {
+					var err error
+					if _, calls, _, err = streamText(client.Models.GenerateContentStream(ctx, "gemini-2.5-flash", ask, cfg)); err != nil {
+						t.Fatal(err)
+					}
+				} else {
+					resp, err := client.Models.GenerateContent(ctx, "gemini-2.5-flash", ask, cfg)
+					if err != nil {
+						t.Fatal(err)
+					}
+					calls = resp.FunctionCalls()
+				}
+				if len(calls) != 1 || calls[0].Name != "get_time" {
+					t.Errorf("calls %+v, want one get_time", calls)
+				}
+				if vs := ts.Violations(key); len(vs) != 0 {
+					t.Errorf("violations: %v", vs)
+				}
+			})
+		})
+	}
+}
+
+// TestJSONSchemaKeyOrder: a responseJsonSchema sent as written lays the
+// answer's keys out in its order (Gemini 2.5 and later keep it), with
+// propertyOrdering first where given, nested objects and array items
+// included.
+func TestJSONSchemaKeyOrder(t *testing.T) {
+	ts := newServer(t, mockprovider.Options{})
+	const schema = `{"type":"object","properties":{
+		"zeta":{"type":"string"},
+		"alpha":{"type":"array","items":{"type":"object","properties":{"y":{"type":"integer"},"b":{"type":"integer"}},"required":["y","b"]},"minItems":1},
+		"mid":{"type":"object","properties":{"q":{"type":"boolean"},"c":{"type":"boolean"},"k":{"type":"boolean"}},"required":["q","c","k"],"propertyOrdering":["k"]}},
+		"required":["zeta","alpha","mid"]}`
+	body := `{"contents":[{"role":"user","parts":[{"text":"hi"}]}],"generationConfig":{"responseMimeType":"application/json","responseJsonSchema":` + schema + `}}`
+	resp, b := postRaw(t, ts, "/v1beta/models/gemini-2.5-flash:generateContent", "order", []byte(body), nil)
+	if resp.StatusCode != 200 {
+		t.Fatalf("status %d: %s", resp.StatusCode, b)
+	}
+	var out struct {
+		Candidates []struct {
+			Content struct {
+				Parts []struct{ Text string } `json:"parts"`
+			} `json:"content"`
+		} `json:"candidates"`
+	}
+	if err := json.Unmarshal(b, &out); err != nil || len(out.Candidates) != 1 || len(out.Candidates[0].Content.Parts) != 1 {
+		t.Fatalf("answer %s: %v", b, err)
+	}
+	text := out.Candidates[0].Content.Parts[0].Text
+	if !keysInOrder(t, text, "zeta", "alpha", "mid") {
+		t.Errorf("top-level keys not in the schema's order: %s", text)
+	}
+	var v struct {
+		Alpha []json.RawMessage `json:"alpha"`
+		Mid   json.RawMessage   `json:"mid"`
+	}
+	if err := json.Unmarshal([]byte(text), &v); err != nil || len(v.Alpha) == 0 {
+		t.Fatalf("%s: %v", text, err)
+	}
+	if !keysInOrder(t, string(v.Alpha[0]), "y", "b") {
+		t.Errorf("item keys not in the schema's order: %s", v.Alpha[0])
+	}
+	if !keysInOrder(t, string(v.Mid), "k", "q", "c") {
+		t.Errorf("nested keys not propertyOrdering then the schema's order: %s", v.Mid)
+	}
+}
