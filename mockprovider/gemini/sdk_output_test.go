@@ -9,6 +9,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/toolwire/toolwire/mockprovider"
+	"github.com/toolwire/toolwire/mockprovider/gemini"
 )
 
 // forecast is what the structured final answers unmarshal into.
@@ -22,7 +23,7 @@ type forecast struct {
 // toolLoop runs the default model's weather loop through the SDK, whole or
 // streamed: a call, its result, then the final answer, whose text and
 // candidates are returned (streamed: every chunk's candidates).
-func toolLoop(t *testing.T, client *genai.Client, cfg *genai.GenerateContentConfig, stream bool) (string, [][]*genai.Candidate) {
+func toolLoop(t *testing.T, client *genai.Client, modelName string, cfg *genai.GenerateContentConfig, stream bool) (string, [][]*genai.Candidate) {
 	t.Helper()
 	ctx := context.Background()
 	history := []*genai.Content{genai.NewContentFromText("What's the weather in Tokyo?", genai.RoleUser)}
@@ -34,7 +35,7 @@ func toolLoop(t *testing.T, client *genai.Client, cfg *genai.GenerateContentConf
 		if stream {
 			var chunks []*genai.GenerateContentResponse
 			var err error
-			text, calls, chunks, err = streamText(client.Models.GenerateContentStream(ctx, "gemini-2.5-flash", history, cfg))
+			text, calls, chunks, err = streamText(client.Models.GenerateContentStream(ctx, modelName, history, cfg))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -43,7 +44,7 @@ func toolLoop(t *testing.T, client *genai.Client, cfg *genai.GenerateContentConf
 				cands = append(cands, ch.Candidates)
 			}
 		} else {
-			resp, err := client.Models.GenerateContent(ctx, "gemini-2.5-flash", history, cfg)
+			resp, err := client.Models.GenerateContent(ctx, modelName, history, cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -63,7 +64,9 @@ func toolLoop(t *testing.T, client *genai.Client, cfg *genai.GenerateContentConf
 		if len(calls) != 1 || calls[0].Name != "get_weather" {
 			t.Fatalf("first step: calls %+v, text %q", calls, text)
 		}
-		history = append(history, turn, genai.NewContentFromParts([]*genai.Part{genai.NewPartFromFunctionResponse("get_weather", weatherResult(calls[0]))}, genai.RoleUser))
+		response := genai.NewPartFromFunctionResponse("get_weather", weatherResult(calls[0]))
+		response.FunctionResponse.ID = calls[0].ID
+		history = append(history, turn, genai.NewContentFromParts([]*genai.Part{response}, genai.RoleUser))
 	}
 	return "", nil
 }
@@ -105,7 +108,8 @@ func keysInOrder(t *testing.T, text string, want ...string) bool {
 // TestSDKResponseSchemaAfterToolLoop: with responseMimeType
 // application/json and a responseSchema, the call step is unchanged and
 // the final answer is the JSON the schema describes, its keys in
-// propertyOrdering's order, whole and streamed.
+// propertyOrdering's order, whole and streamed. Gemini 3: earlier models
+// refuse JSON mode beside function declarations.
 func TestSDKResponseSchemaAfterToolLoop(t *testing.T) {
 	ts := newServer(t, mockprovider.Options{})
 	schema := &genai.Schema{
@@ -122,7 +126,7 @@ func TestSDKResponseSchemaAfterToolLoop(t *testing.T) {
 	cfg := &genai.GenerateContentConfig{Tools: []*genai.Tool{weatherTool()}, ResponseMIMEType: "application/json", ResponseSchema: schema}
 	forms(t, func(t *testing.T, stream bool) {
 		key := "schema-" + t.Name()
-		text, _ := toolLoop(t, newClient(t, ts, key, nil, nil), cfg, stream)
+		text, _ := toolLoop(t, newClient(t, ts, key, nil, nil), "gemini-3-flash-preview", cfg, stream)
 		var f forecast
 		if err := json.Unmarshal([]byte(text), &f); err != nil {
 			t.Fatalf("final text is not the schema's JSON: %v: %q", err, text)
@@ -149,7 +153,7 @@ func TestSDKResponseJSONSchemaAfterToolLoop(t *testing.T) {
 	cfg := &genai.GenerateContentConfig{Tools: []*genai.Tool{weatherTool()}, ResponseMIMEType: "application/json", ResponseJsonSchema: schema}
 	forms(t, func(t *testing.T, stream bool) {
 		key := "jsonschema-" + t.Name()
-		text, _ := toolLoop(t, newClient(t, ts, key, nil, nil), cfg, stream)
+		text, _ := toolLoop(t, newClient(t, ts, key, nil, nil), "gemini-3-flash-preview", cfg, stream)
 		var f forecast
 		dec := json.NewDecoder(strings.NewReader(text))
 		dec.DisallowUnknownFields()
@@ -202,16 +206,15 @@ func TestSDKJSONModeAndEnum(t *testing.T) {
 	})
 }
 
-// TestSDKCandidateCount: candidateCount 2 gives two candidates, indexed 0
-// and 1, in every chunk, whole and streamed, on the call step and the
-// structured final answer alike.
+// TestSDKCandidateCount: candidateCount 2 on gemini-2.5-flash gives two
+// candidates, indexed 0 and 1, in every chunk, whole and streamed, on the
+// call step and the final answer alike.
 func TestSDKCandidateCount(t *testing.T) {
 	ts := newServer(t, mockprovider.Options{})
-	cfg := &genai.GenerateContentConfig{Tools: []*genai.Tool{weatherTool()}, CandidateCount: 2,
-		ResponseMIMEType: "application/json", ResponseJsonSchema: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`)}
+	cfg := &genai.GenerateContentConfig{Tools: []*genai.Tool{weatherTool()}, CandidateCount: 2}
 	forms(t, func(t *testing.T, stream bool) {
 		key := "candidates-" + t.Name()
-		_, cands := toolLoop(t, newClient(t, ts, key, nil, nil), cfg, stream)
+		_, cands := toolLoop(t, newClient(t, ts, key, nil, nil), "gemini-2.5-flash", cfg, stream)
 		for i, cs := range cands {
 			if len(cs) != 2 || cs[0].Index != 0 || cs[1].Index != 1 {
 				t.Fatalf("chunk %d: %d candidates %+v", i, len(cs), cs)
@@ -312,5 +315,58 @@ func TestJSONSchemaKeyOrder(t *testing.T) {
 	}
 	if !keysInOrder(t, string(v.Mid), "k", "q", "c") {
 		t.Errorf("nested keys not propertyOrdering then the schema's order: %s", v.Mid)
+	}
+}
+
+// TestSDKOutputRefusals: what the API refuses reaches the SDK as a
+// genai.APIError with the API's words, whole and streamed — JSON mode
+// beside a function before Gemini 3, several candidates on Gemini 3 —
+// and the SHOULD breaches are answered and journaled.
+func TestSDKOutputRefusals(t *testing.T) {
+	ts := newServer(t, mockprovider.Options{})
+	ctx := context.Background()
+	ask := []*genai.Content{genai.NewContentFromText("What's the weather in Tokyo?", genai.RoleUser)}
+	refusals := []struct {
+		model, rule, message string
+		cfg                  *genai.GenerateContentConfig
+	}{
+		{"gemini-2.5-flash", "gemini.function-calling-json-mime", gemini.MsgFunctionCallingJSONMime,
+			&genai.GenerateContentConfig{Tools: []*genai.Tool{weatherTool()}, ResponseMIMEType: "application/json"}},
+		{"gemini-3-flash-preview", "gemini.candidate-count-model", gemini.MsgMultipleCandidates,
+			&genai.GenerateContentConfig{CandidateCount: 2}},
+	}
+	for _, r := range refusals {
+		t.Run(r.rule, func(t *testing.T) {
+			forms(t, func(t *testing.T, stream bool) {
+				client := newClient(t, ts, "refusal", nil, nil)
+				var err error
+				if stream {
+					_, _, _, err = streamText(client.Models.GenerateContentStream(ctx, r.model, ask, r.cfg))
+				} else {
+					_, err = client.Models.GenerateContent(ctx, r.model, ask, r.cfg)
+				}
+				ae := apiError(t, err)
+				if ae.Code != 400 || ae.Status != "INVALID_ARGUMENT" || ae.Message != r.message {
+					t.Errorf("error %+v, want 400 INVALID_ARGUMENT %q", ae, r.message)
+				}
+			})
+		})
+	}
+	journaled := []struct {
+		rule string
+		cfg  *genai.GenerateContentConfig
+	}{
+		{"gemini.response-schema-needs-mime", &genai.GenerateContentConfig{ResponseSchema: &genai.Schema{Type: genai.TypeString}}},
+		{"gemini.response-one-schema", &genai.GenerateContentConfig{ResponseMIMEType: "application/json", ResponseSchema: &genai.Schema{Type: genai.TypeString}, ResponseJsonSchema: map[string]any{"type": "string"}}},
+		{"gemini.candidate-count-range", &genai.GenerateContentConfig{CandidateCount: 9}},
+		{"gemini.allowed-function-names-mode", &genai.GenerateContentConfig{Tools: []*genai.Tool{weatherTool()},
+			ToolConfig: &genai.ToolConfig{FunctionCallingConfig: &genai.FunctionCallingConfig{Mode: genai.FunctionCallingConfigModeAuto, AllowedFunctionNames: []string{"get_weather"}}}}},
+	}
+	for _, j := range journaled {
+		key := "journaled-" + j.rule
+		if _, err := newClient(t, ts, key, nil, nil).Models.GenerateContent(ctx, "gemini-2.5-flash", ask, j.cfg); err != nil {
+			t.Fatalf("%s: %v", j.rule, err)
+		}
+		assertJournaled(t, ts, key, j.rule)
 	}
 }
