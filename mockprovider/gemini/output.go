@@ -54,32 +54,49 @@ type keyOrder struct {
 
 // readKeyOrder reads the properties, propertyOrdering and items of a
 // schema; anything else (anyOf, $ref) leaves its values' keys in name
-// order. Each schema byte is read once.
+// order. One decoder walks the whole schema, so each byte is read once
+// however deep the schema nests.
 func readKeyOrder(raw jsontext.Value) *keyOrder {
 	dec := jsontext.NewDecoder(bytes.NewReader(raw))
-	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
-		return nil
+	k, _ := readSchemaOrder(dec)
+	return k
+}
+
+// readSchemaOrder reads one schema value from dec: an object yields its
+// key order, anything else is skipped.
+func readSchemaOrder(dec *jsontext.Decoder) (*keyOrder, error) {
+	if dec.PeekKind() != '{' {
+		return nil, dec.SkipValue()
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return nil, err
 	}
 	k := &keyOrder{}
 	var ordering, declared []string
 	for dec.PeekKind() == '"' {
 		tok, err := dec.ReadToken()
 		if err != nil {
-			return k
+			return k, err
 		}
-		name := tok.String() // a token is only valid until the next read
-		val, err := dec.ReadValue()
-		if err != nil {
-			return k
-		}
-		switch name {
+		switch tok.String() {
 		case "properties":
-			declared, k.props = readProperties(val)
+			declared, k.props, err = readPropertiesOrder(dec)
 		case "propertyOrdering":
-			_ = json.Unmarshal(val, &ordering)
+			var v jsontext.Value
+			if v, err = dec.ReadValue(); err == nil {
+				_ = json.Unmarshal(v, &ordering)
+			}
 		case "items":
-			k.items = readKeyOrder(val)
+			k.items, err = readSchemaOrder(dec)
+		default:
+			err = dec.SkipValue()
 		}
+		if err != nil {
+			return k, err
+		}
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return k, err
 	}
 	seen := make(map[string]bool, len(declared))
 	for _, name := range slices.Concat(ordering, declared) {
@@ -88,37 +105,43 @@ func readKeyOrder(raw jsontext.Value) *keyOrder {
 			k.keys = append(k.keys, name)
 		}
 	}
-	return k
+	return k, nil
 }
 
-// readProperties is a properties object's names in the order written and
-// each one's key order.
-func readProperties(raw jsontext.Value) ([]string, map[string]*keyOrder) {
-	dec := jsontext.NewDecoder(bytes.NewReader(raw))
-	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
-		return nil, nil
+// readPropertiesOrder reads a properties object: its names in the order
+// written and each one's key order.
+func readPropertiesOrder(dec *jsontext.Decoder) ([]string, map[string]*keyOrder, error) {
+	if dec.PeekKind() != '{' {
+		return nil, nil, dec.SkipValue()
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return nil, nil, err
 	}
 	var names []string
 	props := map[string]*keyOrder{}
 	for dec.PeekKind() == '"' {
 		tok, err := dec.ReadToken()
 		if err != nil {
-			break
+			return names, props, err
 		}
-		name := tok.String()
-		val, err := dec.ReadValue()
+		name := tok.String() // a token is only valid until the next read
+		sub, err := readSchemaOrder(dec)
 		if err != nil {
-			break
+			return names, props, err
 		}
 		names = append(names, name)
-		props[name] = readKeyOrder(val)
+		props[name] = sub
 	}
-	return names, props
+	_, err := dec.ReadToken()
+	return names, props, err
 }
 
 // orderKeys rewrites a JSON text with its objects' keys in the schema's
 // order (keys the schema does not place follow, in name order).
 func orderKeys(text string, schema json.RawMessage) string {
+	if t := strings.TrimSpace(text); t == "" || (t[0] != '{' && t[0] != '[') {
+		return text // a scalar has no keys to order
+	}
 	dec := json.NewDecoder(strings.NewReader(text))
 	dec.UseNumber()
 	var v any

@@ -3,7 +3,9 @@ package gemini
 import (
 	"encoding/json"
 	"reflect"
+	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
@@ -92,5 +94,33 @@ func TestDecodeCandidatesAndAllowedNames(t *testing.T) {
 	}
 	if got := decodeControls(t, head+`,"toolConfig":{"functionCallingConfig":{"mode":"AUTO"}}}`).AllowedTools; got != nil {
 		t.Errorf("AUTO: allowed %v, want none", got)
+	}
+}
+
+// The key order of a schema is read in one pass: the memory it takes
+// grows with the schema, not with its depth times its size (reading each
+// level's value again made a 10,000-level schema cost gigabytes).
+func TestKeyOrderLinearInDepth(t *testing.T) {
+	nested := func(depth int) []byte {
+		return []byte(strings.Repeat(`{"type":"object","properties":{"a":`, depth) + `{"type":"string"}` + strings.Repeat(`},"required":["a"]}`, depth))
+	}
+	allocated := func(depth int) uint64 {
+		schema := nested(depth)
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		k := readKeyOrder(schema)
+		runtime.ReadMemStats(&after)
+		for i := 0; i < depth; i++ {
+			if k == nil || len(k.keys) != 1 || k.keys[0] != "a" {
+				t.Fatalf("depth %d: level %d lost its key order", depth, i)
+			}
+			k = k.props["a"]
+		}
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	small, large := allocated(1000), allocated(4000)
+	if large > 8*small {
+		t.Errorf("4x the depth allocated %.1fx the memory (%d vs %d bytes): not linear", float64(large)/float64(small), large, small)
 	}
 }
