@@ -1,6 +1,7 @@
 package gemini
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -25,7 +26,18 @@ const (
 	msgTwoResponseSchemas     = "* GenerateContentRequest.generation_config: response_schema and response_json_schema cannot both be set.\n"
 	msgCandidateCountRange    = "* GenerateContentRequest.generation_config.candidate_count: must be between 1 and %d.\n"
 	msgAllowedNamesWrongModes = "Function calling config allowed_function_names is only used with mode ANY or VALIDATED, not %s."
+	msgJSONSchemaKeyword      = "* GenerateContentRequest.generation_config.response_json_schema%s: keyword %q is not supported.\n"
 )
+
+// jsonSchemaKeywords are the JSON Schema keywords responseJsonSchema
+// supports ("only the following properties are supported", genai
+// types.go GenerationConfig.ResponseJsonSchema); other "$" keywords are
+// let through, as a sub-schema with $ref may carry them.
+var jsonSchemaKeywords = map[string]bool{
+	"$id": true, "$defs": true, "$ref": true, "$anchor": true, "type": true, "format": true, "title": true, "description": true,
+	"enum": true, "items": true, "prefixItems": true, "minItems": true, "maxItems": true, "minimum": true, "maximum": true,
+	"anyOf": true, "oneOf": true, "properties": true, "additionalProperties": true, "required": true, "propertyOrdering": true,
+}
 
 // maxCandidates is the most candidates a model gives: the Gemini 2.5
 // models take up to 8.
@@ -121,6 +133,19 @@ func outputRules(s *rules.Set[Request]) {
 		}},
 	}, checkOneResponseSchema)
 
+	s.Add(rules.Rule{ID: "gemini.response-json-schema-subset", Level: rules.SHOULD, Family: "shapes",
+		Summary: "responseJsonSchema should use the JSON Schema keywords the API supports ($id, $defs, $ref, $anchor, type, format, title, description, enum, items, prefixItems, minItems, maxItems, minimum, maximum, anyOf, oneOf, properties, additionalProperties, required, propertyOrdering); others may be ignored (journaled: no public source shows the API refusing one).",
+		Refs: []rules.Ref{
+			{URL: refTypes, Quote: "GenerationConfig.ResponseJsonSchema: \"While the full JSON Schema may be sent, not all features are supported. Specifically, only the following properties are supported\""},
+			{Quote: "what the API does with another keyword", Inferred: true},
+		},
+		Cases: []rules.Case{{
+			Name: "const and pattern in a responseJsonSchema", Path: path25,
+			Bad:  compact(`{"contents":[` + userAsk + `],"generationConfig":{"responseMimeType":"application/json","responseJsonSchema":{"type":"object","properties":{"city":{"type":"string","const":"Paris","pattern":"^P"}}}}}`),
+			Good: compact(`{"contents":[` + userAsk + `],"generationConfig":{"responseMimeType":"application/json","responseJsonSchema":{"type":"object","properties":{"city":{"type":"string","enum":["Paris"]}}}}}`),
+		}},
+	}, checkJSONSchemaKeywords)
+
 	s.Add(rules.Rule{ID: "gemini.allowed-function-names-mode", Level: rules.SHOULD, Family: "shapes",
 		Summary: "allowedFunctionNames limits calls under mode ANY or VALIDATED only; with AUTO, NONE or no mode it limits nothing and should not be set (journaled: no public source shows the API's answer).",
 		Refs: []rules.Ref{
@@ -209,4 +234,55 @@ func checkAllowedNamesMode(r *Request, _ *rules.Env) []rules.Violation {
 		mode = "MODE_UNSPECIFIED"
 	}
 	return []rules.Violation{memberBreach("toolConfig.functionCallingConfig.allowedFunctionNames", fmt.Sprintf(msgAllowedNamesWrongModes, mode))}
+}
+
+// checkJSONSchemaKeywords reports the first keyword of responseJsonSchema
+// outside the supported set, walking the sub-schemas: properties,
+// $defs, items, prefixItems, anyOf, oneOf and additionalProperties.
+func checkJSONSchemaKeywords(r *Request, _ *rules.Env) []rules.Violation {
+	g := r.GenerationConfig
+	if g == nil || !g.hasJSONSchema() {
+		return nil
+	}
+	var root any
+	if json.Unmarshal(g.ResponseJSONSchema, &root) != nil {
+		return nil
+	}
+	// An explicit stack: a schema nested thousands deep walks in a loop.
+	type node struct {
+		schema any
+		at     string
+	}
+	stack := []node{{root, ""}}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		obj, ok := n.schema.(map[string]any)
+		if !ok {
+			continue
+		}
+		for _, k := range sortedKeys(obj) {
+			if !jsonSchemaKeywords[k] && !strings.HasPrefix(k, "$") {
+				return []rules.Violation{memberBreach("generationConfig.responseJsonSchema"+n.at+"."+k, fmt.Sprintf(msgJSONSchemaKeyword, n.at, k))}
+			}
+		}
+		for _, key := range []string{"properties", "$defs"} {
+			if m, ok := obj[key].(map[string]any); ok {
+				for _, name := range sortedKeys(m) {
+					stack = append(stack, node{m[name], n.at + "." + key + "." + name})
+				}
+			}
+		}
+		for _, key := range []string{"prefixItems", "anyOf", "oneOf"} {
+			if list, ok := obj[key].([]any); ok {
+				for i, sub := range list {
+					stack = append(stack, node{sub, fmt.Sprintf("%s.%s[%d]", n.at, key, i)})
+				}
+			}
+		}
+		for _, key := range []string{"items", "additionalProperties"} {
+			stack = append(stack, node{obj[key], n.at + "." + key})
+		}
+	}
+	return nil
 }

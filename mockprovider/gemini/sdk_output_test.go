@@ -359,6 +359,8 @@ func TestSDKOutputRefusals(t *testing.T) {
 		{"gemini.response-schema-needs-mime", &genai.GenerateContentConfig{ResponseSchema: &genai.Schema{Type: genai.TypeString}}},
 		{"gemini.response-one-schema", &genai.GenerateContentConfig{ResponseMIMEType: "application/json", ResponseSchema: &genai.Schema{Type: genai.TypeString}, ResponseJsonSchema: map[string]any{"type": "string"}}},
 		{"gemini.candidate-count-range", &genai.GenerateContentConfig{CandidateCount: 9}},
+		{"gemini.response-json-schema-subset", &genai.GenerateContentConfig{ResponseMIMEType: "application/json",
+			ResponseJsonSchema: map[string]any{"type": "object", "properties": map[string]any{"city": map[string]any{"type": "string", "minLength": 1}}}}},
 		{"gemini.allowed-function-names-mode", &genai.GenerateContentConfig{Tools: []*genai.Tool{weatherTool()},
 			ToolConfig: &genai.ToolConfig{FunctionCallingConfig: &genai.FunctionCallingConfig{Mode: genai.FunctionCallingConfigModeAuto, AllowedFunctionNames: []string{"get_weather"}}}}},
 	}

@@ -188,10 +188,10 @@ var mistakes = []mistake{
 		Failing("gemini.candidate-count-model").Rewriting(core.SetKeys(map[string]any{"generationConfig.candidateCount": 2}))},
 	{Mistake: core.Mistake{Name: "too-many-candidates", Description: "ask for nine candidates (the API gives at most eight, and one on Gemini 3)"}.
 		Failing("gemini.candidate-count-range", "gemini.candidate-count-model").Rewriting(core.SetKeys(map[string]any{"generationConfig.candidateCount": 9}))},
-	{Mistake: core.Mistake{Name: "response-schemas-without-mime", Description: "send responseSchema and responseJsonSchema, both, without responseMimeType"}.
-		Failing("gemini.response-schema-needs-mime", "gemini.response-one-schema").Rewriting(core.SetKeys(map[string]any{
+	{Mistake: core.Mistake{Name: "response-schemas-without-mime", Description: "send responseSchema and responseJsonSchema (with a keyword it does not support), both, without responseMimeType"}.
+		Failing("gemini.response-schema-needs-mime", "gemini.response-one-schema", "gemini.response-json-schema-subset").Rewriting(core.SetKeys(map[string]any{
 		"generationConfig.responseSchema":     map[string]any{"type": "OBJECT", "properties": map[string]any{"answer": map[string]any{"type": "STRING"}}},
-		"generationConfig.responseJsonSchema": map[string]any{"type": "object", "properties": map[string]any{"answer": map[string]any{"type": "string"}}},
+		"generationConfig.responseJsonSchema": map[string]any{"type": "object", "properties": map[string]any{"answer": map[string]any{"type": "string", "minLength": 1}}},
 	}))},
 	{Mistake: core.Mistake{Name: "allowed-names-with-auto", Description: "limit the callable functions with allowedFunctionNames under mode AUTO, where they limit nothing"}.
 		Failing("gemini.allowed-function-names-mode").Rewriting(allowDeclaredUnderAuto)},
