@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolwire/toolwire/mockprovider"
 	"github.com/toolwire/toolwire/mockprovider/gemini"
+	"github.com/toolwire/toolwire/mockprovider/scenario"
 )
 
 // forecast is what the structured final answers unmarshal into.
@@ -370,5 +371,46 @@ func TestSDKOutputRefusals(t *testing.T) {
 			t.Fatalf("%s: %v", j.rule, err)
 		}
 		assertJournaled(t, ts, key, j.rule)
+	}
+}
+
+// TestScriptedOutput: a scenario turn's scripted output is the answer,
+// laid out in the schema's key order; one that breaks the schema is still
+// sent and the journal names it a scenario error.
+func TestScriptedOutput(t *testing.T) {
+	set := testScenarios(t)
+	for _, sc := range []*scenario.Scenario{
+		{Name: "gemini-scripted-output", Description: "A scripted structured answer.",
+			Turns: []scenario.Turn{{Output: map[string]any{"city": "Paris", "summary": "mild"}}}},
+		{Name: "gemini-scripted-output-wrong", Description: "A scripted answer that misses a required key.",
+			Turns: []scenario.Turn{{Output: map[string]any{"city": "Paris"}}}},
+	} {
+		if err := set.Add(sc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ts := newServer(t, mockprovider.Options{Scenarios: set})
+	ctx := context.Background()
+	ask := []*genai.Content{genai.NewContentFromText("Summarise the weather.", genai.RoleUser)}
+	cfg := &genai.GenerateContentConfig{ResponseMIMEType: "application/json", ResponseSchema: &genai.Schema{Type: genai.TypeObject,
+		Properties:       map[string]*genai.Schema{"city": {Type: genai.TypeString}, "summary": {Type: genai.TypeString}},
+		Required:         []string{"summary", "city"},
+		PropertyOrdering: []string{"summary", "city"}}}
+	for name, want := range map[string]string{"gemini-scripted-output": `{"summary":"mild","city":"Paris"}`, "gemini-scripted-output-wrong": `{"city":"Paris"}`} {
+		client := newClient(t, ts, name, map[string]string{mockprovider.ScenarioHeader: name}, nil)
+		resp, err := client.Models.GenerateContent(ctx, "gemini-2.5-flash", ask, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.Text() != want {
+			t.Errorf("%s: text %s, want %s", name, resp.Text(), want)
+		}
+		noted := false
+		for _, n := range ts.Journal(name)[0].Notes {
+			noted = noted || strings.Contains(n, "scenario error")
+		}
+		if noted != (name == "gemini-scripted-output-wrong") {
+			t.Errorf("%s: notes %v", name, ts.Journal(name)[0].Notes)
+		}
 	}
 }
