@@ -23,9 +23,9 @@ var ruleSet = declareRules()
 // its role, its blocks' content, then its pairing with the turn before.
 func declareRules() *rules.Set[Request] {
 	s := rules.NewSet[Request](conv.Anthropic, "rules_request.go", "rules_thinking.go", "rules_toolchoice.go",
-		"rules_cache.go", "rules_roles.go", "rules_content.go", "rules_pairing.go", "rules_models.go")
+		"rules_output.go", "rules_cache.go", "rules_roles.go", "rules_content.go", "rules_pairing.go", "rules_models.go")
 	for _, topic := range []func(*rules.Set[Request]){
-		requestRules, thinkingRules, toolChoiceRules, cacheRules, roleRules, contentRules, pairingRules, modelRules,
+		requestRules, thinkingRules, toolChoiceRules, outputRules, cacheRules, roleRules, contentRules, pairingRules, modelRules,
 	} {
 		topic(s)
 	}
