@@ -58,6 +58,9 @@ type Request struct {
 	caps capabilityParams
 	// out are the structured-output members (output.go).
 	out outputParams
+	// compiled are the schemas the structured-output rules judge
+	// (rules_output.go), decoded once.
+	compiled []compiledSchema
 	// HasAnthropicVersion: the body carries anthropic_version (Vertex).
 	HasAnthropicVersion bool
 	// ToolChoiceType is tool_choice.type as sent ("" when absent).
@@ -243,6 +246,7 @@ func fromWire(w *wireRequest, size int, reused []*Message) (*Request, *wire.APIE
 		return nil, aerr
 	}
 	req.out = out
+	req.compiled = req.readCompiledSchemas()
 	req.HasAnthropicVersion = w.AnthropicVersion != nil
 	req.Groups = mergeRuns(req.Messages)
 	return req, nil

@@ -230,29 +230,32 @@ func optionalSchema(n int) string {
 // the API's messages begin with.
 type compiledSchema struct {
 	path   string
-	schema json.RawMessage
+	schema any // decoded once, for every check (parseSchema)
 }
 
 // compiledSchemas are the request's output schemas and strict tools'
 // input schemas, in the order the API reads them: the tools, then the
 // output format.
-func (r *Request) compiledSchemas() []compiledSchema {
+func (r *Request) compiledSchemas() []compiledSchema { return r.compiled }
+
+// readCompiledSchemas decodes the schemas compiledSchemas lists.
+func (r *Request) readCompiledSchemas() []compiledSchema {
 	var out []compiledSchema
 	for i, t := range r.Tools {
 		if t.Strict {
-			out = append(out, compiledSchema{path: "tools." + strconv.Itoa(r.customIndex[i]) + ".custom", schema: t.Parameters})
+			out = append(out, compiledSchema{path: "tools." + strconv.Itoa(r.customIndex[i]) + ".custom", schema: parseSchema(t.Parameters)})
 		}
 	}
 	for _, f := range []*outputFormat{r.out.Config, r.out.Legacy} {
 		if f != nil {
-			out = append(out, compiledSchema{path: f.Path + ".schema", schema: f.Schema})
+			out = append(out, compiledSchema{path: f.Path + ".schema", schema: parseSchema(f.Schema)})
 		}
 	}
 	return out
 }
 
 // checkSchemas reports the first compiled schema problem finds fault with.
-func checkSchemas(problem func(json.RawMessage) string) func(*Request, *rules.Env) []rules.Violation {
+func checkSchemas(problem func(any) string) func(*Request, *rules.Env) []rules.Violation {
 	return func(r *Request, _ *rules.Env) []rules.Violation {
 		for _, s := range r.compiledSchemas() {
 			if msg := problem(s.schema); msg != "" {

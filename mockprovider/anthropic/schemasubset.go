@@ -2,10 +2,9 @@ package anthropic
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
-
-	"github.com/tidwall/gjson"
 )
 
 // The JSON Schema subset structured outputs compile into a grammar: the
@@ -19,7 +18,7 @@ import (
 // "JSON Schema limitations").
 
 // subsetMaxDepth bounds the walk: a schema nested deeper is judged down to
-// here only (the walk costs at most the schema's size).
+// here only.
 const subsetMaxDepth = 64
 
 // unsupportedKeywords are the constraint keywords the grammar cannot
@@ -35,68 +34,85 @@ var unsupportedKeywords = map[string][]string{
 	"object":  {"maxProperties", "minProperties"},
 }
 
+// parseSchema decodes a schema once for the checks below (nil when it is
+// not JSON the decoder takes, nested past its own depth limit, say: then
+// nothing is judged).
+func parseSchema(raw json.RawMessage) any {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return nil
+	}
+	return v
+}
+
 // schemaNode is one subschema met by the walk.
 type schemaNode struct {
-	v gjson.Result
+	m map[string]any
 	// types are its type keyword: one name, or the names of a list.
 	types []string
 }
 
-// walkSchema visits every subschema of schema in document order, depth
-// first, stopping when visit returns false.
-func walkSchema(schema json.RawMessage, visit func(schemaNode) bool) {
-	var walk func(v gjson.Result, depth int) bool
-	walk = func(v gjson.Result, depth int) bool {
-		if !v.IsObject() || depth > subsetMaxDepth {
+// subschemaKeys are the members whose values are subschemas (maps of
+// them, lists of them, or one).
+var subschemaKeys = []string{"$defs", "additionalProperties", "allOf", "anyOf", "definitions", "items", "not", "oneOf", "prefixItems", "properties"}
+
+// walkSchema visits every subschema, depth first, members in name order
+// (so the first problem found is the same on every run), stopping when
+// visit returns false.
+func walkSchema(schema any, visit func(schemaNode) bool) {
+	var walk func(v any, depth int) bool
+	walk = func(v any, depth int) bool {
+		m, ok := v.(map[string]any)
+		if !ok || depth > subsetMaxDepth {
 			return true
 		}
-		n := schemaNode{v: v}
-		switch t := v.Get("type"); {
-		case t.Type == gjson.String:
-			n.types = []string{t.Str}
-		case t.IsArray():
-			for _, e := range t.Array() {
-				n.types = append(n.types, e.String())
+		n := schemaNode{m: m}
+		switch t := m["type"].(type) {
+		case string:
+			n.types = []string{t}
+		case []any:
+			for _, e := range t {
+				if s, ok := e.(string); ok {
+					n.types = append(n.types, s)
+				}
 			}
 		}
 		if !visit(n) {
 			return false
 		}
-		ok := true
-		v.ForEach(func(key, child gjson.Result) bool {
-			switch key.Str {
-			case "properties", "$defs", "definitions":
-				child.ForEach(func(_, sub gjson.Result) bool {
-					ok = walk(sub, depth+1)
-					return ok
-				})
-			case "items", "prefixItems", "anyOf", "allOf", "oneOf":
-				if child.IsArray() {
-					child.ForEach(func(_, sub gjson.Result) bool {
-						ok = walk(sub, depth+1)
-						return ok
-					})
-				} else {
-					ok = walk(child, depth+1)
+		for _, k := range subschemaKeys {
+			switch child := m[k].(type) {
+			case map[string]any:
+				if k == "properties" || k == "$defs" || k == "definitions" {
+					for _, name := range slices.Sorted(maps.Keys(child)) {
+						if !walk(child[name], depth+1) {
+							return false
+						}
+					}
+				} else if !walk(child, depth+1) {
+					return false
 				}
-			case "additionalProperties", "not":
-				ok = walk(child, depth+1)
+			case []any:
+				for _, sub := range child {
+					if !walk(sub, depth+1) {
+						return false
+					}
+				}
 			}
-			return ok
-		})
-		return ok
+		}
+		return true
 	}
-	walk(gjson.ParseBytes(schema), 0)
+	walk(schema, 0)
 }
 
 func (n schemaNode) is(typ string) bool { return slices.Contains(n.types, typ) }
 
 // openObjectProblem is the API's text for the first object schema not
 // closed with additionalProperties: false ("" when every one is).
-func openObjectProblem(schema json.RawMessage) string {
+func openObjectProblem(schema any) string {
 	problem := ""
 	walkSchema(schema, func(n schemaNode) bool {
-		if n.is("object") && n.v.Get("additionalProperties").Type != gjson.False {
+		if closed, ok := n.m["additionalProperties"].(bool); n.is("object") && (!ok || closed) {
 			problem = "For 'object' type, 'additionalProperties' must be explicitly set to false"
 		}
 		return problem == ""
@@ -107,13 +123,13 @@ func openObjectProblem(schema json.RawMessage) string {
 // keywordProblem is the API's text for the first subschema carrying a
 // constraint the grammar cannot enforce ("" when none does): every such
 // keyword of the node, sorted, or minItems above 1.
-func keywordProblem(schema json.RawMessage) string {
+func keywordProblem(schema any) string {
 	problem := ""
 	walkSchema(schema, func(n schemaNode) bool {
 		for _, typ := range n.types {
 			var found []string
 			for _, k := range unsupportedKeywords[typ] {
-				if n.v.Get(gjsonKey(k)).Exists() {
+				if _, ok := n.m[k]; ok {
 					found = append(found, k)
 				}
 			}
@@ -123,7 +139,7 @@ func keywordProblem(schema json.RawMessage) string {
 			case len(found) > 1:
 				problem = "For '" + typ + "' type, properties " + strings.Join(found, ", ") + " are not supported"
 			case typ == "array":
-				if m := n.v.Get("minItems"); m.Exists() && m.Raw != "0" && m.Raw != "1" {
+				if m, ok := n.m["minItems"]; ok && m != 0.0 && m != 1.0 {
 					problem = "For 'array' type, 'minItems' values other than 0 or 1 are not supported"
 				}
 			}
@@ -136,44 +152,42 @@ func keywordProblem(schema json.RawMessage) string {
 	return problem
 }
 
-// gjsonKey escapes a member name for a gjson path.
-func gjsonKey(k string) string { return strings.NewReplacer("$", `\$`, ".", `\.`).Replace(k) }
-
 // recursiveRef reports whether the schema's local references form a cycle
 // (a definition that reaches itself, or a reference to the root).
-func recursiveRef(schema json.RawMessage) bool {
+func recursiveRef(schema any) bool {
 	edges := map[string][]string{} // "#" or a definition's pointer → the pointers it references
-	var collect func(owner string, v gjson.Result, depth int)
-	collect = func(owner string, v gjson.Result, depth int) {
+	var collect func(owner string, v any, depth int)
+	collect = func(owner string, v any, depth int) {
 		if depth > subsetMaxDepth {
 			return
 		}
-		if v.IsObject() {
-			v.ForEach(func(key, child gjson.Result) bool {
-				switch {
-				case key.Str == "$ref" && child.Type == gjson.String:
-					if target, ok := localDefinition(child.Str); ok {
-						edges[owner] = append(edges[owner], target)
+		switch v := v.(type) {
+		case map[string]any:
+			for key, child := range v {
+				switch defs, isMap := child.(map[string]any); {
+				case key == "$ref":
+					if ref, ok := child.(string); ok {
+						if target, ok := localDefinition(ref); ok {
+							edges[owner] = append(edges[owner], target)
+						}
 					}
-				case (key.Str == "$defs" || key.Str == "definitions") && child.IsObject():
-					child.ForEach(func(name, def gjson.Result) bool {
-						collect("#/"+key.Str+"/"+name.Str, def, depth+1)
-						return true
-					})
+				case (key == "$defs" || key == "definitions") && isMap:
+					for name, def := range defs {
+						collect("#/"+key+"/"+name, def, depth+1)
+					}
 				default:
 					collect(owner, child, depth+1)
 				}
-				return true
-			})
-		} else if v.IsArray() {
-			v.ForEach(func(_, child gjson.Result) bool {
+			}
+		case []any:
+			for _, child := range v {
 				collect(owner, child, depth+1)
-				return true
-			})
+			}
 		}
 	}
-	collect("#", gjson.ParseBytes(schema), 0)
-	// A cycle among the pointers: depth-first with colours.
+	collect("#", schema, 0)
+	// A cycle among the pointers: depth first, with the pointers on the
+	// current path marked open.
 	const (
 		unseen = iota
 		open
@@ -231,25 +245,32 @@ const (
 // paramCounts counts a schema's optional properties (not listed in their
 // object's required) and its properties of a union type (anyOf, or a
 // list of types), nested ones included.
-func paramCounts(schema json.RawMessage) (optional, union int) {
+func paramCounts(schema any) (optional, union int) {
 	walkSchema(schema, func(n schemaNode) bool {
-		props := n.v.Get("properties")
-		if !props.IsObject() {
+		props, ok := n.m["properties"].(map[string]any)
+		if !ok {
 			return true
 		}
 		required := map[string]bool{}
-		for _, r := range n.v.Get("required").Array() {
-			required[r.String()] = true
+		if list, ok := n.m["required"].([]any); ok {
+			for _, r := range list {
+				if name, ok := r.(string); ok {
+					required[name] = true
+				}
+			}
 		}
-		props.ForEach(func(name, p gjson.Result) bool {
-			if !required[name.Str] {
+		for name, p := range props {
+			if !required[name] {
 				optional++
 			}
-			if p.Get("anyOf").IsArray() || p.Get("type").IsArray() {
-				union++
+			if p, ok := p.(map[string]any); ok {
+				_, anyOf := p["anyOf"].([]any)
+				_, typeList := p["type"].([]any)
+				if anyOf || typeList {
+					union++
+				}
 			}
-			return true
-		})
+		}
 		return true
 	})
 	return optional, union

@@ -3,6 +3,7 @@ package anthropic_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
@@ -170,4 +171,90 @@ func TestSDKVertexStructuredOutput(t *testing.T) {
 			t.Fatalf("entry %d: status %d violations %v", e.Seq, e.Status, e.Violations)
 		}
 	}
+}
+
+// TestSDKStructuredOutputRefusals: what the API refuses reaches the SDK as
+// *anthropic.Error with its status, type and text, whole and streamed —
+// an open output schema, a bound the grammar cannot enforce on a strict
+// tool, output_format on a model that no longer takes it — while the same
+// open schema on a tool that is not strict is accepted.
+func TestSDKStructuredOutputRefusals(t *testing.T) {
+	ts := newServer(t, mockprovider.Options{})
+	open := reportSchema()
+	delete(open, "additionalProperties")
+	boundedTool := sdk.ToolParam{
+		Name:   "get_weather",
+		Strict: sdk.Bool(true),
+		InputSchema: sdk.ToolInputSchemaParam{
+			Properties:  map[string]any{"location": map[string]any{"type": "string", "maxLength": 80}},
+			Required:    []string{"location"},
+			ExtraFields: map[string]any{"additionalProperties": false},
+		},
+	}
+	cases := []struct {
+		name, want string
+		send       func(c sdk.Client, stream bool) error
+	}{
+		{"open output schema", "output_config.format.schema: For 'object' type, 'additionalProperties' must be explicitly set to false",
+			func(c sdk.Client, stream bool) error {
+				p := newParams("Report the weather in Paris.")
+				p.OutputConfig = sdk.OutputConfigParam{Format: sdk.JSONOutputFormatParam{Schema: open}}
+				return sendErr(c, stream, p)
+			}},
+		{"maxLength on a strict tool", "tools.0.custom: For 'string' type, property 'maxLength' is not supported",
+			func(c sdk.Client, stream bool) error {
+				p := newParams("What's the weather in Paris?")
+				p.Tools = []sdk.ToolUnionParam{{OfTool: &boundedTool}}
+				return sendErr(c, stream, p)
+			}},
+		{"output_format on Opus 4.7", "output_format: This field is deprecated. Use 'output_config.format' instead.",
+			func(c sdk.Client, stream bool) error {
+				var report weatherReport
+				p := sdk.BetaMessageNewParams{
+					Model: sdk.ModelClaudeOpus4_7, MaxTokens: 1024,
+					Messages:     []sdk.BetaMessageParam{sdk.NewBetaUserMessage(sdk.NewBetaTextBlock("Report the weather in Paris."))},
+					Betas:        []sdk.AnthropicBeta{sdk.AnthropicBetaStructuredOutputs2025_11_13},
+					OutputFormat: sdk.BetaJSONOutputFormatParam{Schema: &report},
+				}
+				if !stream {
+					_, err := c.Beta.Messages.New(context.Background(), p)
+					return err
+				}
+				s := c.Beta.Messages.NewStreaming(context.Background(), p)
+				defer s.Close()
+				for s.Next() {
+				}
+				return s.Err()
+			}},
+	}
+	for _, tc := range cases {
+		for _, stream := range []bool{false, true} {
+			err := tc.send(client(ts, "sdk-output-refusals"), stream)
+			var apiErr *sdk.Error
+			if !errors.As(err, &apiErr) {
+				t.Fatalf("%s (stream %v): %v, want *anthropic.Error", tc.name, stream, err)
+			}
+			if apiErr.StatusCode != 400 || apiErr.Type() != "invalid_request_error" || !strings.HasPrefix(apiErr.Message, tc.want) {
+				t.Errorf("%s (stream %v): %d %s %q, want 400 invalid_request_error %q", tc.name, stream, apiErr.StatusCode, apiErr.Type(), apiErr.Message, tc.want)
+			}
+		}
+	}
+	// The same open schema on a tool that is not strict: accepted.
+	p := newParams("What's the weather in Paris?")
+	p.Tools = []sdk.ToolUnionParam{{OfTool: &sdk.ToolParam{Name: "get_weather", InputSchema: sdk.ToolInputSchemaParam{
+		Properties: map[string]any{"location": map[string]any{"type": "string", "maxLength": 80}}, Required: []string{"location"}}}}}
+	if _, err := nonStreaming(client(ts, "sdk-output-loose"))(p); err != nil {
+		t.Fatalf("a non-strict tool's schema is not compiled, yet: %v", err)
+	}
+	assertCleanJournal(t, ts, "sdk-output-loose", 1)
+}
+
+// sendErr sends p whole or streamed and returns the error.
+func sendErr(c sdk.Client, stream bool, p sdk.MessageNewParams) error {
+	send := nonStreaming(c)
+	if stream {
+		send = streaming(c)
+	}
+	_, err := send(p)
+	return err
 }
