@@ -76,6 +76,7 @@ func outputRules(s *rules.Set[Request]) {
 		Summary: "Every object in an output schema (output_config.format, output_format) or a strict tool's input_schema sets additionalProperties: false.",
 		Refs: []rules.Ref{
 			{URL: refStructuredOutputs, Quote: "JSON Schema limitations: additionalProperties (must be set to false for objects)"},
+			{URL: "https://github.com/veryfront/veryfront-code/issues/3918", Quote: "output_config.format unconditionally requires additionalProperties: false on every object-typed (sub)schema ... rejected by the live Anthropic API with a 400"},
 			{URL: "https://github.com/future-agi/future-agi/pull/412", Quote: "output_config.format.schema: For 'object' type, 'additionalProperties' must be explicitly set to false"},
 			{URL: "https://github.com/vercel/ai/issues/20681", Quote: "tools.0.custom: For 'object' type, 'additionalProperties' must be explicitly set to false (a nested open object too)"},
 			{URL: refStrictTools, Quote: "Strict tool use compiles tool input_schema definitions into grammars using the same pipeline as structured outputs"},
