@@ -14,6 +14,7 @@ var RuleChoicesRange = set.Add(rules.Rule{
 	Summary: "n, the number of choices to generate, is at most 128.",
 	Refs: []rules.Ref{
 		{URL: "https://platform.openai.com/docs/api-reference/chat/create#chat-create-n", Quote: "How many chat completion choices to generate for each input message."},
+		{URL: "https://github.com/openai/openai-go/blob/v3.98.0/streamaccumulator.go", Quote: "maxStreamAccumulatorChoiceIndex limits zero-based protocol positions to the maximum 128 choices supported by the API"},
 		{URL: "https://github.com/thisisartium/continuous-alignment-testing/issues/25", Quote: `verbatim 400: "Invalid 'n': integer above maximum value. Expected a value <= 128, but got 130 instead.", type invalid_request_error, param n, code integer_above_max_value`},
 	},
 	Cases: []rules.Case{
