@@ -201,3 +201,39 @@ func TestEncryptedContentWithoutID(t *testing.T) {
 	}
 	t.Errorf("not journaled: %v", ts.Violations("sk-no-id"))
 }
+
+// TestSDKCompactionTampered: a compaction item passed back with its
+// encrypted_content edited is the same 400 as a reasoning item's, naming
+// the compaction item; as issued it stands for the history it replaced.
+func TestSDKCompactionTampered(t *testing.T) {
+	ts := mockprovider.NewTestServer(t, mockprovider.Options{})
+	c := client(ts, "sk-compaction-tampered")
+	ctx := context.Background()
+	compacted, err := c.Responses.Compact(ctx, responses.ResponseCompactParams{Model: "gpt-4.1",
+		Input: responses.ResponseCompactParamsInputUnion{OfResponseInputItemArray: responses.ResponseInputParam{userText("Weather in Rome?")}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var id string
+	next := func(edit func(string) string) responses.ResponseNewParams {
+		var input responses.ResponseInputParam
+		for _, it := range compacted.Output {
+			raw := it.RawJSON()
+			if it.Type == "compaction" {
+				id = it.ID
+				b, _ := json.Marshal(map[string]string{"type": "compaction", "id": it.ID, "encrypted_content": edit(it.EncryptedContent)})
+				raw = string(b)
+			}
+			input = append(input, param.Override[responses.ResponseInputItemUnionParam](json.RawMessage(raw)))
+		}
+		return responses.ResponseNewParams{Model: "gpt-4.1", Input: inputList(append(input, userText("And tomorrow?"))...)}
+	}
+	if _, err := c.Responses.New(ctx, next(func(s string) string { return s })); err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Responses.New(ctx, next(tamper))
+	apiErr := apiError(t, err, http.StatusBadRequest, "The encrypted content for item "+id+" could not be verified. Reason: Encrypted content could not be decrypted or parsed.")
+	if apiErr.Code != "invalid_encrypted_content" {
+		t.Errorf("code %q", apiErr.Code)
+	}
+}

@@ -12,9 +12,10 @@ import (
 
 // A reasoning item's encrypted_content is the reasoning sealed by the
 // API, which a store:false conversation passes back in place of the
-// stored item. The mock seals what it issues under a key of its own, so
-// a value that was edited, invented or issued elsewhere (another process,
-// the real API) fails to open, as the real API's own check fails on it.
+// stored item; a compaction item's is the conversation it replaced. The
+// mock seals what it issues under a key of its own, so a value that was
+// edited, invented or issued elsewhere (another process, the real API)
+// fails to open, as the real API's own check fails on it.
 
 // reasoningSeal is random per process, as the real key is the API's
 // secret: nothing outside the process can mint a value it accepts.
@@ -41,8 +42,44 @@ const (
 	sealHeader  = 1 + 8
 )
 
-// sealedReasoning is what the mock keeps in the value: the item it was
-// issued for.
+// What a sealed value stands for, authenticated with it, so a reasoning
+// item's value cannot pass for a compaction's.
+const (
+	sealedReasoningKind  = 'r'
+	sealedCompactionKind = 'c'
+)
+
+// seal issues an encrypted_content holding payload.
+func seal(kind byte, payload []byte, created int64) string {
+	ns := reasoningSeal.NonceSize()
+	b := make([]byte, sealHeader+ns, sealHeader+ns+len(payload)+reasoningSeal.Overhead())
+	b[0] = sealVersion
+	binary.BigEndian.PutUint64(b[1:sealHeader], uint64(created))
+	_, _ = rand.Read(b[sealHeader:])
+	b = reasoningSeal.Seal(b, b[sealHeader:], payload, sealedData(b[:sealHeader], kind))
+	return base64.URLEncoding.EncodeToString(b)
+}
+
+// unseal is the payload of a value seal issued for kind, exactly as
+// issued.
+func unseal(kind byte, value string) ([]byte, bool) {
+	b, err := base64.URLEncoding.DecodeString(value)
+	ns := reasoningSeal.NonceSize()
+	if err != nil || len(b) < sealHeader+ns+reasoningSeal.Overhead() || b[0] != sealVersion {
+		return nil, false
+	}
+	plain, err := reasoningSeal.Open(nil, b[sealHeader:sealHeader+ns], b[sealHeader+ns:], sealedData(b[:sealHeader], kind))
+	return plain, err == nil
+}
+
+// sealedData is what a value authenticates beside its payload: its
+// header and its kind.
+func sealedData(header []byte, kind byte) []byte {
+	return append(append(make([]byte, 0, len(header)+1), header...), kind)
+}
+
+// sealedReasoning is what a reasoning item's value holds: the item it
+// was issued for.
 type sealedReasoning struct {
 	ID      string `json:"id"`
 	Summary string `json:"summary,omitempty"`
@@ -51,26 +88,15 @@ type sealedReasoning struct {
 // sealReasoning issues the encrypted_content of reasoning item id.
 func sealReasoning(id, summary string, created int64) string {
 	payload, _ := json.Marshal(sealedReasoning{ID: id, Summary: summary}) // strings only: cannot fail
-	ns := reasoningSeal.NonceSize()
-	b := make([]byte, sealHeader+ns, sealHeader+ns+len(payload)+reasoningSeal.Overhead())
-	b[0] = sealVersion
-	binary.BigEndian.PutUint64(b[1:sealHeader], uint64(created))
-	_, _ = rand.Read(b[sealHeader:])
-	b = reasoningSeal.Seal(b, b[sealHeader:], payload, b[:sealHeader])
-	return base64.URLEncoding.EncodeToString(b)
+	return seal(sealedReasoningKind, payload, created)
 }
 
-// openReasoning reports whether value is an encrypted_content this
-// process issued, exactly as issued.
+// openReasoning reports whether value is a reasoning item's
+// encrypted_content this process issued, exactly as issued.
 func openReasoning(value string) (sealedReasoning, bool) {
-	b, err := base64.URLEncoding.DecodeString(value)
-	ns := reasoningSeal.NonceSize()
-	if err != nil || len(b) < sealHeader+ns+reasoningSeal.Overhead() || b[0] != sealVersion {
-		return sealedReasoning{}, false
-	}
-	plain, err := reasoningSeal.Open(nil, b[sealHeader:sealHeader+ns], b[sealHeader+ns:], b[:sealHeader])
+	plain, ok := unseal(sealedReasoningKind, value)
 	var p sealedReasoning
-	if err != nil || json.Unmarshal(plain, &p) != nil {
+	if !ok || json.Unmarshal(plain, &p) != nil {
 		return sealedReasoning{}, false
 	}
 	return p, true
