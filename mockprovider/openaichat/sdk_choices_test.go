@@ -168,3 +168,27 @@ func TestSDKChoicesAboveMaximum(t *testing.T) {
 		t.Errorf("%d choices", len(resp.Choices))
 	}
 }
+
+// TestChoicesBoundedWhenLenient: in lenient mode a huge n is journaled
+// and answered with the API's most, 128 choices, so an answer never grows
+// with the number a request names; n 0 answers one.
+func TestChoicesBoundedWhenLenient(t *testing.T) {
+	ts := mockprovider.NewTestServer(t, lenientOptions())
+	key := sessionKey(t)
+	for n, want := range map[string]int{"1000000000": 128, "0": 1} {
+		a := post(t, ts.URL, key, []byte(`{"model":"gpt-4o-mini","n":`+n+`,"messages":[{"role":"user","content":"hi"}]}`), nil)
+		var c struct {
+			Choices []json.RawMessage `json:"choices"`
+		}
+		if err := json.Unmarshal(a.Body, &c); a.Status != http.StatusOK || err != nil || len(c.Choices) != want {
+			t.Errorf("n %s: %d, %d choices (want %d): %v", n, a.Status, len(c.Choices), want, err)
+		}
+	}
+	journaled := false
+	for _, v := range ts.Violations(key) {
+		journaled = journaled || v.Rule == openaichat.RuleChoicesRange
+	}
+	if !journaled {
+		t.Errorf("n above 128 not journaled: %v", ts.Violations(key))
+	}
+}
