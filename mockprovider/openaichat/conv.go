@@ -41,6 +41,8 @@ type Request struct {
 	// limit); StopSequences is stop, a string or a list.
 	MaxOutputTokens int64
 	StopSequences   []string
+	// N is n as sent (0: absent), how many choices the answer holds.
+	N int64
 	// Unknown lists the members the API does not define, kept in lenient
 	// mode for the known-fields rule to journal.
 	Unknown []UnknownMember
@@ -224,6 +226,7 @@ func toConversation(r *Request) *conv.Conversation {
 		MaxOutputTokens: max(r.MaxOutputTokens, 0),
 		StopSequences:   r.StopSequences,
 		SerialCalls:     r.ParallelToolCalls != nil && !*r.ParallelToolCalls,
+		Candidates:      int(min(max(r.N, 1), maxChoices)),
 	}
 
 	var callNames callNameIndex // call id → function name, to name results

@@ -117,6 +117,9 @@ func decodePlanned(plan resume.Plan[keptMessage], lenient bool) (_ *Request, fre
 	} else {
 		req.StopSequences = w.Stop.Many
 	}
+	if w.N != nil {
+		req.N = *w.N
+	}
 	req.FunctionCallSent = w.FunctionCall.Mode != nil || w.FunctionCall.Name != nil
 	req.FunctionsSent = len(w.Functions) > 0
 	return req, fresh, nil

@@ -110,6 +110,13 @@ var mistakes = []mistake{
 		map[string]any{"type": "text", "text": "And this picture?"},
 		map[string]any{"type": "image_url", "image_url": map[string]any{"url": "data:image/jpeg;base64,PCFET0NUWVBFIGh0bWw+"}}}}}))},
 
+	// The choices n asks for: above the API's 128 a 400; three, answered
+	// on the first as every SDK helper reads them, a correct variant.
+	{Mistake: core.Mistake{Name: "n-above-maximum", Description: "ask for 130 choices (n: 130; the API generates at most 128)"}.
+		Failing("openai-chat.n-range").Rewriting(core.SetKeys(map[string]any{"n": 130}))},
+	{Mistake: core.Mistake{Name: "several-choices", Description: "correct variant: ask for three choices (n: 3) and carry on with the first"},
+		params: func(p *openai.ChatCompletionNewParams, _ bool) { p.N = openai.Int(3) }},
+
 	// What only the model's calls and the task show.
 	{Mistake: core.DropLastCall.Failing(checks.ID(chat, checks.ResultsSent)).Rewriting(dropLastCall)},
 	{Mistake: core.DuplicateResult.Failing(checks.ID(chat, checks.OneResultPerCall)).Rewriting(duplicateFirstResult)},

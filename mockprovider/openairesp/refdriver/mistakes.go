@@ -44,6 +44,9 @@ const resp = conv.OpenAIResponses
 // itemReferences is the scenario whose task asks for item references.
 var itemReferences = []string{"responses-item-references"}
 
+// reasoningPassBack is the scenario whose model reasons before its call.
+var reasoningPassBack = []string{"reasoning-pass-back"}
+
 // mistakes is the table of the mistakes the driver makes on Responses,
 // each with the rules the suite must fail for it.
 var mistakes = []mistake{
@@ -87,6 +90,17 @@ var mistakes = []mistake{
 		chained: true, reply: resultsAsUserText},
 	{Mistake: core.Mistake{Name: "reasoning-without-following-item", Description: "replay reasoning items after the function_call items they preceded"}.
 		Failing("openai-responses.reasoning-needs-following-item", "openai-responses.reasoning-before-call"), replay: reasoningLast},
+
+	// Stateless continuation (store: false) with the reasoning sealed
+	// (include reasoning.encrypted_content): passed back as issued it
+	// needs nothing stored; edited, the API cannot decrypt it.
+	{Mistake: core.Mistake{Name: "stateless-encrypted-reasoning", Description: "correct variant: send store: false with include reasoning.encrypted_content and pass the sealed reasoning items back",
+		Kill: core.Kill{Scenarios: reasoningPassBack}}, params: stateless},
+	{Mistake: core.Mistake{
+		Name:        "tampered-encrypted-reasoning",
+		Description: "send store: false with include reasoning.encrypted_content, then pass back reasoning items whose encrypted_content was edited",
+		Kill:        core.Kill{Scenarios: reasoningPassBack},
+	}.Failing("openai-responses.encrypted-content-verified").Rewriting(tamperEncryptedContent), params: stateless},
 
 	// The model.
 	{Mistake: core.UnknownModel.Failing("openai-responses.model-exists").Rewriting(core.SetKeys(map[string]any{"model": "gpt-test"}))},
@@ -157,6 +171,27 @@ var mistakes = []mistake{
 		replay: func(items []item) []item {
 			return inFull(items, func(it item) bool { return it.typ == "function_call" })
 		}},
+}
+
+// stateless asks for nothing stored and the reasoning sealed, as a
+// zero-retention client does.
+func stateless(p *responses.ResponseNewParams) {
+	p.Store = openai.Bool(false)
+	p.Include = []responses.ResponseIncludable{responses.ResponseIncludableReasoningEncryptedContent}
+}
+
+// tamperEncryptedContent edits one character in the middle of every
+// reasoning item's encrypted_content.
+func tamperEncryptedContent(body []byte) []byte {
+	for i, it := range gjson.GetBytes(body, "input").Array() {
+		v := it.Get("encrypted_content").Str
+		if it.Get("type").Str != "reasoning" || len(v) < 2 {
+			continue
+		}
+		k := len(v) / 2
+		body, _ = sjson.SetBytes(body, fmt.Sprintf("input.%d.encrypted_content", i), v[:k]+offByOne(v[k])+v[k+1:])
+	}
+	return body
 }
 
 func resultsAsUserText(m *mistake, answers []core.Answer) ([]responses.ResponseInputItemUnionParam, bool) {
