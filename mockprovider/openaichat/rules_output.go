@@ -38,6 +38,36 @@ func formatWith(schema obj, strict bool) obj {
 
 var forecastSchema = obj{"type": "object", "properties": obj{"city": obj{"type": "string"}}, "required": arr{"city"}, "additionalProperties": false}
 
+var RuleResponseFormatRequired = set.Add(rules.Rule{
+	ID: "openai-chat.response-format-required", Level: rules.MUST, Family: familyShapes,
+	Summary: "A response_format of type json_schema carries its json_schema member, with a name.",
+	Refs: []rules.Ref{
+		{URL: "https://platform.openai.com/docs/api-reference/chat/create#chat-create-response_format", Quote: "json_schema (required): name (required), schema, strict, description"},
+		{URL: "https://github.com/architects-toolkit/SmartHopper/issues/259", Quote: "Missing required parameter: 'response_format.json_schema'. (param response_format.json_schema, code missing_required_parameter)"},
+		{URL: "https://github.com/openai/openai-dotnet/issues/205", Quote: "HTTP 400 (invalid_request_error: missing_required_parameter) Parameter: response_format.json_schema"},
+		{Quote: "the missing name's answer, in the same form", Inferred: true},
+	},
+	Cases: []rules.Case{
+		{Name: "json_schema type without its member",
+			Bad:        body(hi, obj{"response_format": obj{"type": "json_schema"}}),
+			Good:       body(hi, formatWith(forecastSchema, false)),
+			WantStatus: 400, WantMessage: "Missing required parameter: 'response_format.json_schema'."},
+		{Name: "json_schema without a name",
+			Bad:        body(hi, obj{"response_format": obj{"type": "json_schema", "json_schema": obj{"schema": forecastSchema}}}),
+			Good:       body(hi, formatWith(forecastSchema, false)),
+			WantStatus: 400, WantMessage: "Missing required parameter: 'response_format.json_schema.name'."},
+	},
+}, func(r *Request, _ *rules.Env) []rules.Violation {
+	switch f := r.ResponseFormat; {
+	case f == nil || f.Type != "json_schema":
+	case !f.HasJSONSchema:
+		return []rules.Violation{missing(requestLevel, "response_format.json_schema")}
+	case !f.HasName:
+		return []rules.Violation{missing(requestLevel, "response_format.json_schema.name")}
+	}
+	return nil
+})
+
 var RuleResponseFormatSchema = set.Add(rules.Rule{
 	ID: "openai-chat.response-format-schema", Level: rules.MUST, Family: familyShapes,
 	Summary: "A json_schema response format's schema is a valid JSON Schema of an object (the checks function parameters get).",

@@ -165,3 +165,51 @@ func sdkRefusal(t *testing.T, params openai.ChatCompletionNewParams) *openai.Err
 	}
 	return apiErr
 }
+
+// TestSDKStructuredRefusals: the schema and JSON-mode 400s arrive through
+// the SDK as *openai.Error with the API's message, param and code (null:
+// ""), whole and streamed.
+func TestSDKStructuredRefusals(t *testing.T) {
+	loose := weatherParams("Weather in Paris?")
+	loose.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{OfJSONSchema: &openai.ResponseFormatJSONSchemaParam{
+		JSONSchema: openai.ResponseFormatJSONSchemaJSONSchemaParam{Name: "forecast", Strict: openai.Bool(true), Schema: map[string]any{
+			"type": "object", "properties": map[string]any{"city": map[string]any{"type": "string"}}, "required": []string{"city"},
+		}},
+	}}
+	array := weatherParams("Weather in Paris?")
+	array.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{OfJSONSchema: &openai.ResponseFormatJSONSchemaParam{
+		JSONSchema: openai.ResponseFormatJSONSchemaJSONSchemaParam{Name: "cities", Schema: map[string]any{"type": "array", "items": map[string]any{"type": "string"}}},
+	}}
+	noWord := openai.ChatCompletionNewParams{Model: sdkModel, Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("Describe Paris.")},
+		ResponseFormat: openai.ChatCompletionNewParamsResponseFormatUnion{OfJSONObject: &openai.ResponseFormatJSONObjectParam{}}}
+	for name, c := range map[string]struct {
+		params         openai.ChatCompletionNewParams
+		message, param string
+	}{
+		"loose strict schema": {loose, "Invalid schema for response_format 'forecast': In context=(), 'additionalProperties' is required to be supplied and to be false.", "response_format"},
+		"array schema":        {array, `Invalid schema for response_format 'cities': schema must be a JSON Schema of 'type: "object"', got 'type: "array"'.`, "response_format"},
+		"json mode":           {noWord, "'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'.", "messages"},
+	} {
+		for _, e := range []*openai.Error{sdkRefusal(t, c.params), sdkStreamRefusal(t, c.params)} {
+			if e.StatusCode != 400 || e.Message != c.message || e.Param != c.param || e.Code != "" || e.Type != "invalid_request_error" {
+				t.Errorf("%s: status %d message %q param %q code %q type %q", name, e.StatusCode, e.Message, e.Param, e.Code, e.Type)
+			}
+		}
+	}
+}
+
+// sdkStreamRefusal is sdkRefusal for a streamed request.
+func sdkStreamRefusal(t *testing.T, params openai.ChatCompletionNewParams) *openai.Error {
+	t.Helper()
+	ts := mockprovider.NewTestServer(t, mockprovider.Options{})
+	client := newClient(ts, sessionKey(t))
+	stream := client.Chat.Completions.NewStreaming(context.Background(), params)
+	defer stream.Close()
+	for stream.Next() {
+	}
+	var apiErr *openai.Error
+	if !errors.As(stream.Err(), &apiErr) {
+		t.Fatalf("want *openai.Error, got %v", stream.Err())
+	}
+	return apiErr
+}

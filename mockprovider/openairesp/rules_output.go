@@ -47,6 +47,36 @@ func withFormat(schema string, strict bool) []byte {
 
 const forecastSchema = `{"type":"object","properties":{"location":{"type":"string"}},"required":["location"],"additionalProperties":false}`
 
+var RuleResponseFormatRequired = set.Add(rules.Rule{
+	ID: "openai-responses.response-format-required", Level: rules.MUST, Family: familyShapes,
+	Summary: "A json_schema text.format carries its name and schema on the format itself.",
+	Refs: []rules.Ref{
+		{URL: "https://platform.openai.com/docs/api-reference/responses/create#responses-create-text", Quote: "format json_schema: name (required), schema (required), strict, description"},
+		{URL: "https://github.com/jamesrochabrun/SwiftOpenAI/issues/151", Quote: "Get 400 due to missing 'text.format.name' when using json_schema"},
+		{Quote: "the message \"Missing required parameter: 'text.format.name'.\" with param text.format.name and code missing_required_parameter, and the missing schema's answer in the same form, as public recordings show them", Inferred: true},
+	},
+	Cases: []rules.Case{
+		{Name: "json_schema without a name",
+			Bad:        js(`{"model":"gpt-4.1","input":"Weather in Tokyo?","text":{"format":{"type":"json_schema","schema":` + forecastSchema + `}}}`),
+			Good:       withFormat(forecastSchema, false),
+			WantStatus: 400, WantMessage: "Missing required parameter: 'text.format.name'."},
+		{Name: "json_schema without a schema",
+			Bad:        js(`{"model":"gpt-4.1","input":"Weather in Tokyo?","text":{"format":{"type":"json_schema","name":"forecast"}}}`),
+			Good:       withFormat(forecastSchema, false),
+			WantStatus: 400, WantMessage: "Missing required parameter: 'text.format.schema'."},
+	},
+}, func(r *Request, _ *rules.Env) []rules.Violation {
+	f := r.TextFormat()
+	switch {
+	case f == nil || f.OfJSONSchema == nil:
+	case f.OfJSONSchema.Name == nil:
+		return []rules.Violation{missing(atMembers, "text.format.name")}
+	case len(f.OfJSONSchema.Schema) == 0 || f.OfJSONSchema.Schema.Kind() == 'n':
+		return []rules.Violation{missing(atMembers, "text.format.schema")}
+	}
+	return nil
+})
+
 var RuleResponseFormatSchema = set.Add(rules.Rule{
 	ID: "openai-responses.response-format-schema", Level: rules.MUST, Family: familyShapes,
 	Summary: "A json_schema text.format's schema is a valid JSON Schema of an object (the checks function parameters get).",

@@ -141,3 +141,56 @@ func sdkRefusal(t *testing.T, params responses.ResponseNewParams) *openai.Error 
 	}
 	return apiErr
 }
+
+// TestSDKStructuredRefusals: the schema and JSON-mode 400s arrive through
+// the SDK as *openai.Error with the API's message, param and code, whole
+// and streamed; the schema ones point at text.format.schema with code
+// invalid_json_schema.
+func TestSDKStructuredRefusals(t *testing.T) {
+	strict := responses.ResponseFormatTextConfigParamOfJSONSchema("forecast", map[string]any{
+		"type": "object", "properties": map[string]any{"location": map[string]any{"type": "string"}}, "required": []string{"location"},
+	})
+	strict.OfJSONSchema.Strict = openai.Bool(true)
+	unique := responses.ResponseFormatTextConfigParamOfJSONSchema("forecast", map[string]any{
+		"type": "object", "properties": map[string]any{"tags": map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "uniqueItems": true}},
+		"required": []string{"tags"}, "additionalProperties": false,
+	})
+	unique.OfJSONSchema.Strict = openai.Bool(true)
+	jsonObject := responses.ResponseFormatTextConfigUnionParam{OfJSONObject: &responses.ResponseFormatJSONObjectParam{}}
+	for name, c := range map[string]struct {
+		format               responses.ResponseFormatTextConfigUnionParam
+		instructions         string
+		message, param, code string
+	}{
+		"loose strict schema":       {strict, "", "Invalid schema for response_format 'forecast': In context=(), 'additionalProperties' is required to be supplied and to be false.", "text.format.schema", "invalid_json_schema"},
+		"uniqueItems":               {unique, "", "Invalid schema for response_format 'forecast': In context=('properties', 'tags'), 'uniqueItems' is not permitted.", "text.format.schema", "invalid_json_schema"},
+		"json in instructions only": {jsonObject, "Answer in JSON.", "Response input messages must contain the word 'json' in some form to use 'text.format' of type 'json_object'.", "input", ""},
+	} {
+		params := responses.ResponseNewParams{Model: "gpt-4.1", Input: inputList(userText("Weather in Tokyo?")),
+			Text: responses.ResponseTextConfigParam{Format: c.format}}
+		if c.instructions != "" {
+			params.Instructions = openai.String(c.instructions)
+		}
+		for _, e := range []*openai.Error{sdkRefusal(t, params), sdkStreamRefusal(t, params)} {
+			if e.StatusCode != 400 || e.Message != c.message || e.Param != c.param || e.Code != c.code {
+				t.Errorf("%s: status %d message %q param %q code %q", name, e.StatusCode, e.Message, e.Param, e.Code)
+			}
+		}
+	}
+}
+
+// sdkStreamRefusal is sdkRefusal for a streamed request.
+func sdkStreamRefusal(t *testing.T, params responses.ResponseNewParams) *openai.Error {
+	t.Helper()
+	ts := mockprovider.NewTestServer(t, mockprovider.Options{})
+	c := client(ts, "sk-refused-stream")
+	stream := c.Responses.NewStreaming(context.Background(), params)
+	defer stream.Close()
+	for stream.Next() {
+	}
+	var apiErr *openai.Error
+	if !errors.As(stream.Err(), &apiErr) {
+		t.Fatalf("want *openai.Error, got %v", stream.Err())
+	}
+	return apiErr
+}

@@ -112,6 +112,8 @@ var mistakes = []mistake{
 
 	// Structured outputs: a response_format the API refuses (or, past
 	// the guide's limits, journals).
+	{Mistake: core.Mistake{Name: "unnamed-response-format", Description: "ask for a json_schema response format without its name"}.
+		Failing("openai-chat.response-format-required").Rewriting(core.SetKeys(map[string]any{"response_format": map[string]any{"type": "json_schema", "json_schema": map[string]any{"schema": nestedSchema(1)}}}))},
 	{Mistake: core.Mistake{Name: "array-response-format", Description: "ask for a json_schema response format whose schema is an array, not an object"}.
 		Failing("openai-chat.response-format-schema").Rewriting(core.SetKeys(map[string]any{"response_format": responseFormat(false, map[string]any{"type": "array", "items": map[string]any{"type": "string"}})}))},
 	{Mistake: core.Mistake{Name: "loose-strict-response-format", Description: "ask for a strict json_schema response format without additionalProperties: false"}.
