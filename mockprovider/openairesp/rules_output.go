@@ -221,3 +221,39 @@ var RuleJSONModeNeedsJSON = set.Add(rules.Rule{
 	}
 	return []rules.Violation{violation(atMembers, "input", "input", nil, jsonObjectMessage)}
 })
+
+var RuleResponseFormatMoved = set.Add(rules.Rule{
+	ID: "openai-responses.response-format-moved", Level: rules.MUST, Family: familyShapes,
+	Summary: "Structured outputs are asked for in text.format: Chat's response_format is refused with a pointer to it. With --lenient, journaled instead.",
+	Refs: []rules.Ref{
+		{URL: "https://platform.openai.com/docs/api-reference/responses/create#responses-create-text"},
+		{URL: "https://github.com/mkht/PSOpenAI/issues/44", Quote: "Unsupported parameter: 'response_format'. In the Responses API, this parameter has moved to 'text.format'. Try again with the new parameter. See the API documentation for more information: https://platform.openai.com/docs/api-reference/responses/create."},
+		{Quote: "param response_format, code unsupported_parameter, as public recordings of the 400 show them", Inferred: true},
+	},
+	Cases: []rules.Case{
+		{Name: "Chat's response_format",
+			Bad:        js(`{"model":"gpt-4.1","input":"Describe Tokyo as JSON.","response_format":{"type":"json_object"}}`),
+			Good:       js(`{"model":"gpt-4.1","input":"Describe Tokyo as JSON.","text":{"format":{"type":"json_object"}}}`),
+			WantStatus: 400, WantMessage: responseFormatMovedMessage},
+	},
+}, func(r *Request, _ *rules.Env) []rules.Violation {
+	// In lenient mode (strict decoding answers it before the checks).
+	var out []rules.Violation
+	for _, p := range r.Unknown {
+		if v, ok := movedMember(p); ok {
+			out = append(out, v)
+		}
+	}
+	return out
+})
+
+const responseFormatMovedMessage = "Unsupported parameter: 'response_format'. In the Responses API, this parameter has moved to 'text.format'. Try again with the new parameter. See the API documentation for more information: https://platform.openai.com/docs/api-reference/responses/create."
+
+// movedMember is the API's answer to a member the Responses API has moved
+// elsewhere (Chat's response_format), when path names one.
+func movedMember(path []string) (rules.Violation, bool) {
+	if len(path) != 1 || path[0] != "response_format" {
+		return rules.Violation{}, false
+	}
+	return violation(atMembers, "response_format", "response_format", "unsupported_parameter", responseFormatMovedMessage), true
+}

@@ -132,6 +132,8 @@ var mistakes = []mistake{
 	// guide's limits, journals).
 	{Mistake: core.Mistake{Name: "unnamed-response-format", Description: "ask for a json_schema response format without its name"}.
 		Failing("openai-responses.response-format-required").Rewriting(core.SetKeys(map[string]any{"text": map[string]any{"format": map[string]any{"type": "json_schema", "schema": nestedSchema(1)}}}))},
+	{Mistake: core.Mistake{Name: "response-format-on-responses", Description: "ask the Responses API for JSON with Chat's response_format instead of text.format"}.
+		Failing("openai-responses.response-format-moved").Rewriting(core.SetKeys(map[string]any{"response_format": map[string]any{"type": "json_object"}}))},
 	{Mistake: core.Mistake{Name: "array-response-format", Description: "ask for a json_schema response format whose schema is an array, not an object"}.
 		Failing("openai-responses.response-format-schema").Rewriting(core.SetKeys(map[string]any{"text": textFormat(false, map[string]any{"type": "array", "items": map[string]any{"type": "string"}})}))},
 	{Mistake: core.Mistake{Name: "loose-strict-response-format", Description: "ask for a strict json_schema response format without additionalProperties: false"}.
