@@ -40,14 +40,18 @@ var forecastSchema = obj{"type": "object", "properties": obj{"city": obj{"type":
 
 var RuleResponseFormatRequired = set.Add(rules.Rule{
 	ID: "openai-chat.response-format-required", Level: rules.MUST, Family: familyShapes,
-	Summary: "A response_format of type json_schema carries its json_schema member, with a name.",
+	Summary: "A response_format has a type, and one of type json_schema carries its json_schema member, with a name.",
 	Refs: []rules.Ref{
 		{URL: "https://platform.openai.com/docs/api-reference/chat/create#chat-create-response_format", Quote: "json_schema (required): name (required), schema, strict, description"},
 		{URL: "https://github.com/architects-toolkit/SmartHopper/issues/259", Quote: "Missing required parameter: 'response_format.json_schema'. (param response_format.json_schema, code missing_required_parameter)"},
 		{URL: "https://github.com/openai/openai-dotnet/issues/205", Quote: "HTTP 400 (invalid_request_error: missing_required_parameter) Parameter: response_format.json_schema"},
-		{Quote: "the missing name's answer, in the same form", Inferred: true},
+		{Quote: "the answers to a missing type or name, in the same form", Inferred: true},
 	},
 	Cases: []rules.Case{
+		{Name: "response_format without a type",
+			Bad:        body(hi, obj{"response_format": obj{}}),
+			Good:       body(hi, obj{"response_format": obj{"type": "text"}}),
+			WantStatus: 400, WantMessage: "Missing required parameter: 'response_format.type'."},
 		{Name: "json_schema type without its member",
 			Bad:        body(hi, obj{"response_format": obj{"type": "json_schema"}}),
 			Good:       body(hi, formatWith(forecastSchema, false)),
@@ -59,7 +63,10 @@ var RuleResponseFormatRequired = set.Add(rules.Rule{
 	},
 }, func(r *Request, _ *rules.Env) []rules.Violation {
 	switch f := r.ResponseFormat; {
-	case f == nil || f.Type != "json_schema":
+	case f == nil:
+	case f.Type == "":
+		return []rules.Violation{missing(requestLevel, "response_format.type")}
+	case f.Type != "json_schema":
 	case !f.HasJSONSchema:
 		return []rules.Violation{missing(requestLevel, "response_format.json_schema")}
 	case !f.HasName:
