@@ -112,7 +112,7 @@ func TestSDKStructuredAfterToolLoop(t *testing.T) {
 }
 
 // TestSDKJSONObject: json_object makes the answer a JSON object when the
-// input says "JSON".
+// input says "JSON", whole and, after a tool loop, streamed.
 func TestSDKJSONObject(t *testing.T) {
 	ts := mockprovider.NewTestServer(t, mockprovider.Options{})
 	c := client(ts, "sk-json-object")
@@ -127,6 +127,14 @@ func TestSDKJSONObject(t *testing.T) {
 		t.Errorf("answer %q is not a JSON object", r.OutputText())
 	}
 	noViolations(t, ts, "sk-json-object")
+	// After a tool loop, streamed.
+	text := responses.ResponseTextConfigParam{Format: responses.ResponseFormatTextConfigUnionParam{OfJSONObject: &responses.ResponseFormatJSONObjectParam{}}}
+	final := structuredLoop(t, client(ts, "sk-json-object-stream"), text, "Weather in Tokyo, as JSON?", true)
+	obj = nil
+	if err := json.Unmarshal([]byte(final.OutputText()), &obj); err != nil || obj == nil {
+		t.Errorf("streamed answer %q is not a JSON object", final.OutputText())
+	}
+	noViolations(t, ts, "sk-json-object-stream")
 }
 
 // sdkRefusal sends params and returns the API error the SDK raised.
