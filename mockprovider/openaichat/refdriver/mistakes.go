@@ -125,9 +125,9 @@ var mistakes = []mistake{
 	{Mistake: core.Mistake{Name: "loose-strict-response-format", Description: "ask for a strict json_schema response format without additionalProperties: false"}.
 		Failing("openai-chat.response-format-strict").Rewriting(core.SetKeys(map[string]any{"response_format": responseFormat(true, map[string]any{
 		"type": "object", "properties": map[string]any{"answer": map[string]any{"type": "string"}}, "required": []string{"answer"}})}))},
-	{Mistake: core.Mistake{Name: "default-in-strict-response-format", Description: "give a property of a strict json_schema response format a default, which strict mode does not permit"}.
+	{Mistake: core.Mistake{Name: "allof-in-strict-response-format", Description: "wrap a property of a strict json_schema response format in allOf, which strict mode does not permit"}.
 		Failing("openai-chat.strict-schema-subset").Rewriting(core.SetKeys(map[string]any{"response_format": responseFormat(true, map[string]any{
-		"type": "object", "properties": map[string]any{"answer": map[string]any{"type": "string", "default": ""}}, "required": []string{"answer"}, "additionalProperties": false})}))},
+		"type": "object", "properties": map[string]any{"answer": map[string]any{"allOf": []any{map[string]any{"type": "string"}}}}, "required": []string{"answer"}, "additionalProperties": false})}))},
 	{Mistake: core.Mistake{Name: "deep-strict-response-format", Description: "ask for a strict json_schema response format nested eleven objects deep (the guide allows ten)"}.
 		Failing("openai-chat.strict-schema-limits").Rewriting(core.SetKeys(map[string]any{"response_format": responseFormat(true, nestedSchema(11))}))},
 	{Mistake: core.Mistake{Name: "json-mode-without-json", Description: `ask for a json_object response format without saying "json" in any message`}.
