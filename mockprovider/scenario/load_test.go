@@ -373,3 +373,22 @@ func TestSchemaMatchesStructs(t *testing.T) {
 		}
 	}
 }
+
+// Output.Problem tells a valid answer from one that is not JSON, one with
+// more than one value, and one that breaks the schema.
+func TestOutputProblem(t *testing.T) {
+	o := &Output{Name: "report", Schema: map[string]any{"type": "object", "properties": map[string]any{"city": map[string]any{"type": "string"}},
+		"required": []any{"city"}, "additionalProperties": false}}
+	for text, want := range map[string]string{
+		`{"city": "Tokyo"}`:         "",
+		`The weather is fine.`:      "not JSON",
+		`{"city": "Tokyo"} {}`:      "not JSON",
+		`{"city": 18}`:              "at /city:",
+		`{"city": "Tokyo", "x": 1}`: "at /:",
+	} {
+		got := o.Problem(text)
+		if want == "" && got != "" || want != "" && !strings.HasPrefix(got, want) {
+			t.Errorf("Problem(%s) = %q, want prefix %q", text, got, want)
+		}
+	}
+}

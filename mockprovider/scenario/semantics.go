@@ -213,3 +213,21 @@ func toolNames(sc *Scenario) []string {
 	}
 	return out
 }
+
+// Problem is why text is not a JSON value valid against the output's
+// schema ("" when it is), on one line: what the conformance suite says of
+// a driver's structured final answer.
+func (o *Output) Problem(text string) string {
+	s, err := CompileParameters(o.Schema)
+	if err != nil {
+		return "the output schema is not a valid JSON Schema: " + err.Error()
+	}
+	v, err := jsonschema.UnmarshalJSON(strings.NewReader(text))
+	if err != nil {
+		return "not JSON: " + err.Error()
+	}
+	if err := s.Validate(v); err != nil {
+		return shortValidation(err)
+	}
+	return ""
+}
