@@ -157,6 +157,7 @@ var mistakes = []mistake{
 		replay: func(items []item) []item {
 			return inFull(items, func(it item) bool { return it.typ == "function_call" })
 		}},
+	{Mistake: core.DropOutputSchema}, // what only the task shows: its output schema
 }
 
 func resultsAsUserText(m *mistake, answers []core.Answer) ([]responses.ResponseInputItemUnionParam, bool) {
