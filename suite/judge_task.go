@@ -3,9 +3,11 @@ package suite
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/dialect"
 	"github.com/toolwire/toolwire/mockprovider/rules"
 	"github.com/toolwire/toolwire/mockprovider/scenario"
 	"github.com/toolwire/toolwire/mockprovider/session"
@@ -243,8 +245,8 @@ func (j *judge) checkItemRefsSent() {
 // refuses.
 func (j *judge) checkStructuredAnswer() {
 	want := j.t.Output
-	if want == nil || j.out.Err != nil {
-		return // no structured answer asked, or none reported (final-text says why)
+	if want == nil || j.out.Err != nil || !j.declares(checkStructuredAns) {
+		return // no structured answer asked, none reported (final-text says why), or not judged on this API
 	}
 	last := j.lastAccepted()
 	if last < 0 {
@@ -277,6 +279,12 @@ func (j *judge) checkStructuredAnswer() {
 		message:  fmt.Sprintf("the final text is not an answer in the task's schema %q (%s; %s)", want.Name, problem, sent),
 		expected: fmt.Sprintf("final_text: a JSON value valid against schema %q", want.Name), got: clip(text, 600),
 		excerpt: clip(string(e.Request), 1500), fix: fix})
+}
+
+// declares reports whether the dialect judges a check it lists among its
+// own (ExtraChecks).
+func (j *judge) declares(check string) bool {
+	return slices.ContainsFunc(judgeOf(j.c.Dialect).ExtraChecks, func(c dialect.JudgeCheck) bool { return c.Check == check })
 }
 
 // lastAccepted is the index of the last request the mock answered (-1:
