@@ -18,6 +18,7 @@ import (
 	"github.com/toolwire/toolwire/reports"
 	"github.com/toolwire/toolwire/suite"
 	"github.com/toolwire/toolwire/suite/formatdriver"
+	"github.com/toolwire/toolwire/suite/refdriver/dialects"
 )
 
 func runFormatMode(t *testing.T, cfg suite.FormatConfig) *reports.Run {
@@ -32,7 +33,7 @@ func runFormatMode(t *testing.T, cfg suite.FormatConfig) *reports.Run {
 }
 
 func referenceFormat(b formatdriver.Break) suite.FormatDriver {
-	d := &formatdriver.Driver{Break: b}
+	d := &formatdriver.Driver{Break: b, Dialects: dialects.Formats()}
 	return suite.FormatFunc(d.Handle)
 }
 
@@ -74,7 +75,7 @@ func TestFormatModeReferenceDriverIsConformant(t *testing.T) {
 
 // Each break variant fails exactly the rules it is documented to fail.
 func TestFormatModeBreaksFailTheirRules(t *testing.T) {
-	for _, b := range formatdriver.Breaks() {
+	for _, b := range formatdriver.Breaks(dialects.Formats()) {
 		t.Run(string(b.Name), func(t *testing.T) {
 			t.Parallel()
 			run := runFormatMode(t, suite.FormatConfig{Driver: referenceFormat(b.Name), Dialects: conv.Dialects})
@@ -159,7 +160,7 @@ func TestFormatDriverChild(t *testing.T) {
 	if brk != "" {
 		args = append(args, "--break", brk)
 	}
-	os.Exit(formatdriver.Main(args, os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(dialects.FormatMain(args, os.Stdin, os.Stdout, os.Stderr))
 }
 
 // childDriverLine is a shell command running the reference format driver.
@@ -279,15 +280,15 @@ func TestConformFormatAndToolModesRunTheSpecs(t *testing.T) {
 // line, errors as {"error"} lines.
 func TestFormatDriverMain(t *testing.T) {
 	var out, errOut bytes.Buffer
-	if code := formatdriver.Main([]string{"--list-breaks"}, strings.NewReader(""), &out, &errOut); code != 0 {
+	if code := dialects.FormatMain([]string{"--list-breaks"}, strings.NewReader(""), &out, &errOut); code != 0 {
 		t.Fatalf("--list-breaks exit %d", code)
 	}
-	for _, b := range formatdriver.Breaks() {
+	for _, b := range formatdriver.Breaks(dialects.Formats()) {
 		if !strings.Contains(out.String(), string(b.Name)) {
 			t.Errorf("--list-breaks lacks %s", b.Name)
 		}
 	}
-	if code := formatdriver.Main([]string{"--break", "nope"}, strings.NewReader(""), &out, &errOut); code != 2 {
+	if code := dialects.FormatMain([]string{"--break", "nope"}, strings.NewReader(""), &out, &errOut); code != 2 {
 		t.Errorf("unknown break exit %d", code)
 	}
 	out.Reset()
@@ -297,7 +298,7 @@ not json
 {"op":"dance"}
 {"op":"format_result","dialect":"gemini","call":{"name":"f","call_id":"gemini_0","arguments":{}},"result":{"content":[{"type":"text","text":"ok"}]}}
 `
-	if code := formatdriver.Main(nil, strings.NewReader(in), &out, &errOut); code != 0 {
+	if code := dialects.FormatMain(nil, strings.NewReader(in), &out, &errOut); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")

@@ -13,6 +13,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http/httptest"
 	"os"
 	"path"
@@ -230,7 +231,7 @@ func (h *Harness) Drive(ctx context.Context, c Combo) *Exchange {
 		x.uniform = &reports.Result{Outcome: reports.Error, Message: msg, Duration: time.Since(start)}
 		return x
 	}
-	t, err := task.FromScenario(c.Scenario, c.Dialect, c.Stream)
+	t, err := task.FromScenario(c.Scenario, c.Dialect, c.Stream, judgeOf(c.Dialect).DefaultModel)
 	if err != nil {
 		return broken("harness: " + err.Error())
 	}
@@ -282,17 +283,25 @@ func neverTalked(out Outcome) string {
 
 // env is the driver contract's environment for one run.
 func (h *Harness) env(c Combo, key, taskFile string) map[string]string {
+	return driverEnv(h.srv.URL, c, key, taskFile)
+}
+
+// driverEnv is the driver contract's environment for one run against the
+// mock at serverURL.
+func driverEnv(serverURL string, c Combo, key, taskFile string) map[string]string {
 	stream := "0"
 	if c.Stream {
 		stream = "1"
 	}
-	return map[string]string{
+	env := map[string]string{
 		task.EnvTask: taskFile, task.EnvScenario: c.Scenario.Name, task.EnvDialect: string(c.Dialect), task.EnvStream: stream,
-		task.EnvOpenAIURL: h.srv.URL + "/v1", task.EnvOpenAIKey: key,
-		task.EnvAnthURL: h.srv.URL, task.EnvAnthKey: key,
-		task.EnvGemURL: h.srv.URL, task.EnvGemKey: key, task.EnvGoogleKey: key,
-		task.EnvBedrockURL: h.srv.URL, task.EnvAWSKeyID: key, task.EnvAWSSecret: "toolwire", task.EnvAWSRegion: "us-east-1",
 	}
+	// Every API's variables, whichever dialect runs: a driver may build
+	// all its clients up front.
+	for _, d := range conv.Dialects {
+		maps.Copy(env, judgeOf(d).DriverEnv(serverURL, key))
+	}
+	return env
 }
 
 func (h *Harness) result(c Combo, r rules.Rule) reports.Result {

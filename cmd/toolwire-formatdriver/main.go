@@ -8,9 +8,9 @@ package main
 import (
 	"os"
 
-	"github.com/toolwire/toolwire/suite/formatdriver"
+	"github.com/toolwire/toolwire/suite/refdriver/dialects"
 )
 
 func main() {
-	os.Exit(formatdriver.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(dialects.FormatMain(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

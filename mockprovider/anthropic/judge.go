@@ -17,7 +17,17 @@ const (
 	thinkingBudgetDoc = "https://platform.claude.com/docs/en/build-with-claude/extended-thinking (thinking {type: enabled, budget_tokens}, budget_tokens below max_tokens)"
 )
 
+// The variables the Anthropic SDKs read, which the driver contract sets.
+const (
+	EnvBaseURL = "ANTHROPIC_BASE_URL"
+	EnvKey     = "ANTHROPIC_API_KEY"
+)
+
 var judge = dialect.Judge{
+	DefaultModel: "claude-sonnet-4-5",
+	DriverEnv: func(serverURL, key string) map[string]string {
+		return map[string]string{EnvBaseURL: serverURL, EnvKey: key}
+	},
 	Guide:           guide,
 	ForcedChoice:    `tool_choice "any" or "tool"`,
 	ChoiceShape:     `{"type": "tool", "name": …}`,

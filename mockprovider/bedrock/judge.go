@@ -15,7 +15,21 @@ const (
 	limitSource    = "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_InferenceConfiguration.html (maxTokens: the maximum number of tokens to allow in the generated response)"
 )
 
+// The variables the AWS SDKs read, which the driver contract sets: the
+// service endpoint and static credentials, whose access key id names the
+// session.
+const (
+	EnvEndpoint = "AWS_ENDPOINT_URL_BEDROCK_RUNTIME"
+	EnvKeyID    = "AWS_ACCESS_KEY_ID"
+	EnvSecret   = "AWS_SECRET_ACCESS_KEY"
+	EnvRegion   = "AWS_REGION"
+)
+
 var judge = dialect.Judge{
+	DefaultModel: "us.anthropic.claude-haiku-4-5-20251001-v1:0",
+	DriverEnv: func(serverURL, key string) map[string]string {
+		return map[string]string{EnvEndpoint: serverURL, EnvKeyID: key, EnvSecret: "toolwire", EnvRegion: "us-east-1"}
+	},
 	// Added after the four others: drivers name it to be run on it.
 	OptIn:        true,
 	Guide:        guide,

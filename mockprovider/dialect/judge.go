@@ -24,6 +24,13 @@ type Judge struct {
 	// (--dialects), so a driver written before the dialect existed keeps
 	// its verdict.
 	OptIn bool
+	// DefaultModel is the model a task runs under when its scenario names
+	// none.
+	DefaultModel string
+	// DriverEnv is what the driver contract tells a driver of this API:
+	// the variables its official SDKs read for the base URL and the key,
+	// given the mock's URL and the session's key.
+	DriverEnv func(serverURL, key string) map[string]string
 	// Guide is the API's tool-use guide, the default source.
 	Guide string
 	// ForcedChoice is how the dialect forces a call; ChoiceShape is the

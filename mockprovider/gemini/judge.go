@@ -16,7 +16,20 @@ const (
 	limitSource   = "https://ai.google.dev/api/generate-content#generationconfig (maxOutputTokens: the maximum number of tokens to include in a response candidate)"
 )
 
+// The variables the Google Gen AI SDKs read, which the driver contract
+// sets (the SDKs take either key variable).
+const (
+	EnvBaseURL   = "GOOGLE_GEMINI_BASE_URL"
+	EnvKey       = "GEMINI_API_KEY"
+	EnvGoogleKey = "GOOGLE_API_KEY"
+)
+
 var judge = dialect.Judge{
+	// Gemini 3, so thought signatures are exercised by default.
+	DefaultModel: "gemini-3-flash-preview",
+	DriverEnv: func(serverURL, key string) map[string]string {
+		return map[string]string{EnvBaseURL: serverURL, EnvKey: key, EnvGoogleKey: key}
+	},
 	Guide:        guide,
 	ForcedChoice: "functionCallingConfig mode ANY",
 	ChoiceShape:  `toolConfig.functionCallingConfig {"mode": "ANY", "allowedFunctionNames": [name]}`,

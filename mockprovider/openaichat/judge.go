@@ -14,6 +14,8 @@ const (
 )
 
 var judge = dialect.Judge{
+	DefaultModel:    "gpt-4.1",
+	DriverEnv:       openaiwire.DriverEnv,
 	Guide:           openaiwire.Guide,
 	ForcedChoice:    openaiwire.ForcedChoice,
 	ChoiceShape:     `{"type": "function", "function": {"name": …}}`,

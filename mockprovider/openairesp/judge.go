@@ -20,6 +20,8 @@ const (
 )
 
 var judge = dialect.Judge{
+	DefaultModel:    "gpt-5",
+	DriverEnv:       openaiwire.DriverEnv,
 	Guide:           openaiwire.Guide,
 	ForcedChoice:    openaiwire.ForcedChoice,
 	ChoiceShape:     `{"type": "function", "name": …}`,

@@ -19,4 +19,15 @@ const (
 )
 
 // FormatCallID is the id the OpenAI APIs give call i of a format case.
+// The variables the OpenAI SDKs read, which the driver contract sets.
+const (
+	EnvBaseURL = "OPENAI_BASE_URL" // includes /v1
+	EnvKey     = "OPENAI_API_KEY"
+)
+
+// DriverEnv is the driver contract's environment for both OpenAI APIs.
+func DriverEnv(serverURL, key string) map[string]string {
+	return map[string]string{EnvBaseURL: serverURL + "/v1", EnvKey: key}
+}
+
 func FormatCallID(tag string, i int) string { return fmt.Sprintf("call_tw%s%d", tag, i) }

@@ -6,9 +6,9 @@ import (
 	"io"
 )
 
-// Main is the toolwire-formatdriver command: serve the format-driver
-// contract on stdin/stdout until stdin closes.
-func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+// Main is the toolwire-formatdriver command on dialects: serve the
+// format-driver contract on stdin/stdout until stdin closes.
+func Main(dialects []FormatDialect, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("toolwire-formatdriver", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	brk := fs.String("break", "", "make one deliberate mistake (see --list-breaks)")
@@ -17,16 +17,16 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if *list {
-		for _, b := range Breaks() {
+		for _, b := range Breaks(dialects) {
 			fmt.Fprintf(stdout, "%-28s %s\n", b.Name, b.Summary)
 		}
 		return 0
 	}
-	if _, ok := LookupBreak(*brk); !ok {
+	if _, ok := LookupBreak(dialects, *brk); !ok {
 		fmt.Fprintf(stderr, "toolwire-formatdriver: unknown break %q (see --list-breaks)\n", *brk)
 		return 2
 	}
-	d := &Driver{Break: Break(*brk)}
+	d := &Driver{Break: Break(*brk), Dialects: dialects}
 	if err := d.Serve(stdin, stdout); err != nil {
 		fmt.Fprintln(stderr, "toolwire-formatdriver:", err)
 		return 1

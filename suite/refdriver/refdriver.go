@@ -16,7 +16,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -29,33 +28,43 @@ import (
 	"github.com/toolwire/toolwire/suite/task"
 )
 
-// Env is where the driver finds the providers: the base URLs and the key of
-// the driver contract.
+// Env is the driver contract's environment: each dialect's loop reads the
+// variables its API's SDK reads (the dialect's Judge.DriverEnv names them).
 type Env struct {
-	OpenAIBaseURL    string // includes /v1
-	AnthropicBaseURL string
-	GeminiBaseURL    string
-	BedrockBaseURL   string
-	APIKey           string
+	// Get reads one variable ("" when unset).
+	Get func(string) string
 	// HTTPClient is used for every request (nil = a fresh client).
 	HTTPClient *http.Client
 }
 
 // EnvFromOS reads the contract's environment variables.
-func EnvFromOS() Env {
-	return EnvFromMap(func(k string) string { return os.Getenv(k) })
-}
+func EnvFromOS() Env { return Env{Get: os.Getenv} }
 
 // EnvFromMap reads the contract's variables through get (for a task's Env
 // map, as sent to a --driver-url server).
-func EnvFromMap(get func(string) string) Env {
-	key := get(task.EnvOpenAIKey)
-	for _, k := range []string{task.EnvAnthKey, task.EnvGemKey, task.EnvGoogleKey, task.EnvAWSKeyID} {
-		if key == "" {
-			key = get(k)
+func EnvFromMap(get func(string) string) Env { return Env{Get: get} }
+
+// Endpoint is where a loop sends its requests: the base URL in urlVar and
+// the key in the first of keyVars that is set.
+func (e Env) Endpoint(urlVar string, keyVars ...string) (baseURL, key string, err error) {
+	if baseURL, err = e.Var(urlVar); err != nil {
+		return "", "", err
+	}
+	key, err = e.Var(keyVars...)
+	return baseURL, key, err
+}
+
+// Var is the first of the variables names that is set, or an error naming
+// them: a loop finds its base URL and key with it.
+func (e Env) Var(names ...string) (string, error) {
+	for _, n := range names {
+		if e.Get != nil {
+			if v := e.Get(n); v != "" {
+				return v, nil
+			}
 		}
 	}
-	return Env{OpenAIBaseURL: get(task.EnvOpenAIURL), AnthropicBaseURL: get(task.EnvAnthURL), GeminiBaseURL: get(task.EnvGemURL), BedrockBaseURL: get(task.EnvBedrockURL), APIKey: key}
+	return "", fmt.Errorf("%s is not set in the environment", strings.Join(names, " or "))
 }
 
 // Dialect is the reference driver of one dialect, in the dialect's
@@ -132,9 +141,6 @@ type Driver struct {
 
 // Run performs one task and returns the model's final text.
 func (d *Driver) Run(ctx context.Context, env Env, t *task.Task) (string, error) {
-	if env.APIKey == "" {
-		return "", errors.New("no API key in the environment")
-	}
 	if t.MaxTurns <= 0 {
 		t.MaxTurns = 8
 	}

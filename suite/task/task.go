@@ -15,26 +15,14 @@ import (
 	"github.com/toolwire/toolwire/mockprovider/scenario"
 )
 
-// Environment variables of the driver contract.
+// Environment variables of the driver contract; each dialect adds the
+// variables its SDKs read for the base URL and key (its Judge's DriverEnv).
 const (
-	EnvTask      = "TOOLWIRE_TASK"
-	EnvScenario  = "TOOLWIRE_SCENARIO"
-	EnvDialect   = "TOOLWIRE_DIALECT"
-	EnvStream    = "TOOLWIRE_STREAM"
-	EnvBreak     = "TOOLWIRE_BREAK" // reference driver only: a deliberate mistake
-	EnvOpenAIURL = "OPENAI_BASE_URL"
-	EnvOpenAIKey = "OPENAI_API_KEY"
-	EnvAnthURL   = "ANTHROPIC_BASE_URL"
-	EnvAnthKey   = "ANTHROPIC_API_KEY"
-	EnvGemURL    = "GOOGLE_GEMINI_BASE_URL"
-	EnvGemKey    = "GEMINI_API_KEY"
-	EnvGoogleKey = "GOOGLE_API_KEY"
-	// Amazon Bedrock: the AWS SDKs' service endpoint variable and static
-	// credentials, whose access key id names the session.
-	EnvBedrockURL = "AWS_ENDPOINT_URL_BEDROCK_RUNTIME"
-	EnvAWSKeyID   = "AWS_ACCESS_KEY_ID"
-	EnvAWSSecret  = "AWS_SECRET_ACCESS_KEY"
-	EnvAWSRegion  = "AWS_REGION"
+	EnvTask     = "TOOLWIRE_TASK"
+	EnvScenario = "TOOLWIRE_SCENARIO"
+	EnvDialect  = "TOOLWIRE_DIALECT"
+	EnvStream   = "TOOLWIRE_STREAM"
+	EnvBreak    = "TOOLWIRE_BREAK" // reference driver only: a deliberate mistake
 )
 
 // Task is what a driver is asked to do: declare the tools, send the
@@ -146,25 +134,15 @@ type Reply struct {
 	Error     string `json:"error,omitempty"`
 }
 
-// Defaults are the models a task uses when the scenario names none: a
-// reasoning model on the Responses API and a Gemini 3 model, so that
-// reasoning replay and thought signatures are exercised by default.
-var Defaults = map[conv.Dialect]string{
-	conv.OpenAIChat:      "gpt-4.1",
-	conv.OpenAIResponses: "gpt-5",
-	conv.Anthropic:       "claude-sonnet-4-5",
-	conv.Gemini:          "gemini-3-flash-preview",
-	conv.Bedrock:         "us.anthropic.claude-haiku-4-5-20251001-v1:0",
-}
-
 // FromScenario builds the task a driver runs for one scenario, dialect and
-// stream mode.
-func FromScenario(sc *scenario.Scenario, d conv.Dialect, stream bool) (*Task, error) {
+// stream mode, under the scenario's model for the dialect or else
+// defaultModel.
+func FromScenario(sc *scenario.Scenario, d conv.Dialect, stream bool, defaultModel string) (*Task, error) {
 	t := &Task{Scenario: sc.Name, Dialect: d, Stream: stream, System: sc.System, Prompt: sc.Prompt,
 		ToolChoice: sc.ToolChoice, MaxTurns: sc.MaxTurns}
 	t.Model = sc.Models[d]
 	if t.Model == "" {
-		t.Model = Defaults[d]
+		t.Model = defaultModel
 	}
 	if t.Prompt == "" {
 		t.Prompt = "Use the tools to answer."

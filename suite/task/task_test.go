@@ -45,11 +45,11 @@ func TestParseResultRejectsUnknownShapes(t *testing.T) {
 
 func TestFromScenarioDefaults(t *testing.T) {
 	sc := &scenario.Scenario{Name: "s", Turns: []scenario.Turn{{}, {}}, Tools: []scenario.Tool{{Name: "t"}}}
-	tk, err := FromScenario(sc, conv.Gemini, true)
+	tk, err := FromScenario(sc, conv.Gemini, true, "gemini-default")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tk.Model != Defaults[conv.Gemini] || !tk.Stream || tk.MaxTurns < 3 || tk.Prompt == "" || tk.Tools[0].Parameters == nil {
+	if tk.Model != "gemini-default" || !tk.Stream || tk.MaxTurns < 3 || tk.Prompt == "" || tk.Tools[0].Parameters == nil {
 		t.Errorf("got %+v", tk)
 	}
 }
@@ -57,7 +57,7 @@ func TestFromScenarioDefaults(t *testing.T) {
 // A scenario's features set what they ask of the driver, and nothing
 // else does.
 func TestFromScenarioFeatureSettings(t *testing.T) {
-	plain, err := FromScenario(&scenario.Scenario{Name: "s", Features: []string{"core"}}, conv.Anthropic, false)
+	plain, err := FromScenario(&scenario.Scenario{Name: "s", Features: []string{"core"}}, conv.Anthropic, false, "m")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestFromScenarioFeatureSettings(t *testing.T) {
 		t.Errorf("core scenario got settings: %+v", plain)
 	}
 	sc := &scenario.Scenario{Name: "s", Features: []string{FeatureThinking, FeatureTruncation, FeatureItemReferences}}
-	tk, err := FromScenario(sc, conv.Anthropic, false)
+	tk, err := FromScenario(sc, conv.Anthropic, false, "m")
 	if err != nil {
 		t.Fatal(err)
 	}

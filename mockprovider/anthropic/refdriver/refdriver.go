@@ -11,6 +11,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
 
+	mock "github.com/toolwire/toolwire/mockprovider/anthropic"
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	core "github.com/toolwire/toolwire/suite/refdriver"
 	"github.com/toolwire/toolwire/suite/task"
@@ -25,7 +26,11 @@ func lookup(brk core.Break) *mistake { return core.Find(mistakes, brk) }
 
 func run(ctx context.Context, brk core.Break, env core.Env, t *task.Task) (string, error) {
 	m := lookup(brk)
-	opts := []option.RequestOption{option.WithBaseURL(env.AnthropicBaseURL), option.WithAPIKey(env.APIKey), option.WithHTTPClient(core.HTTPClient(env, m.Body))}
+	baseURL, key, err := env.Endpoint(mock.EnvBaseURL, mock.EnvKey)
+	if err != nil {
+		return "", err
+	}
+	opts := []option.RequestOption{option.WithBaseURL(baseURL), option.WithAPIKey(key), option.WithHTTPClient(core.HTTPClient(env, m.Body))}
 	// The output token limit: the task's, else 1024. With thinking on,
 	// the budget counts against max_tokens, which must exceed it: the
 	// budget goes on top.

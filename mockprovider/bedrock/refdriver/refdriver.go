@@ -17,6 +17,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime/types"
 	"github.com/aws/smithy-go"
 
+	"github.com/toolwire/toolwire/mockprovider/bedrock"
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	core "github.com/toolwire/toolwire/suite/refdriver"
 	"github.com/toolwire/toolwire/suite/task"
@@ -31,14 +32,18 @@ func lookup(brk core.Break) *mistake { return core.Find(mistakes, brk) }
 
 func run(ctx context.Context, brk core.Break, env core.Env, t *task.Task) (string, error) {
 	m := lookup(brk)
+	endpoint, key, err := env.Endpoint(bedrock.EnvEndpoint, bedrock.EnvKeyID)
+	if err != nil {
+		return "", err
+	}
 	client := bedrockruntime.New(bedrockruntime.Options{
 		Region:       "us-east-1",
-		BaseEndpoint: aws.String(env.BedrockBaseURL),
+		BaseEndpoint: aws.String(endpoint),
 		HTTPClient:   core.HTTPClient(env, m.Body),
 		// The access key id names the session; the mock does not check
 		// the signature.
 		Credentials: aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) {
-			return aws.Credentials{AccessKeyID: env.APIKey, SecretAccessKey: "toolwire"}, nil
+			return aws.Credentials{AccessKeyID: key, SecretAccessKey: "toolwire"}, nil
 		}),
 	})
 

@@ -13,6 +13,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/gemini"
 	"github.com/toolwire/toolwire/mockprovider/model"
 	core "github.com/toolwire/toolwire/suite/refdriver"
 	"github.com/toolwire/toolwire/suite/task"
@@ -27,11 +28,15 @@ func lookup(brk core.Break) *mistake { return core.Find(mistakes, brk) }
 
 func run(ctx context.Context, brk core.Break, env core.Env, t *task.Task) (string, error) {
 	m := lookup(brk)
+	baseURL, key, err := env.Endpoint(gemini.EnvBaseURL, gemini.EnvKey, gemini.EnvGoogleKey)
+	if err != nil {
+		return "", err
+	}
 	client, err := genai.NewClient(ctx, &genai.ClientConfig{
-		APIKey:      env.APIKey,
+		APIKey:      key,
 		Backend:     genai.BackendGeminiAPI,
 		HTTPClient:  core.HTTPClient(env, m.Body),
-		HTTPOptions: genai.HTTPOptions{BaseURL: env.GeminiBaseURL},
+		HTTPOptions: genai.HTTPOptions{BaseURL: baseURL},
 	})
 	if err != nil {
 		return "", err

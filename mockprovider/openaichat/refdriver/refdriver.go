@@ -12,6 +12,7 @@ import (
 	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/openaiwire"
 	core "github.com/toolwire/toolwire/suite/refdriver"
 	"github.com/toolwire/toolwire/suite/task"
 )
@@ -37,7 +38,11 @@ func toolChoice(tc string) any {
 
 func run(ctx context.Context, brk core.Break, env core.Env, t *task.Task) (string, error) {
 	m := lookup(brk)
-	client := openai.NewClient(option.WithBaseURL(env.OpenAIBaseURL), option.WithAPIKey(env.APIKey), option.WithHTTPClient(core.HTTPClient(env, m.Body)))
+	baseURL, key, err := env.Endpoint(openaiwire.EnvBaseURL, openaiwire.EnvKey)
+	if err != nil {
+		return "", err
+	}
+	client := openai.NewClient(option.WithBaseURL(baseURL), option.WithAPIKey(key), option.WithHTTPClient(core.HTTPClient(env, m.Body)))
 	choice := toolChoice(t.ToolChoice)
 	limit := m.StartLimit(t)
 

@@ -16,6 +16,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/openaiwire"
 	core "github.com/toolwire/toolwire/suite/refdriver"
 	"github.com/toolwire/toolwire/suite/task"
 )
@@ -55,7 +56,11 @@ func (it item) param() responses.ResponseInputItemUnionParam {
 
 func run(ctx context.Context, brk core.Break, env core.Env, t *task.Task) (string, error) {
 	m := lookup(brk)
-	client := openai.NewClient(option.WithBaseURL(env.OpenAIBaseURL), option.WithAPIKey(env.APIKey), option.WithHTTPClient(core.HTTPClient(env, m.Body)))
+	baseURL, key, err := env.Endpoint(openaiwire.EnvBaseURL, openaiwire.EnvKey)
+	if err != nil {
+		return "", err
+	}
+	client := openai.NewClient(option.WithBaseURL(baseURL), option.WithAPIKey(key), option.WithHTTPClient(core.HTTPClient(env, m.Body)))
 	choice := toolChoice(t.ToolChoice)
 	limit := m.StartLimit(t)
 

@@ -1,6 +1,8 @@
-// Package dialects lists the reference driver's dialect drivers, each in
-// its dialect's directory, for the command (cmd/toolwire-refdriver) and
-// the in-process driver (suite/reference). It links the official SDKs.
+// Package dialects lists the reference driver's dialect drivers and the
+// reference format driver's dialect halves, each in its dialect's
+// directory, for the commands (cmd/toolwire-refdriver,
+// cmd/toolwire-formatdriver) and the in-process driver (suite/reference).
+// It links the official SDKs.
 package dialects
 
 import (
@@ -11,6 +13,7 @@ import (
 	gemini "github.com/toolwire/toolwire/mockprovider/gemini/refdriver"
 	openaichat "github.com/toolwire/toolwire/mockprovider/openaichat/refdriver"
 	openairesp "github.com/toolwire/toolwire/mockprovider/openairesp/refdriver"
+	"github.com/toolwire/toolwire/suite/formatdriver"
 	"github.com/toolwire/toolwire/suite/refdriver"
 )
 
@@ -37,4 +40,14 @@ func LookupBreak(name string) (refdriver.BreakInfo, bool) { return refdriver.Loo
 // Main is the toolwire-refdriver command.
 func Main(args []string, stdout, stderr io.Writer) int {
 	return refdriver.Main(All(), args, stdout, stderr)
+}
+
+// Formats is the reference format driver's half of every dialect.
+func Formats() []formatdriver.FormatDialect {
+	return []formatdriver.FormatDialect{openaichat.Format(), openairesp.Format(), anthropic.Format(), gemini.Format(), bedrock.Format()}
+}
+
+// FormatMain is the toolwire-formatdriver command.
+func FormatMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return formatdriver.Main(Formats(), args, stdin, stdout, stderr)
 }
