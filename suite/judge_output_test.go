@@ -30,7 +30,7 @@ func structuredExchange(t *testing.T, h *Harness, demand *conv.Output, finalText
 	if combo == nil {
 		t.Fatal("structured-final-answer is not in the plan on openai-chat")
 	}
-	tk, err := task.FromScenario(combo.Scenario, conv.OpenAIChat, false)
+	tk, err := task.FromScenario(combo.Scenario, conv.OpenAIChat, false, judgeOf(conv.OpenAIChat).DefaultModel)
 	if err != nil {
 		t.Fatal(err)
 	}

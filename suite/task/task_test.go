@@ -78,7 +78,7 @@ func TestFromScenarioFeatureSettings(t *testing.T) {
 func TestFromScenarioOutput(t *testing.T) {
 	schema := map[string]any{"type": "object", "properties": map[string]any{"city": map[string]any{"type": "string"}}}
 	sc := &scenario.Scenario{Name: "s", Features: []string{FeatureStructuredOutput}, Output: &scenario.Output{Name: "report", Schema: schema}}
-	tk, err := FromScenario(sc, conv.OpenAIChat, false)
+	tk, err := FromScenario(sc, conv.OpenAIChat, false, "m")
 	if err != nil {
 		t.Fatal(err)
 	}
