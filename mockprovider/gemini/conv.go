@@ -15,6 +15,10 @@ func toConversation(req *Request) *conv.Conversation {
 			c.Controls.MaxOutputTokens = max(int64(*g.MaxOutputTokens), 0)
 		}
 		c.Controls.StopSequences = g.StopSequences
+		c.Controls.Output = g.output()
+		if g.CandidateCount != nil && *g.CandidateCount > 1 {
+			c.Controls.Candidates = int(*g.CandidateCount)
+		}
 	}
 	if req.SystemInstruction != nil {
 		var texts []string
@@ -44,6 +48,11 @@ func toConversation(req *Request) *conv.Conversation {
 			if len(fc.AllowedFunctionNames) == 1 {
 				c.ToolChoice = conv.ToolChoice{Mode: conv.ToolChoiceFunction, Name: fc.AllowedFunctionNames[0]}
 			}
+			c.Controls.AllowedTools = fc.AllowedFunctionNames
+		case "VALIDATED":
+			// Calls or text, the calls limited to the allowed names
+			// (genai types.go, FunctionCallingConfigModeValidated).
+			c.Controls.AllowedTools = fc.AllowedFunctionNames
 		}
 	}
 	for i, content := range req.Contents {
@@ -63,6 +72,38 @@ func toConversation(req *Request) *conv.Conversation {
 		c.Turns = append(c.Turns, turn)
 	}
 	return c
+}
+
+// Response MIME types that constrain the answer's text
+// (https://ai.google.dev/gemini-api/docs/structured-output).
+const (
+	mimeJSON = "application/json"
+	mimeEnum = "text/x.enum"
+)
+
+// output is the structured-output demand of responseMimeType and its
+// schema. application/json without a schema asks for any JSON value (the
+// API does not insist on an object), so it is a demand with no schema:
+// any scripted value passes and the built value is an object, what the
+// model gives when nothing shapes it. text/x.enum answers one of the
+// schema's enum values as plain text: the model builds it as a JSON
+// string and the encoder sends it unquoted.
+func (g *GenerationConfig) output() *conv.Output {
+	mime := strings.ToLower(strings.TrimSpace(g.ResponseMIMEType))
+	if mime != mimeJSON && mime != mimeEnum {
+		return nil
+	}
+	out := &conv.Output{Kind: conv.OutputJSONSchema}
+	switch {
+	case len(g.ResponseJSONSchema) > 0 && string(g.ResponseJSONSchema) != "null":
+		out.Schema = json.RawMessage(g.ResponseJSONSchema)
+	case g.ResponseSchema != nil:
+		out.Schema, _ = json.Marshal(g.ResponseSchema.jsonSchema())
+	}
+	if mime == mimeEnum && len(out.Schema) == 0 {
+		return nil // no enum to choose from: a rule reports it
+	}
+	return out
 }
 
 // structValue reads a google.protobuf.Struct field (args, response); nil
@@ -142,6 +183,9 @@ func (s *Schema) jsonSchema() map[string]any {
 	out := map[string]any{}
 	if s.Type != "" && s.Type != "TYPE_UNSPECIFIED" {
 		out["type"] = strings.ToLower(string(s.Type))
+		if s.Nullable != nil && *s.Nullable && s.Type != "NULL" {
+			out["type"] = []string{strings.ToLower(string(s.Type)), "null"}
+		}
 	}
 	set := func(k string, v any, present bool) {
 		if present {
@@ -158,6 +202,11 @@ func (s *Schema) jsonSchema() map[string]any {
 	set("maxItems", s.MaxItems, s.MaxItems != nil)
 	set("minLength", s.MinLength, s.MinLength != nil)
 	set("maxLength", s.MaxLength, s.MaxLength != nil)
+	set("minProperties", s.MinProperties, s.MinProperties != nil)
+	set("maxProperties", s.MaxProperties, s.MaxProperties != nil)
+	// propertyOrdering is not JSON Schema, which ignores it; kept so the
+	// encoder can lay the answer's keys out in that order.
+	set("propertyOrdering", s.PropertyOrdering, s.PropertyOrdering != nil)
 	set("minimum", s.Minimum, s.Minimum != nil)
 	set("maximum", s.Maximum, s.Maximum != nil)
 	set("default", json.RawMessage(s.Default), len(s.Default) > 0)

@@ -86,8 +86,12 @@ func (d *Dialect) Encode(x *dialect.Exchange, req any, c *conv.Conversation, rep
 		return
 	}
 	texts, calls := d.replyParts(x, r.Model, reply)
+	if len(calls) == 0 {
+		texts = structuredText(r, c.Controls.Output, texts)
+	}
 	prompt := promptTokens(r)
-	head := responseHead{model: r.Model, id: x.IDs().Next("", responseIDLength), prompt: prompt, thoughts: thoughtsTokens(r, prompt), calls: len(calls) > 0, finish: finishStop}
+	head := responseHead{model: r.Model, id: x.IDs().Next("", responseIDLength), prompt: prompt, thoughts: thoughtsTokens(r, prompt), calls: len(calls) > 0, finish: finishStop,
+		candidates: max(c.Controls.Candidates, 1)}
 	// A stop sequence ends the turn with STOP; the token limit with
 	// MAX_TOKENS.
 	if reply.Stop == model.StopTokens {
@@ -155,6 +159,9 @@ type responseHead struct {
 	thoughts  int  // thinking tokens, reported by thinking models
 	calls     bool // the turn made calls: the last chunk says so
 	finish    string
+	// candidates is how many candidates each chunk carries (candidateCount):
+	// the model gives one reply, repeated under each index.
+	candidates int
 }
 
 // message is the chunk as a GenerateContentResponse.
@@ -166,9 +173,17 @@ func (h responseHead) message(ch chunk) GenerateContentResponse {
 			cand.FinishMessage = finishMessageCalls
 		}
 	}
-	out := tokens(ch.outBytes)
+	n := max(h.candidates, 1)
+	cands := make([]Candidate, n)
+	for i := range cands {
+		cands[i] = cand
+		cands[i].Index = i
+	}
+	// candidatesTokenCount counts every candidate ("Total number of tokens
+	// across all the generated response candidates", UsageMetadata).
+	out := tokens(ch.outBytes) * n
 	return GenerateContentResponse{
-		Candidates: []Candidate{cand},
+		Candidates: cands,
 		UsageMetadata: UsageMetadata{PromptTokenCount: h.prompt, CandidatesTokenCount: out, ThoughtsTokenCount: h.thoughts, TotalTokenCount: h.prompt + out + h.thoughts,
 			PromptTokensDetails: []ModalityCount{{Modality: "TEXT", TokenCount: h.prompt}}},
 		ModelVersion: h.model,

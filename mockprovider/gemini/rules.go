@@ -22,9 +22,9 @@ var ruleSet = declareRules()
 // turns. Breaches in one phase at one position are reported in this order.
 func declareRules() *rules.Set[Request] {
 	s := rules.NewSet[Request](conv.Gemini, "rules_payload.go", "rules_members.go", "rules_turns.go",
-		"rules_signatures.go", "rules_multimodal.go", "rules_models.go")
+		"rules_signatures.go", "rules_multimodal.go", "rules_output.go", "rules_models.go")
 	for _, topic := range []func(*rules.Set[Request]){
-		payloadRules, memberRules, turnRules, signatureRules, multimodalRules, modelRules,
+		payloadRules, memberRules, turnRules, signatureRules, multimodalRules, outputRules, modelRules,
 	} {
 		topic(s)
 	}

@@ -51,8 +51,10 @@ func payloadRules(s *rules.Set[Request]) {
 	}, checkUnknown(false))
 
 	s.Add(rules.Rule{ID: ruleSchemaSubset, Level: rules.MUST, Family: "shapes",
-		Summary: "functionDeclarations[].parameters (and response, responseSchema) is the OpenAPI-subset Schema message: JSON Schema keywords (additionalProperties, $schema, const, exclusiveMinimum, propertyNames…) are unknown names there; full JSON Schema goes in parametersJsonSchema.",
-		Refs:    []rules.Ref{{URL: "https://github.com/openswarm-ai/openswarm/issues/24"}, {URL: "https://github.com/Laisky/one-api/issues/60"}},
+		Summary: "functionDeclarations[].parameters, response and generationConfig.responseSchema are one message, the OpenAPI-subset Schema: JSON Schema keywords (additionalProperties, $schema, const, exclusiveMinimum, propertyNames…) are unknown names there; full JSON Schema goes in parametersJsonSchema.",
+		Refs: []rules.Ref{{URL: "https://github.com/openswarm-ai/openswarm/issues/24"}, {URL: "https://github.com/Laisky/one-api/issues/60"},
+			{URL: "https://github.com/tensorzero/tensorzero/issues/1028", Quote: `the same Schema message as responseSchema: Unknown name "$schema" at 'generation_config.response_schema': Cannot find field.`},
+			{URL: "https://github.com/QuantumNous/new-api/pull/1037", Quote: "the same, from a Zod-made schema"}},
 		Cases: []rules.Case{
 			{
 				Name: "JSON Schema's additionalProperties under parameters", Path: path25,
@@ -65,6 +67,12 @@ func payloadRules(s *rules.Set[Request]) {
 				Bad:        body(strings.Replace(weatherFn, `"city":{"type":"STRING"}`, `"city":{"type":"STRING","const":"Paris"}`, 1), userAsk),
 				Good:       body(strings.Replace(weatherFn, `"city":{"type":"STRING"}`, `"city":{"type":"STRING","enum":["Paris"]}`, 1), userAsk),
 				WantStatus: 400, WantMessage: `Invalid JSON payload received. Unknown name "const" at 'tools[0].function_declarations[0].parameters.properties[0].value': Cannot find field.`,
+			},
+			{
+				Name: "JSON Schema's $schema in responseSchema (JSON Schema goes in responseJsonSchema)", Path: path25,
+				Bad:        compact(`{"contents":[` + userAsk + `],"generationConfig":{"responseMimeType":"application/json","responseSchema":{"$schema":"http://json-schema.org/draft-07/schema#","type":"OBJECT","properties":{"city":{"type":"STRING"}}}}}`),
+				Good:       compact(`{"contents":[` + userAsk + `],"generationConfig":{"responseMimeType":"application/json","responseJsonSchema":{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"city":{"type":"string"}}}}}`),
+				WantStatus: 400, WantMessage: `Invalid JSON payload received. Unknown name "$schema" at 'generation_config.response_schema': Cannot find field.`,
 			},
 		},
 	}, checkUnknown(true))

@@ -180,6 +180,22 @@ var mistakes = []mistake{
 		return `{"type":"OBJECT","properties":{"location":{"type":"STRING"}},"required":["no_such_property"]}`
 	}, false))},
 
+	// The answer's form and count.
+	{Mistake: core.Mistake{Name: "gemini-json-mode-with-functions", Description: "ask gemini-2.5-flash for responseMimeType application/json beside function declarations (only Gemini 3 takes both)"}.
+		Failing("gemini.function-calling-json-mime").Rewriting(core.SetKeys(map[string]any{"generationConfig.responseMimeType": "application/json"})),
+		model: func(string) string { return "gemini-2.5-flash" }},
+	{Mistake: core.Mistake{Name: "gemini3-candidates", Description: "ask a Gemini 3 model for two candidates"}.
+		Failing("gemini.candidate-count-model").Rewriting(core.SetKeys(map[string]any{"generationConfig.candidateCount": 2}))},
+	{Mistake: core.Mistake{Name: "too-many-candidates", Description: "ask for nine candidates (the API gives at most eight, and one on Gemini 3)"}.
+		Failing("gemini.candidate-count-range", "gemini.candidate-count-model").Rewriting(core.SetKeys(map[string]any{"generationConfig.candidateCount": 9}))},
+	{Mistake: core.Mistake{Name: "response-schemas-without-mime", Description: "send responseSchema and responseJsonSchema (with a keyword it does not support), both, without responseMimeType"}.
+		Failing("gemini.response-schema-needs-mime", "gemini.response-one-schema", "gemini.response-json-schema-subset").Rewriting(core.SetKeys(map[string]any{
+		"generationConfig.responseSchema":     map[string]any{"type": "OBJECT", "properties": map[string]any{"answer": map[string]any{"type": "STRING"}}},
+		"generationConfig.responseJsonSchema": map[string]any{"type": "object", "properties": map[string]any{"answer": map[string]any{"type": "string", "minLength": 1}}},
+	}))},
+	{Mistake: core.Mistake{Name: "allowed-names-with-auto", Description: "limit the callable functions with allowedFunctionNames under mode AUTO, where they limit nothing"}.
+		Failing("gemini.allowed-function-names-mode").Rewriting(allowDeclaredUnderAuto)},
+
 	// What only the model's calls and the task show.
 	{Mistake: core.DropLastCall.Failing(checks.ID(gem, checks.ResultsSent)).Rewriting(dropLastCall)},
 	{Mistake: core.DuplicateResult.Failing(checks.ID(gem, checks.OneResultPerCall)).MayFailing("gemini.function-response-count", checks.ID(gem, checks.MatchesCall)).
@@ -318,4 +334,23 @@ func duplicateFirstResult(body []byte) []byte {
 		}
 		return []string{c.Raw}
 	})(body)
+}
+
+// allowDeclaredUnderAuto sets mode AUTO with every declared function in
+// allowedFunctionNames (declared names, so only the mode is wrong).
+func allowDeclaredUnderAuto(body []byte) []byte {
+	var names []string
+	for _, n := range gjson.GetBytes(body, "tools.#.functionDeclarations.#.name").Array() {
+		for _, name := range n.Array() {
+			names = append(names, name.Str)
+		}
+	}
+	if len(names) == 0 {
+		return body
+	}
+	out, err := sjson.SetBytes(body, "toolConfig.functionCallingConfig", map[string]any{"mode": "AUTO", "allowedFunctionNames": names})
+	if err != nil {
+		return body
+	}
+	return out
 }
