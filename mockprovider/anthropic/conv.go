@@ -56,6 +56,11 @@ type Request struct {
 	CountTokens bool
 	// caps are the members the model catalog's rules read (capabilities.go).
 	caps capabilityParams
+	// out are the structured-output members (output.go).
+	out outputParams
+	// compiled are the schemas the structured-output rules judge
+	// (rules_output.go), decoded once.
+	compiled []compiledSchema
 	// HasAnthropicVersion: the body carries anthropic_version (Vertex).
 	HasAnthropicVersion bool
 	// ToolChoiceType is tool_choice.type as sent ("" when absent).
@@ -236,6 +241,12 @@ func fromWire(w *wireRequest, size int, reused []*Message) (*Request, *wire.APIE
 	}
 	req.Betas = w.AnthropicBeta
 	req.caps = capabilityParamsOf(w)
+	out, aerr := readOutput(w)
+	if aerr != nil {
+		return nil, aerr
+	}
+	req.out = out
+	req.compiled = req.readCompiledSchemas()
 	req.HasAnthropicVersion = w.AnthropicVersion != nil
 	req.Groups = mergeRuns(req.Messages)
 	return req, nil
@@ -492,7 +503,8 @@ func (r *Request) conversation() *conv.Conversation {
 	c := &conv.Conversation{
 		Dialect: conv.Anthropic, Model: r.Model, System: system,
 		Tools: tools, ToolChoice: r.ToolChoice, Stream: r.Stream,
-		Controls: conv.Controls{MaxOutputTokens: max(r.MaxTokens, 0), StopSequences: r.StopSequences, SerialCalls: r.SerialCalls},
+		Controls: conv.Controls{MaxOutputTokens: max(r.MaxTokens, 0), StopSequences: r.StopSequences, SerialCalls: r.SerialCalls,
+			Output: r.output()},
 	}
 	if len(r.Groups) > 0 {
 		c.Turns = make([]conv.Turn, 0, len(r.Groups))

@@ -18,14 +18,14 @@ var ruleSet = declareRules()
 
 // declareRules declares the topics in the catalog's order, which breaks
 // ties: Run reports breaches at one position in it. Among the request's
-// members, the body's own come before thinking, tool_choice and
-// cache_control; inside a message, its text blocks before its thinking,
+// members, the body's own come before thinking, tool_choice, the
+// structured-output schemas and cache_control; inside a message, its text blocks before its thinking,
 // its role, its blocks' content, then its pairing with the turn before.
 func declareRules() *rules.Set[Request] {
 	s := rules.NewSet[Request](conv.Anthropic, "rules_request.go", "rules_thinking.go", "rules_toolchoice.go",
-		"rules_cache.go", "rules_roles.go", "rules_content.go", "rules_pairing.go", "rules_models.go")
+		"rules_output.go", "rules_cache.go", "rules_roles.go", "rules_content.go", "rules_pairing.go", "rules_models.go")
 	for _, topic := range []func(*rules.Set[Request]){
-		requestRules, thinkingRules, toolChoiceRules, cacheRules, roleRules, contentRules, pairingRules, modelRules,
+		requestRules, thinkingRules, toolChoiceRules, outputRules, cacheRules, roleRules, contentRules, pairingRules, modelRules,
 	} {
 		topic(s)
 	}

@@ -59,6 +59,10 @@ type Model struct {
 	Endpoints         []string `yaml:"endpoints,omitempty" json:"endpoints,omitempty"`
 	MaxOutputTokens   int64    `yaml:"max_output_tokens,omitempty" json:"max_output_tokens,omitempty"`
 	InputTokenLimit   int64    `yaml:"input_token_limit,omitempty" json:"input_token_limit,omitempty"`
+	// StructuredOutputs are the request members a model takes a JSON
+	// output schema in (Anthropic: output_config, the deprecated
+	// output_format); nil is unknown, an empty list none.
+	StructuredOutputs *[]string `yaml:"structured_outputs,omitempty" json:"structured_outputs,omitempty"`
 
 	// effortsKnown tells "efforts: []" (no effort parameter at all) from
 	// an absent list (unknown).
@@ -91,6 +95,12 @@ func (m *Model) RefusesInput(kind string) bool {
 // RefusesWebSearch reports a model known to lack web search.
 func (m *Model) RefusesWebSearch() bool {
 	return m != nil && m.WebSearch != nil && !*m.WebSearch
+}
+
+// RefusesStructuredOutput reports whether the model is known not to take
+// a JSON output schema in member (any member when its list is empty).
+func (m *Model) RefusesStructuredOutput(member string) bool {
+	return m != nil && m.StructuredOutputs != nil && !slices.Contains(*m.StructuredOutputs, member)
 }
 
 // Serves reports whether an OpenAI model is served on an endpoint ("chat",

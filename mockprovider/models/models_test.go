@@ -131,6 +131,15 @@ func TestCapabilityFacts(t *testing.T) {
 	if !get(OpenAI, "gpt-4.1").RefusesWebSearch() || get(OpenAI, "gpt-4o-search-preview").RefusesWebSearch() {
 		t.Error("web search facts")
 	}
+	// Structured outputs: an empty list refuses every member, a list the
+	// others, no list (unknown) none.
+	if !get(Anthropic, "claude-3-5-haiku-20241022").RefusesStructuredOutput("output_config") ||
+		!get(Anthropic, "claude-opus-4-7").RefusesStructuredOutput("output_format") ||
+		get(Anthropic, "claude-opus-4-7").RefusesStructuredOutput("output_config") ||
+		get(Anthropic, "claude-haiku-4-5").RefusesStructuredOutput("output_format") ||
+		get(Anthropic, "claude-opus-5").RefusesStructuredOutput("output_format") {
+		t.Error("structured output facts")
+	}
 }
 
 func TestOverridesAndWildcard(t *testing.T) {

@@ -41,6 +41,8 @@ type Request struct {
 	// limit); StopSequences is stop, a string or a list.
 	MaxOutputTokens int64
 	StopSequences   []string
+	// N is n as sent (0: absent), how many choices the answer holds.
+	N int64
 	// Unknown lists the members the API does not define, kept in lenient
 	// mode for the known-fields rule to journal.
 	Unknown []UnknownMember
@@ -51,6 +53,8 @@ type Request struct {
 	// Temperature and TopP are the sampling members as sent (nil when
 	// absent or null).
 	Temperature, TopP *float64
+	// ResponseFormat is response_format as sent (nil when absent or null).
+	ResponseFormat *ResponseFormat
 	// Deployment is the Azure deployment of the path ("" on
 	// api.openai.com paths).
 	Deployment string
@@ -127,6 +131,31 @@ type Tool struct {
 	Description string
 	Parameters  json.RawMessage
 	Strict      bool
+}
+
+// ResponseFormat is the decoded response_format.
+type ResponseFormat struct {
+	Type string // "text", "json_object" or "json_schema"
+	// HasJSONSchema: the json_schema member was present; Name, HasName,
+	// Schema (as sent, nil when absent or null) and Strict are read from it.
+	HasJSONSchema bool
+	Name          string
+	HasName       bool
+	Schema        json.RawMessage
+	Strict        bool
+}
+
+// output is the answer's form the format demands (nil: free text).
+func (f *ResponseFormat) output() *conv.Output {
+	switch {
+	case f == nil:
+		return nil
+	case f.Type == "json_object":
+		return &conv.Output{Kind: conv.OutputJSONObject}
+	case f.Type == "json_schema" && f.HasJSONSchema:
+		return &conv.Output{Kind: conv.OutputJSONSchema, Name: f.Name, Schema: f.Schema}
+	}
+	return nil
 }
 
 // ToolChoice is the decoded tool_choice ("" Mode = not sent: auto).
@@ -224,6 +253,8 @@ func toConversation(r *Request) *conv.Conversation {
 		MaxOutputTokens: max(r.MaxOutputTokens, 0),
 		StopSequences:   r.StopSequences,
 		SerialCalls:     r.ParallelToolCalls != nil && !*r.ParallelToolCalls,
+		Candidates:      int(min(max(r.N, 1), maxChoices)),
+		Output:          r.ResponseFormat.output(),
 	}
 
 	var callNames callNameIndex // call id → function name, to name results

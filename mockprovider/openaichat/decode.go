@@ -117,9 +117,31 @@ func decodePlanned(plan resume.Plan[keptMessage], lenient bool) (_ *Request, fre
 	} else {
 		req.StopSequences = w.Stop.Many
 	}
+	if w.N != nil {
+		req.N = *w.N
+	}
 	req.FunctionCallSent = w.FunctionCall.Mode != nil || w.FunctionCall.Name != nil
 	req.FunctionsSent = len(w.Functions) > 0
+	req.ResponseFormat = readResponseFormat(w.ResponseFormat)
 	return req, fresh, nil
+}
+
+// readResponseFormat is the checks' view of response_format (nil when
+// absent or null).
+func readResponseFormat(w *responseFormat) *ResponseFormat {
+	if w == nil {
+		return nil
+	}
+	f := &ResponseFormat{Type: w.Type.String()}
+	if js := w.JSONSchema; js != nil {
+		f.HasJSONSchema = true
+		f.Name, f.HasName = deref(js.Name), js.Name != nil
+		if len(js.Schema) > 0 && js.Schema.Kind() != 'n' {
+			f.Schema = append(json.RawMessage(nil), js.Schema...) // the body's buffer is not kept
+		}
+		f.Strict = js.Strict != nil && *js.Strict
+	}
+	return f
 }
 
 // takeMessage is messages[i] for this request: its view at its index, and

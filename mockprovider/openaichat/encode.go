@@ -12,6 +12,7 @@ import (
 	"github.com/toolwire/toolwire/mockprovider/dialect"
 	"github.com/toolwire/toolwire/mockprovider/model"
 	"github.com/toolwire/toolwire/mockprovider/openaiwire"
+	"github.com/toolwire/toolwire/mockprovider/wire"
 )
 
 // output is one assistant answer, ready for either wire form.
@@ -25,8 +26,23 @@ type output struct {
 	Refusal     string
 	HasRefusal  bool
 	Calls       []outCall
-	Finish      string
-	Usage       usage
+	// Alternates are the calls of choices 1 to n-1 when n asks for more
+	// than one: the same reply, each call with an id of its own, so a
+	// client that answers any one choice sends ids the mock issued once.
+	Alternates [][]outCall
+	Finish     string
+	Usage      usage
+}
+
+// choices is how many choices the answer holds.
+func (o *output) choices() int { return 1 + len(o.Alternates) }
+
+// callsOf are the calls of choice i.
+func (o *output) callsOf(i int) []outCall {
+	if i == 0 {
+		return o.Calls
+	}
+	return o.Alternates[i-1]
 }
 
 type outCall struct {
@@ -102,11 +118,34 @@ func buildOutput(x *dialect.Exchange, r *Request, c *conv.Conversation, reply *m
 	case model.StopSequence:
 		out.Finish = "stop"
 	}
+	if n := c.Controls.Candidates; n > 1 {
+		out.Alternates = make([][]outCall, n-1)
+		for i := range out.Alternates {
+			out.Alternates[i] = reissued(out.Calls, ids)
+		}
+	}
 	text := promptText(nil, c, callsRendered(r, c))
 	prompt := max(1, len(text)/openaiwire.CharsPerToken)
-	completion := max(1, completionChars/4)
+	// Every choice is generated, so every choice's tokens are billed
+	// (https://platform.openai.com/docs/api-reference/chat/create#chat-create-n:
+	// "charged based on the number of generated tokens across all of the
+	// choices"); the prompt is read once.
+	completion := max(1, completionChars/4) * out.choices()
 	out.Usage = usage{PromptTokens: prompt, CompletionTokens: completion, TotalTokens: prompt + completion}
 	out.Usage.PromptTokensDetails.CachedTokens = openaiwire.CachedTokens(x.Session, "openai-chat", c.Model, text)
+	return out
+}
+
+// reissued is calls with fresh ids, for another choice.
+func reissued(calls []outCall, ids *wire.IDs) []outCall {
+	if len(calls) == 0 {
+		return nil
+	}
+	out := make([]outCall, len(calls))
+	for i, c := range calls {
+		c.ID = ids.Next("call_", 24)
+		out[i] = c
+	}
 	return out
 }
 
@@ -172,20 +211,24 @@ type answerCall struct {
 // encodeCompletion is the non-streamed answer. A scripted string that is
 // not valid UTF-8 is written with replacement characters.
 func encodeCompletion(o *output) []byte {
-	m := answerMessage{Role: "assistant", Annotations: []struct{}{}}
-	if o.HasText {
-		m.Content = &o.Text
-	}
-	if o.HasRefusal {
-		m.Refusal = &o.Refusal
-	}
-	for _, c := range o.Calls {
-		m.ToolCalls = append(m.ToolCalls, answerCall{ID: c.ID, Type: "function", Function: answerFunction{Name: c.Name, Arguments: c.Arguments}})
+	choices := make([]choice, o.choices())
+	for i := range choices {
+		m := answerMessage{Role: "assistant", Annotations: []struct{}{}}
+		if o.HasText {
+			m.Content = &o.Text
+		}
+		if o.HasRefusal {
+			m.Refusal = &o.Refusal
+		}
+		for _, c := range o.callsOf(i) {
+			m.ToolCalls = append(m.ToolCalls, answerCall{ID: c.ID, Type: "function", Function: answerFunction{Name: c.Name, Arguments: c.Arguments}})
+		}
+		choices[i] = choice{Index: i, Message: m, FinishReason: o.Finish}
 	}
 	// Names are not checked for duplicates: the structs' are distinct.
 	b, _ := json.Marshal(completion{
 		ID: o.ID, Object: "chat.completion", Created: o.Created, Model: o.Model,
-		Choices: []choice{{Message: m, FinishReason: o.Finish}},
+		Choices: choices,
 		Usage:   &o.Usage, ServiceTier: "default", SystemFingerprint: o.Fingerprint,
 	}, jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(true))
 	return b

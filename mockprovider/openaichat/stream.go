@@ -56,13 +56,29 @@ type streamCall struct {
 // role; text and refusal arrive in fragments; each call opens with index,
 // id, type, name and empty arguments, then only argument fragments follow;
 // a final empty delta carries finish_reason; with include_usage one more
-// chunk has no choices and the usage; then [DONE]. A write error (client
-// gone, injected fault) ends the stream.
+// chunk has no choices and the usage; then [DONE]. With n above 1 each
+// choice is written so in turn, every chunk naming its choice's index. A
+// write error (client gone, injected fault) ends the stream.
 func streamOutput(x *dialect.Exchange, r *Request, o *output) {
 	s := x.SSE("")
+	for i := range o.choices() {
+		if streamChoice(s, r, o, i) != nil {
+			return
+		}
+	}
+	if r.IncludeUsage {
+		if err := s.EventBytes("", encodeChunk(o, r.IncludeUsage, -1, nil, nil)); err != nil {
+			return
+		}
+	}
+	_ = s.EventBytes("", []byte("[DONE]"))
+}
+
+// streamChoice writes choice i's chunks, up to its finish_reason.
+func streamChoice(s *wire.SSE, r *Request, o *output, i int) error {
 	size := s.Config().FragmentSize
 	send := func(d *streamDelta, finish *string) error {
-		return s.EventBytes("", encodeChunk(o, r.IncludeUsage, d, finish))
+		return s.EventBytes("", encodeChunk(o, r.IncludeUsage, i, d, finish))
 	}
 	roleSent := false
 	opening := func(d *streamDelta) *streamDelta {
@@ -80,49 +96,41 @@ func streamOutput(x *dialect.Exchange, r *Request, o *output) {
 	}
 	if o.HasText {
 		if err := send(opening(&streamDelta{Content: setText("")}), nil); err != nil {
-			return
+			return err
 		}
 		for _, frag := range wire.Fragments(o.Text, size) {
 			if err := send(&streamDelta{Content: setText(frag)}, nil); err != nil {
-				return
+				return err
 			}
 		}
 	}
-	for i, c := range o.Calls {
-		first := opening(&streamDelta{ToolCalls: []streamCall{{Index: i, ID: c.ID, Type: "function", Function: answerFunction{Name: c.Name}}}})
+	for k, c := range o.callsOf(i) {
+		first := opening(&streamDelta{ToolCalls: []streamCall{{Index: k, ID: c.ID, Type: "function", Function: answerFunction{Name: c.Name}}}})
 		if err := send(first, nil); err != nil {
-			return
+			return err
 		}
 		for _, frag := range wire.Fragments(c.Arguments, size) {
-			if err := send(&streamDelta{ToolCalls: []streamCall{{Index: i, Function: answerFunction{Arguments: frag}}}}, nil); err != nil {
-				return
+			if err := send(&streamDelta{ToolCalls: []streamCall{{Index: k, Function: answerFunction{Arguments: frag}}}}, nil); err != nil {
+				return err
 			}
 		}
 	}
 	if o.HasRefusal {
 		if err := send(opening(&streamDelta{Refusal: setText("")}), nil); err != nil {
-			return
+			return err
 		}
 		for _, frag := range wire.Fragments(o.Refusal, size) {
 			if err := send(&streamDelta{Refusal: setText(frag)}, nil); err != nil {
-				return
+				return err
 			}
 		}
 	}
 	if !roleSent {
 		if err := send(opening(&streamDelta{Content: setText("")}), nil); err != nil {
-			return
+			return err
 		}
 	}
-	if err := send(&streamDelta{}, &o.Finish); err != nil {
-		return
-	}
-	if r.IncludeUsage {
-		if err := send(nil, nil); err != nil {
-			return
-		}
-	}
-	_ = s.EventBytes("", []byte("[DONE]"))
+	return send(&streamDelta{}, &o.Finish)
 }
 
 // StreamError writes the error as a data event whose payload has an
@@ -169,18 +177,18 @@ func (u chunkUsage) MarshalJSONTo(enc *jsontext.Encoder) error {
 	return json.MarshalEncode(enc, u.usage)
 }
 
-// encodeChunk is one chunk; d nil is the final usage chunk (no choices,
-// the usage). With include_usage every other chunk carries "usage": null.
-// A chunk with a scripted string that is not valid UTF-8 is refused by the
-// library and sent empty.
-func encodeChunk(o *output, includeUsage bool, d *streamDelta, finish *string) []byte {
+// encodeChunk is one chunk of choice index; d nil is the final usage
+// chunk (no choices, the usage). With include_usage every other chunk
+// carries "usage": null. A chunk with a scripted string that is not valid
+// UTF-8 is refused by the library and sent empty.
+func encodeChunk(o *output, includeUsage bool, index int, d *streamDelta, finish *string) []byte {
 	c := chunk{ID: o.ID, Object: "chat.completion.chunk", Created: o.Created, Model: o.Model,
 		ServiceTier: "default", SystemFingerprint: o.Fingerprint, Usage: chunkUsage{include: includeUsage}}
 	if d == nil {
 		c.Choices = []chunkChoice{}
 		c.Usage.usage = &o.Usage
 	} else {
-		c.Choices = []chunkChoice{{Delta: *d, FinishReason: finish}}
+		c.Choices = []chunkChoice{{Index: index, Delta: *d, FinishReason: finish}}
 	}
 	b, _ := json.Marshal(c)
 	return b

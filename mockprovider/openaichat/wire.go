@@ -212,12 +212,12 @@ type promptCacheOptions struct {
 }
 
 type responseFormat struct {
-	Type       string            `json:"type"`
-	JSONSchema *jsonSchemaFormat `json:"json_schema"`
+	Type       *enum[responseFormatTypeSet] `json:"type"`
+	JSONSchema *jsonSchemaFormat            `json:"json_schema"`
 }
 
 type jsonSchemaFormat struct {
-	Name        string         `json:"name"`
+	Name        *string        `json:"name"`
 	Description *string        `json:"description"`
 	Schema      jsontext.Value `json:"schema"`
 	Strict      *bool          `json:"strict"`
@@ -434,6 +434,10 @@ type callTypeSet struct{}
 
 func (callTypeSet) values() []string { return callTypes }
 
+type responseFormatTypeSet struct{}
+
+func (responseFormatTypeSet) values() []string { return responseFormatTypes }
+
 // roles are the values OpenAI accepts for messages[N].role, in the order
 // its invalid-value message lists them.
 var roles = []string{"system", "assistant", "user", "function", "tool", "developer"}
@@ -443,3 +447,9 @@ var partTypes = []string{"text", "image_url", "input_audio", "refusal", "audio",
 
 // callTypes are the values tools[].type and tool_calls[].type accept.
 var callTypes = []string{"function", "custom"}
+
+// responseFormatTypes are the values response_format.type accepts, in the
+// order the API's invalid-value message lists them ("Invalid value:
+// 'object'. Supported values are: 'json_object', 'json_schema', and
+// 'text'.", param response_format.type: epuerta9/deep-research-py#19).
+var responseFormatTypes = []string{"json_object", "json_schema", "text"}

@@ -170,6 +170,7 @@ func (r *Request) conversation() *conv.Conversation {
 		c.Controls.MaxOutputTokens = max(*r.W.MaxOutputTokens, 0)
 	}
 	c.Controls.SerialCalls = r.ParallelToolCalls != nil && !*r.ParallelToolCalls
+	c.Controls.Output = r.output()
 	for _, t := range r.Tools {
 		if t.Type != "function" || t.Name == nil {
 			continue
@@ -432,4 +433,37 @@ func summaryText(parts []ResponseReasoningItemSummaryParam) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// TextFormat is text.format as the checks see it (nil when absent): in
+// the Responses API a json_schema format carries its name, schema and
+// strict itself, not under a json_schema member as Chat's does.
+func (r *Request) TextFormat() *ResponseFormatTextConfigUnionParam {
+	if r.W.Text == nil {
+		return nil
+	}
+	f := &r.W.Text.Format
+	if f.OfText == nil && f.OfJSONSchema == nil && f.OfJSONObject == nil {
+		return nil
+	}
+	return f
+}
+
+// output is the answer's form text.format demands (nil: free text).
+func (r *Request) output() *conv.Output {
+	f := r.TextFormat()
+	switch {
+	case f == nil:
+		return nil
+	case f.OfJSONObject != nil:
+		return &conv.Output{Kind: conv.OutputJSONObject}
+	case f.OfJSONSchema != nil:
+		js := f.OfJSONSchema
+		var schema []byte
+		if len(js.Schema) > 0 && js.Schema.Kind() != 'n' {
+			schema = js.Schema
+		}
+		return &conv.Output{Kind: conv.OutputJSONSchema, Name: str(js.Name), Schema: schema}
+	}
+	return nil
 }

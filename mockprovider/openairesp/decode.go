@@ -268,6 +268,9 @@ func decodeError(e *wirejson.Error) *wire.APIError {
 		a.RuleID = RuleValidJSON
 		return a
 	case wirejson.UnknownMember:
+		if v, ok := movedMember(e.Path); ok {
+			return bad(RuleResponseFormatMoved, v.Code.(string), v.Message)
+		}
 		return bad(RuleKnownFields, "unknown_parameter", fmt.Sprintf("Unknown parameter: '%s'.", param))
 	case wirejson.DuplicateMember:
 		return bad(RuleFieldTypes, "invalid_value", fmt.Sprintf("Duplicate parameter: '%s'.", param))

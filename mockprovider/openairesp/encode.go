@@ -3,7 +3,6 @@ package openairesp
 import (
 	"github.com/go-json-experiment/json/jsontext"
 
-	"encoding/base64"
 	"encoding/json"
 	"net/http"
 	"slices"
@@ -64,7 +63,7 @@ func plan(x *dialect.Exchange, req *Request, reply *model.Reply) []planned {
 				}
 			}
 			if encrypted {
-				it.encrypted = "gAAAAA" + base64.StdEncoding.EncodeToString([]byte("toolwire reasoning "+it.id+" "+it.summary))
+				it.encrypted = sealReasoning(it.id, it.summary, time.Now().Unix())
 			}
 			out = append(out, it)
 		case conv.KindText, conv.KindRefusal:

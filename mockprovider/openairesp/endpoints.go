@@ -1,7 +1,6 @@
 package openairesp
 
 import (
-	"encoding/base64"
 	"net/http"
 	"slices"
 	"strings"
@@ -85,20 +84,21 @@ func (d *Dialect) compact(x *dialect.Exchange, req *Request) {
 		}
 		output = append(output, object{{"id", id}, {"type", "message"}, {"status", "completed"}, {"content", jsontext.Value(content)}, {"role", "user"}})
 	}
-	sealed, err := json.Marshal(payload)
+	plain, err := json.Marshal(payload)
 	if err != nil {
 		x.JSON(http.StatusInternalServerError, object{{"error", "toolwire: compaction failed"}})
 		return
 	}
-	encrypted := compactionPrefix + base64.StdEncoding.EncodeToString(sealed)
+	encrypted := seal(sealedCompactionKind, plain, time.Now().Unix())
 	output = append(output, object{{"id", ids.Next("cmp_", 48)}, {"type", "compaction"}, {"encrypted_content", encrypted}})
 	u := usage{input: usageFor(req, nil).input, output: max(1, len(encrypted)/64)}
 	x.JSON(http.StatusOK, object{{"id", ids.Next("resp_", 48)}, {"object", "response.compaction"}, {"created_at", time.Now().Unix()},
 		{"output", output}, {"usage", usageObjectOf(&u)}})
 }
 
-// compactionPrefix marks the mock's own compactions (the real ones are
-// opaque Fernet tokens; a foreign one is passed over).
+// compactionPrefix starts every sealed value (a Fernet token's version
+// byte and the first bytes of its timestamp), so most items that cannot
+// be the mock's compactions are passed over before decoding.
 const compactionPrefix = "gAAAAA"
 
 // expandCompactions replaces each compaction item the mock issued by the
@@ -141,8 +141,8 @@ func openCompaction(it *Item) (compactionPayload, bool) {
 		return compactionPayload{}, false // every item passes here: nothing allocated
 	}
 	var p compactionPayload
-	sealed, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(*it.EncryptedContent, compactionPrefix))
-	if err != nil || json.Unmarshal(sealed, &p) != nil {
+	plain, ok := unseal(sealedCompactionKind, *it.EncryptedContent)
+	if !ok || json.Unmarshal(plain, &p) != nil {
 		return compactionPayload{}, false
 	}
 	return p, true

@@ -63,6 +63,9 @@ var RuleKnownFields = set.Add(rules.Rule{
 	// 400 (strict decoding never gets this far).
 	var out []rules.Violation
 	for _, p := range r.Unknown {
+		if _, moved := movedMember(p); moved {
+			continue // response-format-moved's
+		}
 		param := wirejson.Bracketed(p)
 		out = append(out, violation(atMembers, param, param, "unknown_parameter", fmt.Sprintf("Unknown parameter: '%s'.", param)))
 	}

@@ -149,10 +149,11 @@ var RuleItemsPersisted = set.Add(rules.Rule{
 			WantStatus: 404, WantMessage: "Item with id 'fc_",
 		},
 		{
-			Name: "store:false request replaying a reasoning item by id alone",
+			Name:  "store:false request replaying a reasoning item by id alone",
+			Setup: []json.RawMessage{setupEncryptedReasoningCall},
 			Bad: js(`{"model":"gpt-5","store":false,"input":[{"role":"user","content":"Hi"},{"type":"reasoning","id":"rs_a","summary":[]},
 				$MSG_A,{"role":"user","content":"Again"}]}`),
-			Good: js(`{"model":"gpt-5","store":false,"input":[{"role":"user","content":"Hi"},{"type":"reasoning","id":"rs_a","summary":[],"encrypted_content":"gAAAAABencrypted"},
+			Good: js(`{"model":"gpt-5","store":false,"input":[{"role":"user","content":"Hi"},{"type":"reasoning","id":"rs_a","summary":[],"encrypted_content":"{{setup:0:output.0.encrypted_content}}"},
 				$MSG_A,{"role":"user","content":"Again"}]}`),
 			WantStatus: 404, WantMessage: "Item with id 'rs_a' not found. Items are not persisted when `store` is set to false. Try again with `store` set to true, or remove this item from your input.",
 		},

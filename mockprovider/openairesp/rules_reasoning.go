@@ -140,3 +140,65 @@ func followsReasoning(next *Item) bool {
 	}
 	return next.Kind() != "" && !notOutputItems[next.Kind()]
 }
+
+var RuleEncryptedContent = set.Add(rules.Rule{
+	ID: "openai-responses.encrypted-content-verified", Level: rules.MUST, Family: familyContinuity, Feature: "reasoning",
+	Summary: "A reasoning item passed back with encrypted_content (include: [\"reasoning.encrypted_content\"]), or a compaction item, carries the value the API issued, unchanged: an edited, invented or foreign value cannot be decrypted.",
+	Refs: []rules.Ref{
+		{URL: "https://platform.openai.com/docs/guides/reasoning", Quote: "encrypted reasoning items: with store: false, include reasoning.encrypted_content and pass the reasoning items back in the next request's input"},
+		{URL: "https://community.openai.com/t/clarifications-on-encrypted-content-usage-pattern-and-impact/1355946", Quote: "In my tests, I was able to confirm that a corrupted content would return an error."},
+		{URL: "https://github.com/QuantumNous/new-api/issues/4662", Quote: "verbatim: status_code=400, The encrypted content for item rs_… could not be verified. Reason: Encrypted content could not be decrypted or parsed. (a value passed to another organization)"},
+		{URL: "https://github.com/Wei-Shaw/sub2api/issues/2863", Quote: "verbatim envelope: code invalid_encrypted_content, param null, type invalid_request_error, message The encrypted content <first four>...<last four> could not be verified. Reason: Encrypted content could not be decrypted or parsed."},
+		{URL: "https://github.com/openai/codex/issues/35334", Quote: "the same answer for a compaction item: The encrypted content for item cmp_… could not be verified. Reason: Encrypted content could not be decrypted or parsed."},
+		{URL: "https://github.com/openai/codex/issues/8145", Quote: "the same envelope (type invalid_request_error, param null, code invalid_encrypted_content) with the earlier wording"},
+	},
+	Cases: []rules.Case{
+		{
+			Name:  "encrypted_content edited before it is passed back",
+			Setup: []json.RawMessage{setupEncryptedReasoningCall},
+			Bad: js(`{"model":"gpt-5","store":false,"tools":[$TOOL],"input":[{"role":"user","content":"What's the weather in Tokyo?"},
+				{"type":"reasoning","id":"{{setup:0:output.0.id}}","summary":[],"encrypted_content":"gAAAAABtampered{{setup:0:output.0.encrypted_content}}"},
+				{"type":"function_call","id":"{{setup:0:output.1.id}}","call_id":"{{setup:0:output.1.call_id}}","name":"get_weather","arguments":"{\"location\":\"Tokyo\"}"},
+				{"type":"function_call_output","call_id":"{{setup:0:output.1.call_id}}","output":"18C"}]}`),
+			Good: js(`{"model":"gpt-5","store":false,"tools":[$TOOL],"input":[{"role":"user","content":"What's the weather in Tokyo?"},
+				{"type":"reasoning","id":"{{setup:0:output.0.id}}","summary":[],"encrypted_content":"{{setup:0:output.0.encrypted_content}}"},
+				{"type":"function_call","id":"{{setup:0:output.1.id}}","call_id":"{{setup:0:output.1.call_id}}","name":"get_weather","arguments":"{\"location\":\"Tokyo\"}"},
+				{"type":"function_call_output","call_id":"{{setup:0:output.1.call_id}}","output":"18C"}]}`),
+			WantStatus: 400, WantMessage: "The encrypted content for item rs_",
+		},
+		{
+			Name:  "compaction item edited before it is passed back",
+			Path:  CompactPath,
+			Setup: []json.RawMessage{js(`{"model":"gpt-4.1","input":[{"role":"user","content":"Hi"},$MSG_A]}`)},
+			Bad: js(`{"model":"gpt-4.1","input":[{"type":"compaction","id":"cmp_a","encrypted_content":"{{setup:0:output.1.encrypted_content}}x"},
+				{"role":"user","content":"Again"}]}`),
+			Good: js(`{"model":"gpt-4.1","input":[{"type":"compaction","id":"cmp_a","encrypted_content":"{{setup:0:output.1.encrypted_content}}"},
+				{"role":"user","content":"Again"}]}`),
+			WantStatus: 400, WantMessage: "The encrypted content for item cmp_a could not be verified.",
+		},
+	},
+}, func(r *Request, _ *rules.Env) []rules.Violation {
+	var out []rules.Violation
+	for _, it := range r.Items {
+		if it.FromReference || it.EncryptedContent == nil || *it.EncryptedContent == "" {
+			continue
+		}
+		switch it.Kind() {
+		case "reasoning":
+			if _, ok := openReasoning(*it.EncryptedContent); ok {
+				continue
+			}
+		case "compaction":
+			// The compactions the mock issued were read as the history
+			// they stand for (expandCompactions): one left is not its own.
+		default:
+			continue
+		}
+		out = append(out, violation(atItem(it.Index), itemPath(it), nil, "invalid_encrypted_content", unverifiedMessage(it.ID, *it.EncryptedContent)))
+	}
+	return out
+})
+
+// setupEncryptedReasoningCall asks a reasoning model for a call, its
+// reasoning item sealed for a store:false continuation.
+var setupEncryptedReasoningCall = js(`{"model":"gpt-5","store":false,"include":["reasoning.encrypted_content"],"input":"What's the weather in Tokyo?","tools":[$TOOL]}`)

@@ -94,6 +94,32 @@ var mistakes = []mistake{
 	{Mistake: core.EffortLevelUnsupported.Failing("anthropic.model-supports-effort-level").
 		Rewriting(core.SetKeys(map[string]any{"model": "claude-opus-4-6", "output_config": map[string]any{"effort": "xhigh"}}))},
 
+	// Structured outputs: the schema subset, the output_format shape, the
+	// model (rules_output.go).
+	{Mistake: core.StrictWithLooseSchema.Failing("anthropic.schema-closed-objects").
+		MayFailing("anthropic.schema-supported-keywords", "anthropic.schema-complexity-limits", "anthropic.model-supports-structured-outputs").
+		Rewriting(core.EachPath([]string{"tools.#"}, func(v gjson.Result) (string, bool) {
+			out, err := sjson.Set(v.Raw, "strict", true)
+			return out, err == nil && v.Get("input_schema").Exists()
+		}))},
+	{Mistake: core.Mistake{Name: "bounded-output-schema", Description: "ask for a structured answer whose schema bounds a number (minimum, maximum), which the grammar cannot enforce"}.
+		Failing("anthropic.schema-supported-keywords").
+		Rewriting(outputFormat("output_config.format", `{"type":"object","properties":{"score":{"type":"number","minimum":0,"maximum":1}},"required":["score"],"additionalProperties":false}`))},
+	{Mistake: core.Mistake{Name: "recursive-output-schema", Description: "ask for a structured answer whose schema is recursive (a tree node whose children are nodes)"}.
+		Failing("anthropic.schema-not-recursive").
+		Rewriting(outputFormat("output_config.format", `{"type":"object","properties":{"root":{"$ref":"#/$defs/node"}},"required":["root"],"additionalProperties":false,"$defs":{"node":{"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/node"}}},"required":["name","children"],"additionalProperties":false}}}`))},
+	{Mistake: core.Mistake{Name: "output-schema-too-many-optional", Description: "ask for a structured answer whose schema has 30 optional properties (the limit is 24)"}.
+		Failing("anthropic.schema-complexity-limits").Rewriting(outputFormat("output_config.format", optionalProperties(30)))},
+	{Mistake: core.Mistake{Name: "output-format-on-opus-4-7", Description: "ask Opus 4.7 for a structured answer in the deprecated output_format"}.
+		Failing("anthropic.output-format-deprecated").MayFailing("anthropic.output-format-beta-header").
+		Rewriting(core.Chain(core.SetKeys(map[string]any{"model": "claude-opus-4-7"}), outputFormat("output_format", closedReport)))},
+	{Mistake: core.Mistake{Name: "both-output-shapes", Description: "give the output schema twice, in output_config.format and in the deprecated output_format (without its beta)"}.
+		Failing("anthropic.output-format-one-shape", "anthropic.output-format-beta-header").
+		Rewriting(core.Chain(outputFormat("output_config.format", closedReport), outputFormat("output_format", closedReport)))},
+	{Mistake: core.Mistake{Name: "structured-output-on-haiku-3-5", Description: "ask Claude Haiku 3.5, which has no structured outputs, for a structured answer"}.
+		Failing("anthropic.model-supports-structured-outputs").
+		Rewriting(core.Chain(core.SetKeys(map[string]any{"model": "claude-3-5-haiku-20241022"}), outputFormat("output_config.format", closedReport)))},
+
 	// The request's shape.
 	{Mistake: core.OmitModel.Failing("anthropic.required-fields")},
 	{Mistake: core.Mistake{Name: "omit-max-tokens", Description: "leave max_tokens out (an OpenAI habit)"}.
@@ -351,4 +377,28 @@ func duplicateFirstResult(body []byte) []byte {
 		}
 		return []string{m.Raw}
 	})(body)
+}
+
+// closedReport is an output schema inside the structured-output subset.
+const closedReport = `{"type":"object","properties":{"city":{"type":"string"},"temperature":{"type":"number"}},"required":["city","temperature"],"additionalProperties":false}`
+
+// outputFormat sets a json_schema output format with schema at path
+// (output_config.format, or the deprecated output_format).
+func outputFormat(path, schema string) func([]byte) []byte {
+	return func(body []byte) []byte {
+		out, err := sjson.SetRawBytes(body, path, []byte(`{"type":"json_schema","schema":`+schema+`}`))
+		if err != nil {
+			return body
+		}
+		return out
+	}
+}
+
+// optionalProperties is a closed object schema of n optional strings.
+func optionalProperties(n int) string {
+	props := make([]string, n)
+	for i := range props {
+		props[i] = `"p` + strconv.Itoa(i) + `":{"type":"string"}`
+	}
+	return `{"type":"object","properties":{` + strings.Join(props, ",") + `},"additionalProperties":false}`
 }

@@ -110,6 +110,29 @@ var mistakes = []mistake{
 		map[string]any{"type": "text", "text": "And this picture?"},
 		map[string]any{"type": "image_url", "image_url": map[string]any{"url": "data:image/jpeg;base64,PCFET0NUWVBFIGh0bWw+"}}}}}))},
 
+	// The choices n asks for: above the API's 128 a 400; three, answered
+	// on the first as every SDK helper reads them, a correct variant.
+	{Mistake: core.Mistake{Name: "n-above-maximum", Description: "ask for 130 choices (n: 130; the API generates at most 128)"}.
+		Failing("openai-chat.n-range").Rewriting(core.SetKeys(map[string]any{"n": 130}))},
+	{Mistake: core.Mistake{Name: "several-choices", Description: "correct variant: ask for three choices (n: 3) and carry on with the first"},
+		params: func(p *openai.ChatCompletionNewParams, _ bool) { p.N = openai.Int(3) }},
+	// Structured outputs: a response_format the API refuses (or, past
+	// the guide's limits, journals).
+	{Mistake: core.Mistake{Name: "unnamed-response-format", Description: "ask for a json_schema response format without its name"}.
+		Failing("openai-chat.response-format-required").Rewriting(core.SetKeys(map[string]any{"response_format": map[string]any{"type": "json_schema", "json_schema": map[string]any{"schema": nestedSchema(1)}}}))},
+	{Mistake: core.Mistake{Name: "array-response-format", Description: "ask for a json_schema response format whose schema is an array, not an object"}.
+		Failing("openai-chat.response-format-schema").Rewriting(core.SetKeys(map[string]any{"response_format": responseFormat(false, map[string]any{"type": "array", "items": map[string]any{"type": "string"}})}))},
+	{Mistake: core.Mistake{Name: "loose-strict-response-format", Description: "ask for a strict json_schema response format without additionalProperties: false"}.
+		Failing("openai-chat.response-format-strict").Rewriting(core.SetKeys(map[string]any{"response_format": responseFormat(true, map[string]any{
+		"type": "object", "properties": map[string]any{"answer": map[string]any{"type": "string"}}, "required": []string{"answer"}})}))},
+	{Mistake: core.Mistake{Name: "default-in-strict-response-format", Description: "give a property of a strict json_schema response format a default, which strict mode does not permit"}.
+		Failing("openai-chat.strict-schema-subset").Rewriting(core.SetKeys(map[string]any{"response_format": responseFormat(true, map[string]any{
+		"type": "object", "properties": map[string]any{"answer": map[string]any{"type": "string", "default": ""}}, "required": []string{"answer"}, "additionalProperties": false})}))},
+	{Mistake: core.Mistake{Name: "deep-strict-response-format", Description: "ask for a strict json_schema response format nested eleven objects deep (the guide allows ten)"}.
+		Failing("openai-chat.strict-schema-limits").Rewriting(core.SetKeys(map[string]any{"response_format": responseFormat(true, nestedSchema(11))}))},
+	{Mistake: core.Mistake{Name: "json-mode-without-json", Description: `ask for a json_object response format without saying "json" in any message`}.
+		Failing("openai-chat.json-mode-needs-json").Rewriting(core.SetKeys(map[string]any{"response_format": map[string]any{"type": "json_object"}}))},
+
 	// What only the model's calls and the task show.
 	{Mistake: core.DropLastCall.Failing(checks.ID(chat, checks.ResultsSent)).Rewriting(dropLastCall)},
 	{Mistake: core.DuplicateResult.Failing(checks.ID(chat, checks.OneResultPerCall)).Rewriting(duplicateFirstResult)},
@@ -266,4 +289,18 @@ func duplicateFirstResult(body []byte) []byte {
 		}
 		return []string{m.Raw}
 	})(body)
+}
+
+// responseFormat is a json_schema response_format with schema.
+func responseFormat(strict bool, schema map[string]any) map[string]any {
+	return map[string]any{"type": "json_schema", "json_schema": map[string]any{"name": "answer", "strict": strict, "schema": schema}}
+}
+
+// nestedSchema is a strict object schema levels objects deep.
+func nestedSchema(levels int) map[string]any {
+	s := map[string]any{"type": "object", "properties": map[string]any{"v": map[string]any{"type": "string"}}, "required": []string{"v"}, "additionalProperties": false}
+	for range levels - 1 {
+		s = map[string]any{"type": "object", "properties": map[string]any{"in": s}, "required": []string{"in"}, "additionalProperties": false}
+	}
+	return s
 }

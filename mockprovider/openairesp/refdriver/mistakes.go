@@ -44,6 +44,9 @@ const resp = conv.OpenAIResponses
 // itemReferences is the scenario whose task asks for item references.
 var itemReferences = []string{"responses-item-references"}
 
+// reasoningPassBack is the scenario whose model reasons before its call.
+var reasoningPassBack = []string{"reasoning-pass-back"}
+
 // mistakes is the table of the mistakes the driver makes on Responses,
 // each with the rules the suite must fail for it.
 var mistakes = []mistake{
@@ -88,6 +91,17 @@ var mistakes = []mistake{
 	{Mistake: core.Mistake{Name: "reasoning-without-following-item", Description: "replay reasoning items after the function_call items they preceded"}.
 		Failing("openai-responses.reasoning-needs-following-item", "openai-responses.reasoning-before-call"), replay: reasoningLast},
 
+	// Stateless continuation (store: false) with the reasoning sealed
+	// (include reasoning.encrypted_content): passed back as issued it
+	// needs nothing stored; edited, the API cannot decrypt it.
+	{Mistake: core.Mistake{Name: "stateless-encrypted-reasoning", Description: "correct variant: send store: false with include reasoning.encrypted_content and pass the sealed reasoning items back",
+		Kill: core.Kill{Scenarios: reasoningPassBack}}, params: stateless},
+	{Mistake: core.Mistake{
+		Name:        "tampered-encrypted-reasoning",
+		Description: "send store: false with include reasoning.encrypted_content, then pass back reasoning items whose encrypted_content was edited",
+		Kill:        core.Kill{Scenarios: reasoningPassBack},
+	}.Failing("openai-responses.encrypted-content-verified").Rewriting(tamperEncryptedContent), params: stateless},
+
 	// The model.
 	{Mistake: core.UnknownModel.Failing("openai-responses.model-exists").Rewriting(core.SetKeys(map[string]any{"model": "gpt-test"}))},
 	{Mistake: core.EffortToNonReasoning.Failing("openai-responses.model-supports-reasoning").
@@ -128,6 +142,25 @@ var mistakes = []mistake{
 		Kill: core.Kill{Scenarios: itemReferences}}.
 		Failing("openai-responses.items-persisted").MayFailing("openai-responses.output-needs-call").Rewriting(core.SetKeys(map[string]any{"store": false}))},
 
+	// Structured outputs: a text.format the API refuses (or, past the
+	// guide's limits, journals).
+	{Mistake: core.Mistake{Name: "unnamed-response-format", Description: "ask for a json_schema response format without its name"}.
+		Failing("openai-responses.response-format-required").Rewriting(core.SetKeys(map[string]any{"text": map[string]any{"format": map[string]any{"type": "json_schema", "schema": nestedSchema(1)}}}))},
+	{Mistake: core.Mistake{Name: "response-format-on-responses", Description: "ask the Responses API for JSON with Chat's response_format instead of text.format"}.
+		Failing("openai-responses.response-format-moved").Rewriting(core.SetKeys(map[string]any{"response_format": map[string]any{"type": "json_object"}}))},
+	{Mistake: core.Mistake{Name: "array-response-format", Description: "ask for a json_schema response format whose schema is an array, not an object"}.
+		Failing("openai-responses.response-format-schema").Rewriting(core.SetKeys(map[string]any{"text": textFormat(false, map[string]any{"type": "array", "items": map[string]any{"type": "string"}})}))},
+	{Mistake: core.Mistake{Name: "loose-strict-response-format", Description: "ask for a strict json_schema response format without additionalProperties: false"}.
+		Failing("openai-responses.response-format-strict").Rewriting(core.SetKeys(map[string]any{"text": textFormat(true, map[string]any{
+		"type": "object", "properties": map[string]any{"answer": map[string]any{"type": "string"}}, "required": []string{"answer"}})}))},
+	{Mistake: core.Mistake{Name: "default-in-strict-response-format", Description: "give a property of a strict json_schema response format a default, which strict mode does not permit"}.
+		Failing("openai-responses.strict-schema-subset").Rewriting(core.SetKeys(map[string]any{"text": textFormat(true, map[string]any{
+		"type": "object", "properties": map[string]any{"answer": map[string]any{"type": "string", "default": ""}}, "required": []string{"answer"}, "additionalProperties": false})}))},
+	{Mistake: core.Mistake{Name: "deep-strict-response-format", Description: "ask for a strict json_schema response format nested eleven objects deep (the guide allows ten)"}.
+		Failing("openai-responses.strict-schema-limits").Rewriting(core.SetKeys(map[string]any{"text": textFormat(true, nestedSchema(11))}))},
+	{Mistake: core.Mistake{Name: "json-mode-without-json", Description: `ask for a json_object response format without saying "json" in any message`}.
+		Failing("openai-responses.json-mode-needs-json").Rewriting(core.SetKeys(map[string]any{"text": map[string]any{"format": map[string]any{"type": "json_object"}}}))},
+
 	// What only the model's calls and the task show.
 	{Mistake: core.DropLastCall.Failing(checks.ID(resp, checks.ResultsSent)).Rewriting(dropLastCall)},
 	{Mistake: core.DuplicateResult.Failing(checks.ID(resp, checks.OneResultPerCall)).MayFailing("openai-responses.output-needs-call").Rewriting(duplicateFirstResult)},
@@ -158,6 +191,27 @@ var mistakes = []mistake{
 			return inFull(items, func(it item) bool { return it.typ == "function_call" })
 		}},
 	{Mistake: core.DropOutputSchema}, // what only the task shows: its output schema
+}
+
+// stateless asks for nothing stored and the reasoning sealed, as a
+// zero-retention client does.
+func stateless(p *responses.ResponseNewParams) {
+	p.Store = openai.Bool(false)
+	p.Include = []responses.ResponseIncludable{responses.ResponseIncludableReasoningEncryptedContent}
+}
+
+// tamperEncryptedContent edits one character in the middle of every
+// reasoning item's encrypted_content.
+func tamperEncryptedContent(body []byte) []byte {
+	for i, it := range gjson.GetBytes(body, "input").Array() {
+		v := it.Get("encrypted_content").Str
+		if it.Get("type").Str != "reasoning" || len(v) < 2 {
+			continue
+		}
+		k := len(v) / 2
+		body, _ = sjson.SetBytes(body, fmt.Sprintf("input.%d.encrypted_content", i), v[:k]+offByOne(v[k])+v[k+1:])
+	}
+	return body
 }
 
 func resultsAsUserText(m *mistake, answers []core.Answer) ([]responses.ResponseInputItemUnionParam, bool) {
@@ -346,4 +400,19 @@ func duplicateFirstResult(body []byte) []byte {
 		}
 		return []string{it.Raw}
 	})(body)
+}
+
+// textFormat is a text member with a json_schema format: name, schema and
+// strict on the format itself, as the Responses API takes them.
+func textFormat(strict bool, schema map[string]any) map[string]any {
+	return map[string]any{"format": map[string]any{"type": "json_schema", "name": "answer", "strict": strict, "schema": schema}}
+}
+
+// nestedSchema is a strict object schema levels objects deep.
+func nestedSchema(levels int) map[string]any {
+	s := map[string]any{"type": "object", "properties": map[string]any{"v": map[string]any{"type": "string"}}, "required": []string{"v"}, "additionalProperties": false}
+	for range levels - 1 {
+		s = map[string]any{"type": "object", "properties": map[string]any{"in": s}, "required": []string{"in"}, "additionalProperties": false}
+	}
+	return s
 }
