@@ -68,7 +68,7 @@ func run(ctx context.Context, brk core.Break, env core.Env, t *task.Task) (strin
 
 	answered := false
 	for turn := 0; turn < t.MaxTurns; turn++ {
-		params := openai.ChatCompletionNewParams{Model: shared.ChatModel(t.Model), Messages: messages, Tools: tools, ResponseFormat: responseFormat(m.Output(t))}
+		params := openai.ChatCompletionNewParams{Model: shared.ChatModel(t.Model), Messages: messages, Tools: tools, ResponseFormat: taskResponseFormat(m.Output(t))}
 		if m.params != nil {
 			m.params(&params, t.Stream)
 		}
@@ -108,11 +108,11 @@ func run(ctx context.Context, brk core.Break, env core.Env, t *task.Task) (strin
 	return "", core.ErrTooManyTurns(t.MaxTurns)
 }
 
-// responseFormat is the task's output schema as response_format
+// taskResponseFormat is the task's output schema as response_format
 // json_schema, strict, so the API holds the answer to it
 // (https://platform.openai.com/docs/guides/structured-outputs); the zero
 // value, sent as nothing, for free text.
-func responseFormat(out *task.Output) openai.ChatCompletionNewParamsResponseFormatUnion {
+func taskResponseFormat(out *task.Output) openai.ChatCompletionNewParamsResponseFormatUnion {
 	if out == nil {
 		return openai.ChatCompletionNewParamsResponseFormatUnion{}
 	}

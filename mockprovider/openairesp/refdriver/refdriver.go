@@ -82,7 +82,7 @@ func run(ctx context.Context, brk core.Break, env core.Env, t *task.Task) (strin
 	answered := false
 	for turn := 0; turn < t.MaxTurns; turn++ {
 		params := responses.ResponseNewParams{Model: shared.ResponsesModel(t.Model), Input: responses.ResponseNewParamsInputUnion{OfInputItemList: input}, Tools: tools,
-			Text: textFormat(m.Output(t))}
+			Text: taskTextFormat(m.Output(t))}
 		if t.System != "" {
 			params.Instructions = openai.String(t.System)
 		}
@@ -159,11 +159,11 @@ func run(ctx context.Context, brk core.Break, env core.Env, t *task.Task) (strin
 	return "", core.ErrTooManyTurns(t.MaxTurns)
 }
 
-// textFormat is the task's output schema as text.format json_schema,
+// taskTextFormat is the task's output schema as text.format json_schema,
 // strict, so the API holds the answer to it
 // (https://platform.openai.com/docs/guides/structured-outputs); the zero
 // value, sent as nothing, for free text.
-func textFormat(out *task.Output) responses.ResponseTextConfigParam {
+func taskTextFormat(out *task.Output) responses.ResponseTextConfigParam {
 	if out == nil {
 		return responses.ResponseTextConfigParam{}
 	}
