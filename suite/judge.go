@@ -95,6 +95,7 @@ func (j *judge) run() {
 	j.checkLimitSent()
 	j.checkThinkingSent()
 	j.checkItemRefsSent()
+	j.checkStructuredAnswer()
 }
 
 // violationMessage is a journaled violation as the report shows it: the
@@ -243,12 +244,7 @@ func (j *judge) checkFinalText() {
 		j.add(checkFinalText, finding{level: rules.MUST, message: msg, fix: fix})
 		return
 	}
-	last := -1
-	for i := range j.entries {
-		if e := &j.entries[i]; e.Status == 200 && e.Conversation != nil {
-			last = i
-		}
-	}
+	last := j.lastAccepted()
 	if last < 0 {
 		j.add(checkFinalText, finding{level: rules.MUST, message: "the driver reported a final text but the mock accepted no request from it", fix: fix})
 		return

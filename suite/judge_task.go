@@ -1,12 +1,17 @@
 package suite
 
 import (
+	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/dialect"
 	"github.com/toolwire/toolwire/mockprovider/rules"
+	"github.com/toolwire/toolwire/mockprovider/scenario"
 	"github.com/toolwire/toolwire/mockprovider/session"
+	"github.com/toolwire/toolwire/suite/task"
 )
 
 // Checks against what the task asked the request to carry. A scripted
@@ -228,4 +233,92 @@ func (j *judge) checkItemRefsSent() {
 			fix:     `replace each output item of the earlier responses by {"type": "item_reference", "id": <its id>} (leave store on)`})
 		return
 	}
+}
+
+// checkStructuredAnswer: with the task's output, the request that got the
+// final answer carries a structured-output demand (read from the neutral
+// conversation, whatever the dialect's member), and the final text the
+// driver reports is JSON valid against the task's schema. The API answers
+// a request without the demand in free text and the mock accepts it, so
+// only the task shows that the driver dropped the schema; a demand with
+// another schema (or JSON mode) shows as an answer the task's schema
+// refuses.
+func (j *judge) checkStructuredAnswer() {
+	want := j.t.Output
+	if want == nil || j.out.Err != nil || !j.declares(checkStructuredAns) {
+		return // no structured answer asked, none reported (final-text says why), or not judged on this API
+	}
+	last := j.lastAccepted()
+	if last < 0 {
+		return
+	}
+	if reply := j.replyTo(last); reply != nil && len(reply.Calls()) > 0 {
+		return // the loop stopped before the answer (final-text says so)
+	}
+	e := &j.entries[last]
+	demand := e.Conversation.Controls.Output
+	if demand == nil {
+		j.add(checkStructuredAns, finding{level: rules.MUST,
+			message:  fmt.Sprintf("the task asks for the final answer in schema %q, but the request that got it carried no output schema, so the model answered in free text", want.Name),
+			expected: fmt.Sprintf("the request carries schema %q as its structured-output demand", want.Name), got: "no structured-output demand",
+			excerpt: clip(string(e.Request), 1500)})
+		return
+	}
+	text := strings.TrimSpace(j.out.Reply.FinalText)
+	problem := (&scenario.Output{Name: want.Name, Schema: want.Schema}).Problem(text)
+	if problem == "" {
+		return
+	}
+	sent := "the request's demand: " + describeOutput(demand)
+	fix := "report the final answer's text as the API sent it: the JSON value the schema asked for"
+	if !sameSchema(demand, want) {
+		sent += ", not the task's schema"
+		fix = "send the task's output schema unchanged as the request's structured-output demand"
+	}
+	j.add(checkStructuredAns, finding{level: rules.MUST,
+		message:  fmt.Sprintf("the final text is not an answer in the task's schema %q (%s; %s)", want.Name, problem, sent),
+		expected: fmt.Sprintf("final_text: a JSON value valid against schema %q", want.Name), got: clip(text, 600),
+		excerpt: clip(string(e.Request), 1500), fix: fix})
+}
+
+// declares reports whether the dialect judges a check it lists among its
+// own (ExtraChecks).
+func (j *judge) declares(check string) bool {
+	return slices.ContainsFunc(judgeOf(j.c.Dialect).ExtraChecks, func(c dialect.JudgeCheck) bool { return c.Check == check })
+}
+
+// lastAccepted is the index of the last request the mock answered (-1:
+// none): the one whose answer the driver reports.
+func (j *judge) lastAccepted() int {
+	last := -1
+	for i := range j.entries {
+		if e := &j.entries[i]; e.Status == 200 && e.Conversation != nil {
+			last = i
+		}
+	}
+	return last
+}
+
+// describeOutput names a request's structured-output demand.
+func describeOutput(o *conv.Output) string {
+	if o.Kind == conv.OutputJSONObject {
+		return "JSON mode, no schema"
+	}
+	if o.Name != "" {
+		return fmt.Sprintf("schema %q", o.Name)
+	}
+	return "a schema"
+}
+
+// sameSchema reports whether the request's demand is the task's schema,
+// as JSON values.
+func sameSchema(o *conv.Output, want *task.Output) bool {
+	if o.Kind != conv.OutputJSONSchema {
+		return false
+	}
+	var got any
+	if json.Unmarshal(o.Schema, &got) != nil {
+		return false
+	}
+	return task.JSONEqual(got, want.Schema)
 }

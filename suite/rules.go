@@ -28,6 +28,7 @@ const (
 	checkLimitSent       = checks.MaxOutputTokensSent
 	checkThinkingSent    = checks.ThinkingSent
 	checkItemRefsSent    = checks.ItemReferencesSent
+	checkStructuredAns   = checks.StructuredAnswer
 )
 
 // ruleID names a scenario check of one dialect.
@@ -66,6 +67,7 @@ const (
 	whyLimitLost      = "data the model needs is lost: the caller's output token limit never reaches the API, so the answers are not bounded as asked (and a cut turn is never met)"
 	whyThinkingLost   = "data the model needs is lost: the caller's thinking budget never reaches the API, so the model answers without extended thinking"
 	whyItemRefsLost   = "data the model needs is lost: the caller asked to continue by reference to the stored items, and the API is sent something else"
+	whyOutputLost     = "data the model needs is lost: the caller's output schema never reaches the API, so the model answers in free text and the caller's parser fails on it"
 	whyMediaElsewhere = "SHOULD: the image or document may still reach the model another way (a user message after the results, which this check does not follow), and not every model takes media in results"
 )
 
@@ -78,6 +80,7 @@ var whyOf = map[string]string{
 	checkLimitSent:      whyLimitLost,
 	checkThinkingSent:   whyThinkingLost,
 	checkItemRefsSent:   whyItemRefsLost,
+	checkStructuredAns:  whyOutputLost,
 }
 
 func dialectRules(d conv.Dialect) []rules.Rule {

@@ -56,9 +56,11 @@ async function runOpenAIChat() {
   messages.push({ role: "user", content: task.prompt });
   const tools = decls().map(([name, description, parameters]) => ({ type: "function", function: { name, description, parameters, ...(strict(name) ? { strict: true } : {}) } }));
   const forms = { auto: "auto", none: "none", required: "required", name: (n) => ({ type: "function", function: { name: n } }) };
+  // the final answer in the task's schema
+  const format = task.output ? { response_format: { type: "json_schema", json_schema: { name: task.output.name, schema: task.output.schema, strict: true } } } : {};
   for (let i = 0; i < maxTurns; i++) {
     const choice = firstChoice(i, forms);
-    const body = { model: task.model, messages, tools, ...(choice !== undefined ? { tool_choice: choice } : {}) };
+    const body = { model: task.model, messages, tools, ...format, ...(choice !== undefined ? { tool_choice: choice } : {}) };
     const msg = (await post(`${base}/chat/completions`, body, auth)).choices[0].message;
     if (!msg.tool_calls?.length) return msg.content ?? "";
     messages.push({ role: "assistant", content: msg.content, tool_calls: msg.tool_calls });
@@ -75,9 +77,10 @@ async function runOpenAIResponses() {
   const items = [{ role: "user", content: task.prompt }];
   const tools = decls().map(([name, description, parameters]) => ({ type: "function", name, description, parameters, ...(strict(name) ? { strict: true } : {}) }));
   const forms = { auto: "auto", none: "none", required: "required", name: (n) => ({ type: "function", name: n }) };
+  const format = task.output ? { text: { format: { type: "json_schema", name: task.output.name, schema: task.output.schema, strict: true } } } : {};
   for (let i = 0; i < maxTurns; i++) {
     const choice = firstChoice(i, forms);
-    const body = { model: task.model, input: items, tools, ...(task.system ? { instructions: task.system } : {}), ...(choice !== undefined ? { tool_choice: choice } : {}) };
+    const body = { model: task.model, input: items, tools, ...format, ...(task.system ? { instructions: task.system } : {}), ...(choice !== undefined ? { tool_choice: choice } : {}) };
     const out = (await post(`${base}/responses`, body, auth)).output;
     const calls = out.filter((o) => o.type === "function_call");
     if (!calls.length) return out.filter((o) => o.type === "message").flatMap((o) => o.content).map((c) => c.text ?? "").join("");
@@ -92,9 +95,10 @@ async function runAnthropic() {
   const messages = [{ role: "user", content: task.prompt }];
   const tools = decls().map(([name, description, input_schema]) => ({ name, description, input_schema, ...(strict(name) ? { strict: true } : {}) }));
   const forms = { auto: { type: "auto" }, none: { type: "none" }, required: { type: "any" }, name: (n) => ({ type: "tool", name: n }) };
+  const format = task.output ? { output_config: { format: { type: "json_schema", schema: task.output.schema } } } : {};
   for (let i = 0; i < maxTurns; i++) {
     const choice = firstChoice(i, forms);
-    const body = { model: task.model, max_tokens: 1024, messages, tools, ...(task.system ? { system: task.system } : {}), ...(choice !== undefined ? { tool_choice: choice } : {}) };
+    const body = { model: task.model, max_tokens: 1024, messages, tools, ...format, ...(task.system ? { system: task.system } : {}), ...(choice !== undefined ? { tool_choice: choice } : {}) };
     const msg = await post(`${base}/v1/messages`, body, headers);
     const uses = msg.content.filter((b) => b.type === "tool_use");
     if (!uses.length) return msg.content.filter((b) => b.type === "text").map((b) => b.text).join("");
@@ -113,9 +117,10 @@ async function runGemini() {
   const contents = [{ role: "user", parts: [{ text: task.prompt }] }];
   const tools = [{ functionDeclarations: decls().map(([name, description, parameters]) => ({ name, description, parametersJsonSchema: parameters })) }];
   const forms = { auto: { mode: "AUTO" }, none: { mode: "NONE" }, required: { mode: "ANY" }, name: (n) => ({ mode: "ANY", allowedFunctionNames: [n] }) };
+  const format = task.output ? { generationConfig: { responseMimeType: "application/json", responseJsonSchema: task.output.schema } } : {};
   for (let i = 0; i < maxTurns; i++) {
     const choice = firstChoice(i, forms);
-    const body = { contents, tools, ...(task.system ? { systemInstruction: { parts: [{ text: task.system }] } } : {}), ...(choice !== undefined ? { toolConfig: { functionCallingConfig: choice } } : {}) };
+    const body = { contents, tools, ...format, ...(task.system ? { systemInstruction: { parts: [{ text: task.system }] } } : {}), ...(choice !== undefined ? { toolConfig: { functionCallingConfig: choice } } : {}) };
     const content = (await post(url, body, headers)).candidates[0].content;
     const calls = content.parts.filter((p) => p.functionCall).map((p) => p.functionCall);
     if (!calls.length) return content.parts.map((p) => p.text ?? "").join("");

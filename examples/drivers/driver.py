@@ -84,6 +84,8 @@ def run_openai_chat():
         body = {"model": TASK["model"], "messages": messages, "tools": tools}
         if (choice := first_choice(turn, forms)) is not None:
             body["tool_choice"] = choice
+        if out := TASK.get("output"):  # the final answer in the task's schema
+            body["response_format"] = {"type": "json_schema", "json_schema": {"name": out["name"], "schema": out["schema"], "strict": True}}
         msg = post(base + "/chat/completions", body, {"Authorization": "Bearer " + key})["choices"][0]["message"]
         if not msg.get("tool_calls"):
             return msg.get("content") or ""
@@ -106,6 +108,8 @@ def run_openai_responses():
             body["tool_choice"] = choice
         if TASK.get("system"):
             body["instructions"] = TASK["system"]
+        if out := TASK.get("output"):
+            body["text"] = {"format": {"type": "json_schema", "name": out["name"], "schema": out["schema"], "strict": True}}
         out = post(base + "/responses", body, {"Authorization": "Bearer " + key})["output"]
         calls = [i for i in out if i["type"] == "function_call"]
         if not calls:
@@ -128,6 +132,8 @@ def run_anthropic():
             body["tool_choice"] = choice
         if TASK.get("system"):
             body["system"] = TASK["system"]
+        if out := TASK.get("output"):
+            body["output_config"] = {"format": {"type": "json_schema", "schema": out["schema"]}}
         msg = post(base + "/v1/messages", body, {"x-api-key": key, "anthropic-version": "2023-06-01"})
         uses = [b for b in msg["content"] if b["type"] == "tool_use"]
         if not uses:
@@ -157,6 +163,8 @@ def run_gemini():
             body["toolConfig"] = {"functionCallingConfig": choice}
         if TASK.get("system"):
             body["systemInstruction"] = {"parts": [{"text": TASK["system"]}]}
+        if out := TASK.get("output"):
+            body["generationConfig"] = {"responseMimeType": "application/json", "responseJsonSchema": out["schema"]}
         content = post(url, body, {"x-goog-api-key": key})["candidates"][0]["content"]
         calls = [p["functionCall"] for p in content["parts"] if "functionCall" in p]
         if not calls:

@@ -20,7 +20,7 @@ var sources embed.FS
 
 // MinimalFeatures are the features every minimal driver supports: all but
 // streaming, images and documents (they do not stream and send no media).
-var MinimalFeatures = []string{"core", "errors", "large", "multi-turn", "parallel", "reasoning", "robustness", "signatures", "strict", "structured", "tool-choice", "unicode"}
+var MinimalFeatures = []string{"core", "errors", "large", "multi-turn", "parallel", "reasoning", "robustness", "signatures", "strict", "structured", "structured-output", "tool-choice", "unicode"}
 
 // skeleton is one language's driver.
 type skeleton struct {

@@ -51,6 +51,7 @@ var judge = dialect.Judge{
 		{Check: checks.CarriesMedia, Level: rules.SHOULD, Feature: "images", Summary: "Images and documents returned by a tool travel as image/document blocks inside the tool_result", Source: guide},
 		{Check: checks.MaxOutputTokensSent, Level: rules.MUST, Feature: "truncation", Summary: "The first request carries the task's max_output_tokens as max_tokens (with thinking on: budget_tokens + max_output_tokens)", Source: limitSource},
 		{Check: checks.ThinkingSent, Level: rules.MUST, Feature: "thinking", Summary: `Every request of a task with thinking carries thinking {"type": "enabled", "budget_tokens": <the task's budget_tokens>}`, Source: thinkingBudgetDoc},
+		{Check: checks.StructuredAnswer, Level: rules.MUST, Feature: "structured-output", Summary: `The request that gets the final answer carries the task's output schema as output_config.format {"type": "json_schema", "schema"}, and the driver reports that answer: JSON valid against the schema`, Source: "https://platform.claude.com/docs/en/build-with-claude/structured-outputs (JSON outputs: output_config.format constrains the text response to the schema)"},
 	},
 }
 

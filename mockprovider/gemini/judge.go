@@ -51,6 +51,7 @@ var judge = dialect.Judge{
 		{Check: checks.CarriesMedia, Level: rules.SHOULD, Feature: "images", Summary: "On Gemini 3 models, images and documents returned by a tool travel as functionResponse.parts inlineData", Source: multimodalDoc},
 		{Check: checks.StructuredObject, Level: rules.SHOULD, Feature: "structured", Summary: "Structured tool output is sent as the functionResponse.response object, not as a JSON string", Why: "SHOULD: the data still reaches the model, as a JSON string; only its form is off", Source: responseDoc},
 		{Check: checks.MaxOutputTokensSent, Level: rules.MUST, Feature: "truncation", Summary: "The first request carries the task's max_output_tokens as generationConfig.maxOutputTokens", Source: limitSource},
+		{Check: checks.StructuredAnswer, Level: rules.MUST, Feature: "structured-output", Summary: `The request that gets the final answer carries the task's output schema as generationConfig {"responseMimeType": "application/json", "responseJsonSchema": …} (or responseSchema), and the driver reports that answer: JSON valid against the schema`, Source: "https://ai.google.dev/gemini-api/docs/structured-output (responseMimeType application/json with responseJsonSchema)"},
 	},
 }
 

@@ -33,6 +33,7 @@ var judge = dialect.Judge{
 		{Check: checks.ToolChoiceSent, Level: rules.MUST, Feature: "tool-choice", Summary: `The request carries the tool_choice the task asks for ({"type": "function", "function": {"name": …}} for a forced function)`, Source: openaiwire.ToolChoiceDoc},
 		{Check: checks.StrictSent, Level: rules.MUST, Feature: "strict", Summary: "A function the task declares strict is sent with function.strict: true", Source: openaiwire.StrictDoc},
 		{Check: checks.MaxOutputTokensSent, Level: rules.MUST, Feature: "truncation", Summary: "The first request carries the task's max_output_tokens as max_completion_tokens (or the older max_tokens)", Source: limitSource},
+		{Check: checks.StructuredAnswer, Level: rules.MUST, Feature: "structured-output", Summary: `The request that gets the final answer carries the task's output schema as response_format {"type": "json_schema", "json_schema": {"name", "schema", "strict": true}}, and the driver reports that answer: JSON valid against the schema`, Source: "https://platform.openai.com/docs/guides/structured-outputs (response_format: {type: \"json_schema\", json_schema: {\"strict\": true, \"schema\": …}})"},
 	},
 }
 

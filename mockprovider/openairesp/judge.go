@@ -42,6 +42,7 @@ var judge = dialect.Judge{
 		{Check: checks.CarriesMedia, Level: rules.SHOULD, Feature: "images", Summary: "Images and files returned by a tool travel as input_image/input_file items of function_call_output.output", Source: outputSource},
 		{Check: checks.MaxOutputTokensSent, Level: rules.MUST, Feature: "truncation", Summary: "The first request carries the task's max_output_tokens as max_output_tokens", Source: limitSource},
 		{Check: checks.ItemReferencesSent, Level: rules.MUST, Feature: "item-references", Summary: `When the task asks for item_references, every continuation refers to the model's earlier output items (reasoning, assistant message; a function_call may be either) as {"type": "item_reference", "id": …} instead of replaying them in full`, Source: itemReferenceSource},
+		{Check: checks.StructuredAnswer, Level: rules.MUST, Feature: "structured-output", Summary: `The request that gets the final answer carries the task's output schema as text.format {"type": "json_schema", "name", "schema", "strict": true}, and the driver reports that answer: JSON valid against the schema`, Source: "https://platform.openai.com/docs/guides/structured-outputs (Responses: text: {format: {type: \"json_schema\", strict: true, schema: …}})"},
 	},
 }
 

@@ -26,6 +26,30 @@ tools:
       additionalProperties: false
 `
 
+// reportOutput is a valid output block: a report with a city and a
+// temperature.
+const reportOutput = `
+output:
+  name: report
+  schema:
+    type: object
+    properties: {city: {type: string}, temperature: {type: number}}
+    required: [city, temperature]
+    additionalProperties: false
+`
+
+// A scenario's output reaches the Go value, and a scripted output that
+// keeps to its schema loads.
+func TestParseOutput(t *testing.T) {
+	sc, err := Parse("x.yaml", []byte("name: a\nfeatures: [structured-output]"+reportOutput+"turns:\n  - output: {city: Paris, temperature: 21.5}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc.Output == nil || sc.Output.Name != "report" || sc.Output.Schema["type"] != "object" {
+		t.Errorf("output %+v", sc.Output)
+	}
+}
+
 func TestParseErrors(t *testing.T) {
 	cases := []struct {
 		name, yaml, want string
@@ -63,6 +87,12 @@ func TestParseErrors(t *testing.T) {
 		{"bad tool name", "name: a\ntools:\n  - name: get weather\nturns: [{text: hi}]\n", `x.yaml:3: tools[0].name: 'get weather' does not match pattern '^[A-Za-z0-9_-]{1,64}$'`},
 		{"redacted reasoning with summary", "name: a" + weatherTool + "turns:\n  - reasoning: {redacted: true, summary: hidden}\n    calls: [{name: get_weather, arguments: {location: Paris}}]\n", `x.yaml:11: turns[0].reasoning.summary: redacted reasoning has no readable summary; drop summary or redacted: true`},
 		{"tool_choice names no tool", "name: a" + weatherTool + "tool_choice: get_time\nturns: [{text: hi}]\n", `x.yaml:10: tool_choice: tool_choice names no declared tool "get_time" (declared: get_weather); use auto, none, required or a tool name`},
+		{"output without its feature", "name: a\noutput:\n  name: r\n  schema: {type: object}\nturns: [{text: hi}]\n", `x.yaml:2: output: a scenario with output needs the structured-output feature`},
+		{"output schema not a schema", "name: a\nfeatures: [structured-output]\noutput:\n  name: r\n  schema: {type: objekt}\nturns: [{text: hi}]\n", `x.yaml:5: output.schema: not a valid JSON Schema:`},
+		{"output without schema", "name: a\nfeatures: [structured-output]\noutput: {name: r}\nturns: [{text: hi}]\n", `x.yaml:3: output.schema: missing required property`},
+		{"output name with a space", "name: a\nfeatures: [structured-output]\noutput: {name: a report, schema: {type: object}}\nturns: [{text: hi}]\n", `x.yaml:3: output.name: 'a report' does not match pattern`},
+		{"scripted output breaks the schema", "name: a\nfeatures: [structured-output]" + reportOutput + "turns:\n  - output: {city: Paris}\n", `x.yaml:11: turns[0].output: does not match the scenario's output schema "report" (at /: missing property 'temperature')`},
+		{"scripted output on a turn with calls", "name: a" + weatherTool + "turns:\n  - calls: [{name: get_weather, arguments: {location: Paris}}]\n    output: {city: Paris}\n", `x.yaml:12: turns[0].output: output is the final answer, and a turn with calls is not final`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -335,10 +365,30 @@ func TestSchemaMatchesStructs(t *testing.T) {
 		{"fault", props(defs["fault"]), Fault{}},
 		{"stream", props(turn["stream"]), Stream{}},
 		{"reasoning", props(turn["reasoning"]), Reasoning{}},
+		{"output", props(doc["properties"].(map[string]any)["output"]), Output{}},
 	}
 	for _, p := range pairs {
 		if got := fields(p.goType); !reflect.DeepEqual(got, p.schema) {
 			t.Errorf("%s: struct fields %v, schema properties %v", p.name, got, p.schema)
+		}
+	}
+}
+
+// Output.Problem tells a valid answer from one that is not JSON, one with
+// more than one value, and one that breaks the schema.
+func TestOutputProblem(t *testing.T) {
+	o := &Output{Name: "report", Schema: map[string]any{"type": "object", "properties": map[string]any{"city": map[string]any{"type": "string"}},
+		"required": []any{"city"}, "additionalProperties": false}}
+	for text, want := range map[string]string{
+		`{"city": "Tokyo"}`:         "",
+		`The weather is fine.`:      "not JSON",
+		`{"city": "Tokyo"} {}`:      "not JSON",
+		`{"city": 18}`:              "at /city:",
+		`{"city": "Tokyo", "x": 1}`: "at /:",
+	} {
+		got := o.Problem(text)
+		if want == "" && got != "" || want != "" && !strings.HasPrefix(got, want) {
+			t.Errorf("Problem(%s) = %q, want prefix %q", text, got, want)
 		}
 	}
 }

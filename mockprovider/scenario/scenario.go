@@ -32,10 +32,26 @@ type Scenario struct {
 	// "required"/"none"/"auto".
 	ToolChoice string `json:"tool_choice,omitempty" yaml:"tool_choice,omitempty"`
 	MaxTurns   int    `json:"max_turns,omitempty" yaml:"max_turns,omitempty"`
-	Tools      []Tool `json:"tools,omitempty" yaml:"tools,omitempty"`
-	Turns      []Turn `json:"turns" yaml:"turns"`
+	// Output asks the suite's driver for a structured final answer: the
+	// task carries it and the driver sends it as the API's demand, so
+	// the model's final turn takes its form. Needs the
+	// FeatureStructuredOutput feature.
+	Output *Output `json:"output,omitempty" yaml:"output,omitempty"`
+	Tools  []Tool  `json:"tools,omitempty" yaml:"tools,omitempty"`
+	Turns  []Turn  `json:"turns" yaml:"turns"`
 	// File is where the scenario was loaded from (not part of the format).
 	File string `json:"-" yaml:"-"`
+}
+
+// FeatureStructuredOutput is the feature of a scenario with an Output:
+// a driver that does not declare it never runs such a scenario.
+const FeatureStructuredOutput = "structured-output"
+
+// Output is the form a scenario asks the final answer to take: a JSON
+// value valid against Schema, sent under Name where the API names it.
+type Output struct {
+	Name   string         `json:"name" yaml:"name"`
+	Schema map[string]any `json:"schema" yaml:"schema"`
 }
 
 // Tool is a tool the suite's driver declares, with canned results.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -17,8 +18,10 @@ import (
 // checkSemantics rejects what the schema cannot express: duplicate tool
 // names, tool parameters that are not a JSON Schema, a tool_choice naming
 // no declared tool, calls to undeclared tools, scripted arguments that
-// break (or, when marked invalid, keep to) their tool's schema, and a
-// redacted reasoning that also gives a summary.
+// break (or, when marked invalid, keep to) their tool's schema, a
+// redacted reasoning that also gives a summary, an output schema that is
+// not a JSON Schema, and scripted outputs that break it or sit on a turn
+// with calls.
 func checkSemantics(file string, doc *yamlDoc, sc *Scenario) error {
 	if probs := semanticProblems(file, doc, sc); len(probs) > 0 {
 		return probs[0]
@@ -52,6 +55,7 @@ func semanticProblems(file string, doc *yamlDoc, sc *Scenario) []*LoadError {
 		params[t.Name] = s
 	}
 	declared := strings.Join(toolNames(sc), ", ")
+	output := outputSchema(sc, at)
 
 	switch sc.ToolChoice {
 	case "", "auto", "none", "required":
@@ -64,6 +68,19 @@ func semanticProblems(file string, doc *yamlDoc, sc *Scenario) []*LoadError {
 	for ti, turn := range sc.Turns {
 		if r := turn.Reasoning; r != nil && r.Redacted && r.Summary != "" {
 			at(pointer("turns", strconv.Itoa(ti), "reasoning", "summary"), "redacted reasoning has no readable summary; drop summary or redacted: true")
+		}
+		if turn.Output != nil {
+			outPtr := pointer("turns", strconv.Itoa(ti), "output")
+			switch {
+			case len(turn.Calls) > 0:
+				at(outPtr, "output is the final answer, and a turn with calls is not final; move it to the turn that answers in text")
+			case output != nil:
+				if v, err := jsonValue(turn.Output); err != nil {
+					at(outPtr, err.Error())
+				} else if err := output.Validate(v); err != nil {
+					at(outPtr, fmt.Sprintf("does not match the scenario's output schema %q (%s)", sc.Output.Name, shortValidation(err)))
+				}
+			}
 		}
 		for ci, call := range turn.Calls {
 			base := []string{"turns", strconv.Itoa(ti), "calls", strconv.Itoa(ci)}
@@ -98,6 +115,25 @@ func semanticProblems(file string, doc *yamlDoc, sc *Scenario) []*LoadError {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
 	return out
+}
+
+// outputSchema compiles the scenario's output schema (nil when it has
+// none or it does not compile, which at reports), and reports an output
+// without the feature that lets drivers without structured outputs skip
+// the scenario.
+func outputSchema(sc *Scenario, at func(ptr, msg string)) *jsonschema.Schema {
+	if sc.Output == nil {
+		return nil
+	}
+	if !slices.Contains(sc.Features, FeatureStructuredOutput) {
+		at("/output", fmt.Sprintf("a scenario with output needs the %s feature (add it to features), so that drivers without structured outputs skip it", FeatureStructuredOutput))
+	}
+	s, err := CompileParameters(sc.Output.Schema)
+	if err != nil {
+		at("/output/schema", "not a valid JSON Schema: "+err.Error())
+		return nil
+	}
+	return s
 }
 
 // argumentProblem validates the call's scripted arguments (both forms when
@@ -176,4 +212,22 @@ func toolNames(sc *Scenario) []string {
 		out[i] = t.Name
 	}
 	return out
+}
+
+// Problem is why text is not a JSON value valid against the output's
+// schema ("" when it is), on one line: what the conformance suite says of
+// a driver's structured final answer.
+func (o *Output) Problem(text string) string {
+	s, err := CompileParameters(o.Schema)
+	if err != nil {
+		return "the output schema is not a valid JSON Schema: " + err.Error()
+	}
+	v, err := jsonschema.UnmarshalJSON(strings.NewReader(text))
+	if err != nil {
+		return "not JSON: " + err.Error()
+	}
+	if err := s.Validate(v); err != nil {
+		return shortValidation(err)
+	}
+	return ""
 }

@@ -23,10 +23,12 @@ const (
 	TruncatedCallRun = "truncated-call-not-run"
 	StrictSent       = "strict-sent"
 	// What the task asked the request to carry: the output token limit,
-	// the thinking budget, continuation by item reference.
+	// the thinking budget, continuation by item reference, the output
+	// schema (and the final text keeps to it).
 	MaxOutputTokensSent = "max-output-tokens-sent"
 	ThinkingSent        = "thinking-sent"
 	ItemReferencesSent  = "item-references-sent"
+	StructuredAnswer    = "structured-answer"
 	FormatNative        = "format-result-native"
 	NormalizeCalls      = "normalize-calls"
 	NormalizeArguments  = "normalize-arguments"
@@ -45,5 +47,5 @@ var Family = map[string]string{
 	MatchesCall: "pairing", ResultsSent: "pairing", OneResultPerCall: "pairing",
 	CarriesData: "results", CarriesMedia: "results", ErrorFlagged: "results", StructuredObject: "results", FormatNative: "results",
 	ToolChoiceSent: "shapes", StrictSent: "shapes", NormalizeCalls: "shapes", NormalizeArguments: "shapes",
-	MaxOutputTokensSent: "shapes", ThinkingSent: "shapes", ItemReferencesSent: "continuity",
+	MaxOutputTokensSent: "shapes", ThinkingSent: "shapes", ItemReferencesSent: "continuity", StructuredAnswer: "shapes",
 }

@@ -73,6 +73,8 @@ type Hooks struct {
 	NoOutputLimit bool
 	// FinalText is the final text reported in place of the model's.
 	FinalText func(string) string
+	// DropOutput leaves the task's output schema out of the requests.
+	DropOutput bool
 }
 
 // Call is one call of the model as the driver answers it.
@@ -211,6 +213,15 @@ func (m *Mistake) StartLimit(t *task.Task) int {
 		return 0
 	}
 	return t.MaxOutputTokens
+}
+
+// Output is the structured-output demand the requests carry: the task's
+// (nil = free text).
+func (m *Mistake) Output(t *task.Task) *task.Output {
+	if m.DropOutput {
+		return nil
+	}
+	return t.Output
 }
 
 // Final is the final text the driver reports.

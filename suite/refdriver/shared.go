@@ -95,6 +95,9 @@ var (
 	MaxOutputTokensIgnored = Mistake{Name: "max-output-tokens-ignored", Description: "ignore the task's max_output_tokens: send no limit (Anthropic: the driver's own 1024)",
 		Kill:  Kill{Scenarios: []string{"truncated-call"}, Fails: []string{checks.Every(checks.MaxOutputTokensSent)}},
 		Hooks: Hooks{NoOutputLimit: true}}
+	DropOutputSchema = Mistake{Name: "drop-output-schema", Description: "leave the task's output schema out of the requests (no response_format, text.format, output_config.format or responseJsonSchema), so the final answer comes back as free text",
+		Kill:  Kill{Scenarios: []string{"structured-final-answer"}, Fails: []string{checks.Every(checks.StructuredAnswer)}},
+		Hooks: Hooks{DropOutput: true}}
 
 	// Mistakes in how the loop treats the model's turns: a forced choice
 	// kept after its call was answered, and a turn the token limit cut

@@ -26,6 +26,7 @@ var Fields = []Field{
 	{"thinking", "optional {budget_tokens}: Anthropic extended thinking on every request, thinking {type: enabled, budget_tokens}; max_tokens above the budget"},
 	{"max_output_tokens", "optional: the output token limit of the first request (Chat max_completion_tokens or max_tokens, Responses max_output_tokens, Anthropic max_tokens, Gemini generationConfig.maxOutputTokens); a turn it cuts is asked again with a larger one"},
 	{"item_references", `optional, Responses only: continue by {"type": "item_reference", "id": …} to every earlier output item instead of replaying it (store left on)`},
+	{"output", `optional {name, schema}: the final answer must be a JSON value valid against schema (JSON Schema); send it as the API's structured-output demand on the requests — Chat response_format {type: json_schema, json_schema: {name, schema, strict: true}}, Responses text.format {type: json_schema, name, schema, strict: true}, Anthropic output_config.format {type: json_schema, schema}, Gemini generationConfig responseMimeType application/json with responseJsonSchema — and report the answer's text as final_text`},
 	{"env", "only for --driver-url: the contract's environment variables (base URLs and keys), which a server cannot read from its own environment"},
 }
 

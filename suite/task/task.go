@@ -42,6 +42,7 @@ type Task struct {
 	Thinking        *Thinking `json:"thinking,omitempty"`
 	MaxOutputTokens int       `json:"max_output_tokens,omitempty"`
 	ItemReferences  bool      `json:"item_references,omitempty"`
+	Output          *Output   `json:"output,omitempty"`
 	// Env carries the contract's environment for drivers reached over
 	// HTTP (--driver-url), which cannot see the harness's variables.
 	Env map[string]string `json:"env,omitempty"`
@@ -51,6 +52,16 @@ type Task struct {
 // driver passes every thinking block back unchanged, signature included.
 type Thinking struct {
 	BudgetTokens int `json:"budget_tokens"`
+}
+
+// Output asks for a structured final answer: the driver sends Schema as
+// the API's structured-output demand on its requests (under Name where
+// the API names one, strict where it has the switch), so the model's
+// final answer is a JSON value valid against it, which the driver
+// reports as the final text.
+type Output struct {
+	Name   string         `json:"name"`
+	Schema map[string]any `json:"schema"`
 }
 
 // Settings a feature asks of the driver, set on every task of a scenario
@@ -71,6 +82,9 @@ const (
 	// item_reference to the items the API stored (store left true)
 	// instead of replaying them.
 	FeatureItemReferences = "item-references"
+	// FeatureStructuredOutput: the scenario's output (the task's
+	// Output) is sent as the API's structured-output demand.
+	FeatureStructuredOutput = scenario.FeatureStructuredOutput
 )
 
 // Tool is one declared function with its canned results.
@@ -145,6 +159,9 @@ func FromScenario(sc *scenario.Scenario, d conv.Dialect, stream bool, defaultMod
 		case FeatureItemReferences:
 			t.ItemReferences = true
 		}
+	}
+	if sc.Output != nil {
+		t.Output = &Output{Name: sc.Output.Name, Schema: sc.Output.Schema}
 	}
 	for _, st := range sc.Tools {
 		tool := Tool{Name: st.Name, Description: st.Description, Parameters: st.Parameters, Strict: st.Strict}

@@ -61,7 +61,7 @@ func TestFromScenarioFeatureSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if plain.Thinking != nil || plain.MaxOutputTokens != 0 || plain.ItemReferences {
+	if plain.Thinking != nil || plain.MaxOutputTokens != 0 || plain.ItemReferences || plain.Output != nil {
 		t.Errorf("core scenario got settings: %+v", plain)
 	}
 	sc := &scenario.Scenario{Name: "s", Features: []string{FeatureThinking, FeatureTruncation, FeatureItemReferences}}
@@ -71,6 +71,19 @@ func TestFromScenarioFeatureSettings(t *testing.T) {
 	}
 	if tk.Thinking == nil || tk.Thinking.BudgetTokens != ThinkingBudget || tk.MaxOutputTokens != TruncationLimit || !tk.ItemReferences {
 		t.Errorf("got %+v", tk)
+	}
+}
+
+// A scenario's output reaches the task as the driver's output demand.
+func TestFromScenarioOutput(t *testing.T) {
+	schema := map[string]any{"type": "object", "properties": map[string]any{"city": map[string]any{"type": "string"}}}
+	sc := &scenario.Scenario{Name: "s", Features: []string{FeatureStructuredOutput}, Output: &scenario.Output{Name: "report", Schema: schema}}
+	tk, err := FromScenario(sc, conv.OpenAIChat, false, "m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tk.Output == nil || tk.Output.Name != "report" || !JSONEqual(tk.Output.Schema, schema) {
+		t.Errorf("output %+v", tk.Output)
 	}
 }
 

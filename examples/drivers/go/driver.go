@@ -31,6 +31,11 @@ type taskFile struct {
 	Tools    []tool `json:"tools"`
 	// ToolChoice is "", "auto", "none", "required" or a tool's name.
 	ToolChoice string `json:"tool_choice"`
+	// Output, when set, asks for the final answer as JSON in its schema.
+	Output *struct {
+		Name   string          `json:"name"`
+		Schema json.RawMessage `json:"schema"`
+	} `json:"output"`
 }
 
 type tool struct {
@@ -275,6 +280,9 @@ func runOpenAIChat() (string, error) {
 		if c := firstChoice(turn, forms); c != nil {
 			body["tool_choice"] = c
 		}
+		if o := task.Output; o != nil { // the final answer in the task's schema
+			body["response_format"] = map[string]any{"type": "json_schema", "json_schema": map[string]any{"name": o.Name, "schema": o.Schema, "strict": true}}
+		}
 		turn++
 		if err := post(url, body, auth, &answer); err != nil {
 			return "", err
@@ -331,6 +339,9 @@ func runOpenAIResponses() (string, error) {
 		}
 		if task.System != "" {
 			body["instructions"] = task.System
+		}
+		if o := task.Output; o != nil {
+			body["text"] = map[string]any{"format": map[string]any{"type": "json_schema", "name": o.Name, "schema": o.Schema, "strict": true}}
 		}
 		var answer struct {
 			Output []json.RawMessage `json:"output"`
@@ -407,6 +418,9 @@ func runAnthropic() (string, error) {
 		if task.System != "" {
 			body["system"] = task.System
 		}
+		if o := task.Output; o != nil {
+			body["output_config"] = map[string]any{"format": map[string]any{"type": "json_schema", "schema": o.Schema}}
+		}
 		var answer struct {
 			Content []json.RawMessage `json:"content"`
 		}
@@ -475,6 +489,9 @@ func runGemini() (string, error) {
 		}
 		if task.System != "" {
 			body["systemInstruction"] = map[string]any{"parts": []map[string]string{{"text": task.System}}}
+		}
+		if o := task.Output; o != nil {
+			body["generationConfig"] = map[string]any{"responseMimeType": "application/json", "responseJsonSchema": o.Schema}
 		}
 		var answer struct {
 			Candidates []struct {

@@ -175,6 +175,7 @@ var mistakes = []mistake{
 	// Correct variants: nothing may fail.
 	{Mistake: core.LibraryErrorWording},
 	{Mistake: core.ValidateArguments},
+	{Mistake: core.DropOutputSchema}, // what only the task shows: its output schema
 }
 
 func resultsAsUserText(m *mistake, _ anthropic.MessageParam, answers []core.Answer) ([]anthropic.MessageParam, bool) {

@@ -78,6 +78,11 @@ func run(ctx context.Context, brk core.Break, env core.Env, t *task.Task) (strin
 	answered := false
 	for turn := 0; turn < t.MaxTurns; turn++ {
 		params := anthropic.MessageNewParams{Model: anthropic.Model(t.Model), MaxTokens: int64(limit), Messages: messages, Tools: tools}
+		if out := m.Output(t); out != nil {
+			// JSON outputs: the text answer keeps to the schema
+			// (https://platform.claude.com/docs/en/build-with-claude/structured-outputs).
+			params.OutputConfig = anthropic.OutputConfigParam{Format: anthropic.JSONOutputFormatParam{Schema: out.Schema}}
+		}
 		if t.System != "" {
 			params.System = []anthropic.TextBlockParam{{Text: t.System}}
 		}

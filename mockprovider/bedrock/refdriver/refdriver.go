@@ -79,6 +79,7 @@ func run(ctx context.Context, brk core.Break, env core.Env, t *task.Task) (strin
 		if limit > 0 {
 			in.InferenceConfig = &types.InferenceConfiguration{MaxTokens: aws.Int32(int32(limit))}
 		}
+		in.OutputConfig = outputConfig(m.Output(t))
 		// The API wants toolConfig whenever the history holds toolUse or
 		// toolResult blocks; the tasks always declare their tools.
 		if len(tools) > 0 {
@@ -287,6 +288,17 @@ func inputArgs(doc document.Interface) (map[string]any, bool) {
 // converseTurn sends one request and returns the assistant message and
 // the stop reason; a stream's events are gathered into one message, a
 // toolUse's input from its deltas.
+// outputConfig is the task's output schema as outputConfig.textFormat
+// json_schema, the schema a JSON string as Converse takes it
+// (bedrockruntime types.JsonSchemaDefinition); nil for free text.
+func outputConfig(out *task.Output) *types.OutputConfig {
+	if out == nil {
+		return nil
+	}
+	return &types.OutputConfig{TextFormat: &types.OutputFormat{Type: types.OutputFormatTypeJsonSchema,
+		Structure: &types.OutputFormatStructureMemberJsonSchema{Value: types.JsonSchemaDefinition{Name: aws.String(out.Name), Schema: aws.String(string(core.MustJSON(out.Schema)))}}}}
+}
+
 func converseTurn(ctx context.Context, client *bedrockruntime.Client, in *bedrockruntime.ConverseInput, stream bool) (types.Message, types.StopReason, error) {
 	if !stream {
 		out, err := client.Converse(ctx, in)
@@ -300,7 +312,7 @@ func converseTurn(ctx context.Context, client *bedrockruntime.Client, in *bedroc
 		return msg.Value, out.StopReason, nil
 	}
 	out, err := client.ConverseStream(ctx, &bedrockruntime.ConverseStreamInput{
-		ModelId: in.ModelId, Messages: in.Messages, System: in.System, InferenceConfig: in.InferenceConfig, ToolConfig: in.ToolConfig,
+		ModelId: in.ModelId, Messages: in.Messages, System: in.System, InferenceConfig: in.InferenceConfig, ToolConfig: in.ToolConfig, OutputConfig: in.OutputConfig,
 	})
 	if err != nil {
 		return types.Message{}, "", err

@@ -207,6 +207,7 @@ var mistakes = []mistake{
 	// Correct variants: nothing may fail.
 	{Mistake: core.LibraryErrorWording},
 	{Mistake: core.ValidateArguments},
+	{Mistake: core.DropOutputSchema}, // what only the task shows: its output schema
 }
 
 func resultsAsUserText(_ *mistake, _ *genai.Content, responses []*genai.Part) ([]*genai.Content, bool) {

@@ -52,6 +52,13 @@ func run(ctx context.Context, brk core.Break, env core.Env, t *task.Task) (strin
 	if t.System != "" {
 		config.SystemInstruction = genai.NewContentFromText(t.System, genai.RoleUser)
 	}
+	if out := m.Output(t); out != nil {
+		// JSON that keeps to the schema, given as JSON Schema rather than
+		// in the OpenAPI subset of responseSchema
+		// (https://ai.google.dev/gemini-api/docs/structured-output).
+		config.ResponseMIMEType = "application/json"
+		config.ResponseJsonSchema = out.Schema
+	}
 	var forced *genai.ToolConfig
 	switch t.ToolChoice {
 	case "", "auto":

@@ -152,6 +152,7 @@ var mistakes = []mistake{
 	// sends it). Every call still reaches the API.
 	{Mistake: core.Mistake{Name: "split-text-and-calls", Description: "correct variant: replay a model turn with text and calls as two assistant messages, the text first, then the calls"}.
 		Rewriting(splitTextAndCalls)},
+	{Mistake: core.DropOutputSchema}, // what only the task shows: its output schema
 }
 
 func resultsAsUserText(m *mistake, _ openai.ChatCompletionMessageParamUnion, answers []core.Answer) ([]openai.ChatCompletionMessageParamUnion, bool) {

@@ -68,7 +68,7 @@ func run(ctx context.Context, brk core.Break, env core.Env, t *task.Task) (strin
 
 	answered := false
 	for turn := 0; turn < t.MaxTurns; turn++ {
-		params := openai.ChatCompletionNewParams{Model: shared.ChatModel(t.Model), Messages: messages, Tools: tools}
+		params := openai.ChatCompletionNewParams{Model: shared.ChatModel(t.Model), Messages: messages, Tools: tools, ResponseFormat: taskResponseFormat(m.Output(t))}
 		if m.params != nil {
 			m.params(&params, t.Stream)
 		}
@@ -106,6 +106,18 @@ func run(ctx context.Context, brk core.Break, env core.Env, t *task.Task) (strin
 		answered = answered || sent
 	}
 	return "", core.ErrTooManyTurns(t.MaxTurns)
+}
+
+// taskResponseFormat is the task's output schema as response_format
+// json_schema, strict, so the API holds the answer to it
+// (https://platform.openai.com/docs/guides/structured-outputs); the zero
+// value, sent as nothing, for free text.
+func taskResponseFormat(out *task.Output) openai.ChatCompletionNewParamsResponseFormatUnion {
+	if out == nil {
+		return openai.ChatCompletionNewParamsResponseFormatUnion{}
+	}
+	return openai.ChatCompletionNewParamsResponseFormatUnion{OfJSONSchema: &shared.ResponseFormatJSONSchemaParam{
+		JSONSchema: shared.ResponseFormatJSONSchemaJSONSchemaParam{Name: out.Name, Schema: out.Schema, Strict: openai.Bool(true)}}}
 }
 
 // sendBack is what follows a model turn with calls: the turn itself, then

@@ -190,6 +190,7 @@ var mistakes = []mistake{
 		replay: func(items []item) []item {
 			return inFull(items, func(it item) bool { return it.typ == "function_call" })
 		}},
+	{Mistake: core.DropOutputSchema}, // what only the task shows: its output schema
 }
 
 // stateless asks for nothing stored and the reasoning sealed, as a

@@ -81,7 +81,8 @@ func run(ctx context.Context, brk core.Break, env core.Env, t *task.Task) (strin
 
 	answered := false
 	for turn := 0; turn < t.MaxTurns; turn++ {
-		params := responses.ResponseNewParams{Model: shared.ResponsesModel(t.Model), Input: responses.ResponseNewParamsInputUnion{OfInputItemList: input}, Tools: tools}
+		params := responses.ResponseNewParams{Model: shared.ResponsesModel(t.Model), Input: responses.ResponseNewParamsInputUnion{OfInputItemList: input}, Tools: tools,
+			Text: taskTextFormat(m.Output(t))}
 		if t.System != "" {
 			params.Instructions = openai.String(t.System)
 		}
@@ -156,6 +157,18 @@ func run(ctx context.Context, brk core.Break, env core.Env, t *task.Task) (strin
 		answered = answered || sent
 	}
 	return "", core.ErrTooManyTurns(t.MaxTurns)
+}
+
+// taskTextFormat is the task's output schema as text.format json_schema,
+// strict, so the API holds the answer to it
+// (https://platform.openai.com/docs/guides/structured-outputs); the zero
+// value, sent as nothing, for free text.
+func taskTextFormat(out *task.Output) responses.ResponseTextConfigParam {
+	if out == nil {
+		return responses.ResponseTextConfigParam{}
+	}
+	return responses.ResponseTextConfigParam{Format: responses.ResponseFormatTextConfigUnionParam{OfJSONSchema: &responses.ResponseFormatTextJSONSchemaConfigParam{
+		Name: out.Name, Schema: out.Schema, Strict: openai.Bool(true)}}}
 }
 
 // sendBack is what follows the output items of a response with calls: a
