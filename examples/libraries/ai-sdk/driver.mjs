@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // toolwire driver on the Vercel AI SDK: generateText / streamText with
-// tools, the SDK running the loop (stopWhen), one provider per dialect.
+// tools, the SDK running the loop (stopWhen), one provider per dialect; a
+// task's structured output goes as the SDK's own output: Output.object,
+// which each provider sends as its API's native demand.
 //   toolwire conform --driver "node examples/libraries/ai-sdk/driver.mjs"
-import { generateText, streamText, tool, jsonSchema, stepCountIs } from "ai";
+import { generateText, streamText, tool, jsonSchema, stepCountIs, Output } from "ai";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createGoogleGenerativeAI } from "@ai-sdk/google";
@@ -61,6 +63,13 @@ function providerOptions() {
   return undefined;
 }
 
+// The task's structured final answer as the SDK's output specification;
+// the SDK validates the final text against the schema (a mismatch throws
+// NoObjectGeneratedError, reported as the driver's failure).
+const output = task.output
+  ? Output.object({ schema: jsonSchema(task.output.schema), ...(task.output.name ? { name: task.output.name } : {}) })
+  : undefined;
+
 async function run(maxOutputTokens) {
   const choice = toolChoice();
   const options = {
@@ -74,6 +83,7 @@ async function run(maxOutputTokens) {
     ...(choice && choice !== "auto" ? { prepareStep: ({ stepNumber }) => (stepNumber > 0 ? { toolChoice: "auto" } : undefined) } : {}),
     ...(maxOutputTokens ? { maxOutputTokens } : {}),
     ...(providerOptions() ? { providerOptions: providerOptions() } : {}),
+    ...(output ? { output } : {}),
     stopWhen: stepCountIs(maxTurns),
     maxRetries: 0,
   };
@@ -86,6 +96,9 @@ async function run(maxOutputTokens) {
   const text = await r.text;
   const finishReason = await r.finishReason;
   if (failure) throw failure;
+  // streamText parses the output only when asked: ask, so that a final
+  // text the schema refuses fails here as it does in generateText.
+  if (output) await r.output;
   return { text, finishReason };
 }
 
