@@ -32,8 +32,10 @@ const refStructuredOutputs = "https://platform.claude.com/docs/en/build-with-cla
 // refStrictTools says strict tools compile through the same pipeline.
 const refStrictTools = "https://platform.claude.com/docs/en/agents-and-tools/tool-use/strict-tool-use"
 
-// outputFeature tags the rules for profiles.
-const outputFeature = "structured-outputs"
+// outputFeature tags the rules with the structured-output scenarios'
+// feature (scenario.FeatureStructuredOutput): the suite judges a rule only
+// on scenarios of its feature, and for drivers that declare it.
+const outputFeature = "structured-output"
 
 // The cases' fragments: a question, a closed report schema, and a body
 // around them.
