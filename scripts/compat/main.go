@@ -190,7 +190,7 @@ func failuresOf(lib library, findings []Finding) []*failure {
 func cell(lib library, fails []*failure, dialect, feature string) string {
 	ran := false
 	for _, r := range lib.run.Results {
-		if r.Dialect == dialect && r.Feature == feature && r.Outcome != reports.NotSupported {
+		if r.Dialect == dialect && r.Feature == feature && judged(r) {
 			ran = true
 			break
 		}
@@ -224,10 +224,17 @@ func cell(lib library, fails []*failure, dialect, feature string) string {
 	return "pass"
 }
 
+// judged reports whether a result says something of the library: a rule
+// of an undeclared feature, or one the run gave nothing to judge (a rule
+// tagged with a feature no scenario of the run has), is not a pass.
+func judged(r reports.Result) bool {
+	return r.Outcome != reports.NotSupported && r.Outcome != reports.NotExercised
+}
+
 func featuresOf(lib library) []string {
 	var fs []string
 	for _, r := range lib.run.Results {
-		if r.Outcome != reports.NotSupported && r.Feature != "" && !slices.Contains(fs, r.Feature) {
+		if judged(r) && r.Feature != "" && !slices.Contains(fs, r.Feature) {
 			fs = append(fs, r.Feature)
 		}
 	}

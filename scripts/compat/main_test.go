@@ -21,13 +21,14 @@ func testLibrary() library {
 			{Rule: "openai-chat.final-text", Level: "MUST", Scenario: "single-call", Dialect: "openai-chat", Feature: "core", Outcome: reports.Pass},
 			{Rule: "gemini.thought-signature-issued", Level: "MUST", Scenario: "gemini3-signature-parallel", Dialect: "gemini", Feature: "signatures", Outcome: reports.Fail},
 			{Rule: "openai-chat.final-text", Level: "MUST", Scenario: "image-result", Dialect: "openai-chat", Feature: "images", Outcome: reports.NotSupported},
+			{Rule: "openai-chat.n-range", Level: "MUST", Scenario: "single-call", Dialect: "openai-chat", Feature: "choices", Outcome: reports.NotExercised},
 		},
 	}}
 }
 
 // The table's cells: a false failure of toolwire does not count against the
 // library, a MUST defect fails, a SHOULD one warns, an undeclared feature
-// did not run.
+// did not run, nor did a feature whose rules had nothing to judge.
 func TestCells(t *testing.T) {
 	lib := testLibrary()
 	findings := []Finding{
@@ -44,6 +45,7 @@ func TestCells(t *testing.T) {
 		{"gemini", "signatures", "unconfirmed"},
 		{"openai-chat", "core", "pass"},
 		{"openai-chat", "images", "—"},
+		{"openai-chat", "choices", "—"},
 	} {
 		if got := cell(lib, fails, c.dialect, c.feature); got != c.want {
 			t.Errorf("cell(%s, %s) = %q, want %q", c.dialect, c.feature, got, c.want)
@@ -72,6 +74,9 @@ func TestCells(t *testing.T) {
 	}
 	if strings.Contains(page, "another library's finding") {
 		t.Error("a finding of another library was applied")
+	}
+	if strings.Contains(page, "| choices |") {
+		t.Error("a feature nothing judged has a row")
 	}
 }
 
