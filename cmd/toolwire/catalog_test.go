@@ -7,11 +7,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolwire/toolwire/fixtures"
 	"github.com/toolwire/toolwire/mockprovider"
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
 	"github.com/toolwire/toolwire/mockprovider/rules"
 	"github.com/toolwire/toolwire/mockprovider/ruletest"
+	"github.com/toolwire/toolwire/mockprovider/scenario"
 	"github.com/toolwire/toolwire/suite"
 )
 
@@ -25,7 +27,25 @@ func TestCatalog(t *testing.T) {
 	all := catalog()
 	families := suite.FamilyNames()
 	root := filepath.Join("..", "..")
+	// A rule tagged with a feature counts as exercised only on scenarios
+	// of that feature, and a driver that does not declare it is not
+	// judged on it: a tag no built-in scenario carries makes a rule that
+	// never passes anywhere.
+	scenarios, err := scenario.LoadFS(fixtures.Scenarios, "scenarios")
+	if err != nil {
+		t.Fatal(err)
+	}
+	features := map[string]bool{"": true, "core": true, "streaming": true}
+	for _, sc := range scenarios {
+		for _, f := range sc.Features {
+			features[f] = true
+		}
+	}
 	for _, r := range all {
+		// RAP rules are judged in tool mode, whose features are its own.
+		if r.Dialect != conv.RAP && !features[r.Feature] {
+			t.Errorf("%s is tagged with feature %q, which no built-in scenario has", r.ID, r.Feature)
+		}
 		if r.Dialect != conv.RAP {
 			// RAP rules are judged in tool mode, outside the families.
 			if f := suite.FamilyOf(r); f == "other" || !slices.Contains(families, f) {

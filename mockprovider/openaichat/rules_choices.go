@@ -10,7 +10,7 @@ import (
 const maxChoices = 128
 
 var RuleChoicesRange = set.Add(rules.Rule{
-	ID: "openai-chat.n-range", Level: rules.MUST, Family: familyShapes, Feature: "choices",
+	ID: "openai-chat.n-range", Level: rules.MUST, Family: familyShapes,
 	Summary: "n, the number of choices to generate, is at most 128.",
 	Refs: []rules.Ref{
 		{URL: "https://platform.openai.com/docs/api-reference/chat/create#chat-create-n", Quote: "How many chat completion choices to generate for each input message."},
