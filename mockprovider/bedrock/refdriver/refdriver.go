@@ -15,7 +15,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime"
 	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime/document"
 	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime/types"
-	"github.com/aws/smithy-go"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	core "github.com/toolwire/toolwire/suite/refdriver"
@@ -31,16 +30,7 @@ func lookup(brk core.Break) *mistake { return core.Find(mistakes, brk) }
 
 func run(ctx context.Context, brk core.Break, env core.Env, t *task.Task) (string, error) {
 	m := lookup(brk)
-	client := bedrockruntime.New(bedrockruntime.Options{
-		Region:       "us-east-1",
-		BaseEndpoint: aws.String(env.BedrockBaseURL),
-		HTTPClient:   core.HTTPClient(env, m.Body),
-		// The access key id names the session; the mock does not check
-		// the signature.
-		Credentials: aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) {
-			return aws.Credentials{AccessKeyID: env.APIKey, SecretAccessKey: "toolwire"}, nil
-		}),
-	})
+	client := newClient(env, m)
 
 	var tools []types.Tool
 	for _, tool := range t.Tools {
@@ -93,11 +83,6 @@ func run(ctx context.Context, brk core.Break, env core.Env, t *task.Task) (strin
 			}
 		}
 		msg, stop, err := converseTurn(ctx, client, in, t.Stream)
-		if brokenStream(err) {
-			// A stream cut by the connection (not an exception the API
-			// sent) is asked again once, as a retrying client would.
-			msg, stop, err = converseTurn(ctx, client, in, t.Stream)
-		}
 		if err != nil {
 			return "", err
 		}
@@ -236,14 +221,6 @@ func imageBlock(mime, data string) (types.ImageBlock, bool) {
 		return types.ImageBlock{}, false
 	}
 	return types.ImageBlock{Format: format, Source: &types.ImageSourceMemberBytes{Value: b}}, true
-}
-
-// brokenStream reports a stream that ended on a transport error after its
-// answer began: neither an API error nor the task's context ending.
-func brokenStream(err error) bool {
-	var apiErr smithy.APIError
-	return err != nil && !errors.As(err, &apiErr) && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) &&
-		strings.HasPrefix(err.Error(), "decode event:")
 }
 
 // isEmpty reports a message with no call and no text.
