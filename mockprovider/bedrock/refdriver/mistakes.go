@@ -36,7 +36,7 @@ const brk = conv.Bedrock
 // Converse, each with the rules the suite must fail for it.
 var mistakes = []mistake{
 	{Mistake: core.SwappedIDs.Failing(checks.ID(brk, checks.MatchesCall))},
-	{Mistake: core.UnansweredCall.Failing(checks.ID(brk, checks.ResultsSent)).MayFailing("bedrock.roles-alternate")},
+	{Mistake: core.UnansweredCall.Failing("bedrock.tool-uses-answered", checks.ID(brk, checks.ResultsSent)).MayFailing("bedrock.roles-alternate")},
 	{Mistake: core.OmitIsError.Failing(checks.ID(brk, checks.ErrorFlagged))},
 	{Mistake: core.DropData.MayFailing(checks.ID(brk, checks.StructuredObject))},
 	{Mistake: core.CrashOnUnknownTool},
@@ -86,7 +86,7 @@ var mistakes = []mistake{
 				as[i].ID = "tooluse_" + as[i].ID
 			}
 			return as
-		}}}.Failing("bedrock.tool-result-ids").MayFailing(checks.ID(brk, checks.MatchesCall), checks.ID(brk, checks.OneResultPerCall))},
+		}}}.Failing("bedrock.tool-uses-answered").MayFailing(checks.ID(brk, checks.MatchesCall), checks.ID(brk, checks.OneResultPerCall))},
 
 	// The model.
 	{Mistake: core.UnknownModel.Failing("bedrock.model-exists"),
@@ -112,7 +112,7 @@ var mistakes = []mistake{
 				as[1] = as[0]
 			}
 			return as
-		}}}.Failing(checks.ID(brk, checks.OneResultPerCall)).MayFailing(checks.ID(brk, checks.MatchesCall))},
+		}}}.Failing("bedrock.tool-uses-answered", checks.ID(brk, checks.OneResultPerCall)).MayFailing(checks.ID(brk, checks.MatchesCall))},
 	{Mistake: core.ToolChoiceLost.Rewriting(core.DeleteKey("toolConfig.toolChoice"))},
 	{Mistake: core.MaxOutputTokensIgnored},
 	{Mistake: core.KeepForcing},
