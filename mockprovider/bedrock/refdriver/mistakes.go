@@ -32,6 +32,9 @@ type mistake struct {
 
 const brk = conv.Bedrock
 
+// thinkingPassBack is the scenario whose task turns thinking on.
+var thinkingPassBack = []string{"thinking-pass-back"}
+
 // mistakes is the table of the mistakes the driver makes on Bedrock
 // Converse, each with the rules the suite must fail for it.
 var mistakes = []mistake{
@@ -87,6 +90,19 @@ var mistakes = []mistake{
 			}
 			return as
 		}}}.Failing("bedrock.tool-uses-answered").MayFailing(checks.ID(brk, checks.MatchesCall), checks.ID(brk, checks.OneResultPerCall))},
+
+	{Mistake: core.Mistake{Name: "bedrock-reasoning-not-passed-back", Description: "with thinking on, send each tool-calling turn back without its reasoningContent blocks",
+		Kill: core.Kill{Scenarios: thinkingPassBack}}.Failing("bedrock.thinking-block-first"),
+		reply: func(m *mistake, callTurn types.Message, answers []core.Answer) ([]types.Message, bool) {
+			var kept []types.ContentBlock
+			for _, b := range callTurn.Content {
+				if _, ok := b.(*types.ContentBlockMemberReasoningContent); !ok {
+					kept = append(kept, b)
+				}
+			}
+			callTurn.Content = kept
+			return append([]types.Message{callTurn}, resultMessage(m.toolResults(answers))...), true
+		}},
 
 	// The model.
 	{Mistake: core.UnknownModel.Failing("bedrock.model-exists"),

@@ -61,8 +61,22 @@ func run(ctx context.Context, brk core.Break, env core.Env, t *task.Task) (strin
 		if t.System != "" {
 			in.System = []types.SystemContentBlock{&types.SystemContentBlockMemberText{Value: t.System}}
 		}
-		if limit > 0 {
-			in.InferenceConfig = &types.InferenceConfiguration{MaxTokens: aws.Int32(int32(limit))}
+		maxTokens := limit
+		if t.Thinking != nil {
+			// Claude's extended thinking; a tool loop thinks between its
+			// calls (the interleaved-thinking beta), and every assistant
+			// turn goes back with its signed reasoning.
+			in.AdditionalModelRequestFields = document.NewLazyDocument(map[string]any{
+				"thinking":       map[string]any{"type": "enabled", "budget_tokens": t.Thinking.BudgetTokens},
+				"anthropic_beta": []string{interleavedThinkingBeta},
+			})
+			if maxTokens == 0 {
+				maxTokens = defaultMaxTokens
+			}
+			maxTokens += t.Thinking.BudgetTokens
+		}
+		if maxTokens > 0 {
+			in.InferenceConfig = &types.InferenceConfiguration{MaxTokens: aws.Int32(int32(maxTokens))}
 		}
 		// The API wants toolConfig whenever the history holds toolUse or
 		// toolResult blocks; the tasks always declare their tools.
@@ -118,6 +132,14 @@ func run(ctx context.Context, brk core.Break, env core.Env, t *task.Task) (strin
 	}
 	return "", core.ErrTooManyTurns(t.MaxTurns)
 }
+
+// interleavedThinkingBeta lets the model think between tool calls
+// (https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-extended-thinking.html).
+const interleavedThinkingBeta = "interleaved-thinking-2025-05-14"
+
+// defaultMaxTokens is the answer's token limit beside a thinking budget
+// when the task sets none: Claude wants maxTokens above budget_tokens.
+const defaultMaxTokens = 4096
 
 // sendBack is what follows a model turn with calls: the turn as received
 // (reasoning blocks and their signatures included), then one user message
@@ -273,6 +295,7 @@ func converseTurn(ctx context.Context, client *bedrockruntime.Client, in *bedroc
 	}
 	out, err := client.ConverseStream(ctx, &bedrockruntime.ConverseStreamInput{
 		ModelId: in.ModelId, Messages: in.Messages, System: in.System, InferenceConfig: in.InferenceConfig, ToolConfig: in.ToolConfig,
+		AdditionalModelRequestFields: in.AdditionalModelRequestFields,
 	})
 	if err != nil {
 		return types.Message{}, "", err
