@@ -33,13 +33,14 @@ func newClient(env core.Env, m *mistake) *bedrockruntime.Client {
 // request then: after the Content-Length bytes it copies what is left of
 // the body to io.Discard, and that copy goes through the body's WriteTo.
 // smithy-go's closed body answers WriteTo with io.EOF
-// (transport/http/internal/io/safe.go, safeWriteToReadCloser, unchanged
-// up to v1.28.9), which io.Copy passes on as an error, so the transport
-// takes the request write as failed and closes the connection under the
-// answer being read: "decode event: read tcp …: use of closed network
-// connection" in a ConverseStream, about once in a hundred streams when
-// the server answers as soon as it has the body (the mock on loopback,
-// under load). The same writeLoop close is in aws/aws-sdk-go-v2#2737.
+// (transport/http/internal/io/safe.go, safeWriteToReadCloser: so at
+// v1.28.9 and on its main branch of 2026-08), which io.Copy passes on as
+// an error, so the transport takes the request write as failed and closes
+// the connection under the answer being read: "decode event: read tcp …:
+// use of closed network connection" in a ConverseStream, a few streams in
+// a thousand when the server answers as soon as it has the body (the mock
+// on loopback, under load). The same writeLoop close is in
+// aws/aws-sdk-go-v2#2737.
 // Through Read, the closed body gives (0, io.EOF), the end of a body that
 // io.Copy takes as success.
 type plainBodyClient struct{ c *http.Client }
