@@ -104,6 +104,10 @@ var mistakes = []mistake{
 			return append([]types.Message{callTurn}, resultMessage(m.toolResults(answers))...), true
 		}},
 
+	{Mistake: core.Mistake{Name: "thinking-not-sent", Description: "leave the task's thinking out of the request (the model then never thinks, and nothing is passed back)",
+		Kill: core.Kill{Scenarios: thinkingPassBack}}.
+		Failing(checks.ID(brk, checks.ThinkingSent)).Rewriting(core.DeleteKey("additionalModelRequestFields.thinking"))},
+
 	// The model.
 	{Mistake: core.UnknownModel.Failing("bedrock.model-exists"),
 		model: func(string) string { return "anthropic.claude-test-v1:0" }},
