@@ -211,10 +211,11 @@ func (iw *invokeWriter) event(raw []byte) error {
 			Error struct{ Type, Message string } `json:"error"`
 		}
 		_ = json.Unmarshal(data, &e)
-		payload, _ := json.Marshal(errorBody{Message: e.Error.Message})
+		typ, text := streamException(e.Error.Type, e.Error.Message)
+		payload, _ := json.Marshal(errorBody{Message: text})
 		msg = eventstream.Message{Payload: payload}
 		msg.Headers.Set(":message-type", eventstream.StringValue("exception"))
-		msg.Headers.Set(":exception-type", eventstream.StringValue(streamException(e.Error.Type)))
+		msg.Headers.Set(":exception-type", eventstream.StringValue(typ))
 	} else {
 		payload, _ := json.Marshal(map[string]string{"bytes": base64.StdEncoding.EncodeToString(data)})
 		msg = eventstream.Message{Payload: payload}
@@ -231,18 +232,20 @@ func (iw *invokeWriter) event(raw []byte) error {
 }
 
 // streamException names the member of InvokeModelWithResponseStream's
-// ResponseStream an Anthropic error event becomes [inferred: the members
-// are the API reference's, the pairing is the mock's].
-func streamException(anthropicType string) string {
+// ResponseStream an Anthropic error event becomes, with its message: the
+// Anthropic API's own for a model error, Bedrock's for the service's
+// [inferred: the members are the API reference's, the pairing is the
+// mock's].
+func streamException(anthropicType, message string) (member, text string) {
 	switch anthropicType {
 	case "rate_limit_error":
-		return "throttlingException"
+		return "throttlingException", msgThrottled
 	case "overloaded_error":
-		return "serviceUnavailableException"
+		return "serviceUnavailableException", msgUnavailable
 	case "api_error":
-		return "internalServerException"
+		return "internalServerException", msgInternal
 	}
-	return "modelStreamErrorException"
+	return "modelStreamErrorException", message
 }
 
 func (iw *invokeWriter) Flush() {
@@ -269,18 +272,23 @@ func (iw *invokeWriter) finish() {
 		Error struct{ Type, Message string } `json:"error"`
 	}
 	_ = json.Unmarshal(iw.errBody.Bytes(), &e)
-	status, typ := iw.status, exceptionFor(iw.status)
+	var out *wire.APIError
 	switch e.Error.Type {
-	case "overloaded_error":
-		status, typ = http.StatusServiceUnavailable, errServiceUnavailable
-	case "rate_limit_error":
-		typ = errThrottling
 	case "invalid_request_error", "request_too_large":
-		typ = errValidation
+		out = &wire.APIError{Status: http.StatusBadRequest, Type: errValidation, Message: e.Error.Message}
+	case "not_found_error":
+		// The Claude model the Bedrock id names is one the Anthropic
+		// catalog lacks.
+		out = &wire.APIError{Status: http.StatusBadRequest, Type: errValidation, Message: msgModelInvalid}
+	case "rate_limit_error":
+		out = iw.d.Fault("rate_limit")
+	case "overloaded_error":
+		out = iw.d.Fault("overloaded")
+	default:
+		out = iw.d.Fault("server_error")
 	}
-	msg := e.Error.Message
-	if msg == "" {
-		msg = msgInternal
+	if out.Message == "" {
+		out.Message = msgBadRequest
 	}
-	iw.d.WriteError(iw.w, &wire.APIError{Status: status, Type: typ, Message: msg})
+	iw.d.WriteError(iw.w, out)
 }

@@ -4,10 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream"
 	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime"
 	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime/types"
 	"github.com/aws/smithy-go"
@@ -176,5 +179,46 @@ func TestSDKInvokeModelToolLoop(t *testing.T) {
 	_, err = client.InvokeModel(ctx, &bedrockruntime.InvokeModelInput{ModelId: aws.String("anthropic.claude-test-v1:0"), ContentType: aws.String("application/json"), Body: invokeBody(t, ask)})
 	if !errors.As(err, &apiErr) || apiErr.ErrorMessage() != "The provided model identifier is invalid." {
 		t.Fatalf("unknown model: %v", err)
+	}
+}
+
+// TestInvokeFaults: injected faults come back in Bedrock's words, before
+// the answer (ThrottlingException) and inside the stream (an exception
+// message of the event stream), not in the Anthropic API's.
+func TestInvokeFaults(t *testing.T) {
+	ts := mockprovider.NewTestServer(t, mockprovider.Options{Dialects: []dialect.Dialect{anthropic.New(), bedrock.New()}})
+	post := func(path, fault string) *http.Response {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodPost, ts.URL+"/model/"+sdkModel+path,
+			strings.NewReader(`{"anthropic_version":"bedrock-2023-05-31","max_tokens":100,"messages":[{"role":"user","content":"hi"}]}`))
+		req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=AKIDFAULT/20260101/us-east-1/bedrock/aws4_request, SignedHeaders=host, Signature=00")
+		req.Header.Set(mockprovider.FaultHeader, fault)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { resp.Body.Close() })
+		return resp
+	}
+	resp := post("/invoke", "rate_limit")
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("X-Amzn-Errortype") != "ThrottlingException" || strings.Contains(string(body), "organization") {
+		t.Fatalf("rate limit: %d %s %s", resp.StatusCode, resp.Header.Get("X-Amzn-Errortype"), body)
+	}
+	resp = post("/invoke-with-response-stream", "stream_error")
+	dec := eventstream.NewDecoder()
+	var last eventstream.Message
+	for {
+		msg, err := dec.Decode(resp.Body, nil)
+		if err != nil {
+			break
+		}
+		last = msg
+	}
+	if v := last.Headers.Get(":message-type"); v == nil || v.String() != "exception" {
+		t.Fatalf("the stream did not end on an exception: %v", last.Headers)
+	}
+	if v := last.Headers.Get(":exception-type"); v == nil || v.String() != "serviceUnavailableException" || strings.Contains(string(last.Payload), "Overloaded") {
+		t.Fatalf("exception %v %s", v, last.Payload)
 	}
 }
