@@ -18,7 +18,7 @@ func newClient(env core.Env, m *mistake) *bedrockruntime.Client {
 	return bedrockruntime.New(bedrockruntime.Options{
 		Region:       "us-east-1",
 		BaseEndpoint: aws.String(env.BedrockBaseURL),
-		HTTPClient:   plainBodyClient{core.HTTPClient(env, m.Body)},
+		HTTPClient:   HTTPClient(core.HTTPClient(env, m.Body)),
 		Credentials: aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) {
 			return aws.Credentials{AccessKeyID: env.APIKey, SecretAccessKey: "toolwire"}, nil
 		}),
@@ -44,6 +44,10 @@ func newClient(env core.Env, m *mistake) *bedrockruntime.Client {
 // Through Read, the closed body gives (0, io.EOF), the end of a body that
 // io.Copy takes as success.
 type plainBodyClient struct{ c *http.Client }
+
+// HTTPClient is c as bedrockruntime.Options.HTTPClient, without the race
+// plainBodyClient describes: for any client of the SDK against the mock.
+func HTTPClient(c *http.Client) bedrockruntime.HTTPClient { return plainBodyClient{c} }
 
 func (p plainBodyClient) Do(r *http.Request) (*http.Response, error) {
 	if r.Body != nil && r.Body != http.NoBody {
