@@ -9,8 +9,9 @@ import (
 // modelFields is what the mock reads of additionalModelRequestFields, the
 // model's own request members Bedrock hands on: Claude's extended thinking
 // (thinking {type, budget_tokens}; reasoning_config is the same setting
-// under the name Bedrock first documented for Claude 3.7 Sonnet) and the
-// betas (anthropic_beta)
+// under the name AWS's own gateway sends for Claude 3.7 Sonnet:
+// github.com/aws-samples/bedrock-access-gateway, src/api/models/bedrock.py)
+// and the betas (anthropic_beta)
 // (https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-extended-thinking.html).
 type modelFields struct {
 	Thinking        *thinkingConfig `json:"thinking"`
