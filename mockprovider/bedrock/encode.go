@@ -81,6 +81,10 @@ func (d *Dialect) Encode(x *dialect.Exchange, req any, c *conv.Conversation, rep
 		r = &Request{Model: c.Model, Stream: c.Stream}
 	}
 	blocks := d.replyBlocks(x, reply)
+	if r.thinksNow() && (len(blocks) == 0 || blocks[0].ReasoningContent == nil) {
+		sig := base64.StdEncoding.EncodeToString([]byte(x.IDs().Next("", 48)))
+		blocks = append([]OutBlock{{ReasoningContent: &OutReasoning{ReasoningText: &ReasoningText{Text: defaultThinking, Signature: sig}}}}, blocks...)
+	}
 	stop := stopReason(reply, blocks)
 	in := tokens(r.BodyLen)
 	out := 0

@@ -1,6 +1,8 @@
 package bedrock
 
 import (
+	"github.com/tidwall/gjson"
+
 	"github.com/toolwire/toolwire/mockprovider/dialect"
 	"github.com/toolwire/toolwire/mockprovider/rules"
 	"github.com/toolwire/toolwire/suite/checks"
@@ -13,6 +15,7 @@ const (
 	resultDoc      = "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolResultBlock.html (status: success | error)"
 	resultBlockDoc = "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolResultContentBlock.html (json, text, image, document, video)"
 	limitSource    = "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_InferenceConfiguration.html (maxTokens: the maximum number of tokens to allow in the generated response)"
+	thinkingDocs   = "https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-extended-thinking.html (additionalModelRequestFields thinking {type: enabled, budget_tokens}, budget_tokens below maxTokens)"
 )
 
 // The variables the AWS SDKs read, which the driver contract sets: the
@@ -44,6 +47,9 @@ var judge = dialect.Judge{
 	ErrorFix:           `set "status": "error" on the toolResult`,
 	StructuredObjectIn: "a toolResult json block",
 	LimitMember:        "inferenceConfig.maxTokens",
+	ThinkingInLimit:    true,
+	Thinking:           thinkingOf,
+	ThinkingShape:      `additionalModelRequestFields {"thinking": {"type": "enabled", "budget_tokens": N}} (inferenceConfig.maxTokens above N)`,
 	MatchSummary:       "Each toolResult references the toolUse it answers (by toolUseId): no result carries another call's data",
 	MediaInResults:     dialect.Always,
 	ResultPath:         resultPath,
@@ -52,7 +58,15 @@ var judge = dialect.Judge{
 		{Check: checks.CarriesMedia, Level: rules.SHOULD, Feature: "images", Summary: "Images and documents returned by a tool travel as image/document blocks inside the toolResult", Source: resultBlockDoc},
 		{Check: checks.StructuredObject, Level: rules.SHOULD, Feature: "structured", Summary: "Structured tool output is sent as a json block of the toolResult, not as a JSON string", Why: "SHOULD: the data still reaches the model, as a JSON string; only its form is off", Source: resultBlockDoc},
 		{Check: checks.MaxOutputTokensSent, Level: rules.MUST, Feature: "truncation", Summary: "The first request carries the task's max_output_tokens as inferenceConfig.maxTokens", Source: limitSource},
+		{Check: checks.ThinkingSent, Level: rules.MUST, Feature: "thinking", Summary: `Every request of a task with thinking carries additionalModelRequestFields {"thinking": {"type": "enabled", "budget_tokens": <the task's budget_tokens>}}`, Source: thinkingDocs},
 	},
+}
+
+// thinkingOf reads additionalModelRequestFields.thinking {"type":
+// "enabled", "budget_tokens": N}.
+func thinkingOf(body []byte) (on bool, budget int64) {
+	t := gjson.GetBytes(body, "additionalModelRequestFields.thinking")
+	return t.Get("type").Str == "enabled", t.Get("budget_tokens").Int()
 }
 
 // Judge is what the conformance suite's judge knows of the Converse API.

@@ -18,8 +18,8 @@ var ruleSet = declareRules()
 // model's Smithy constraints (patterns, lengths) over the whole request,
 // then the conversation turn by turn.
 func declareRules() *rules.Set[Request] {
-	s := rules.NewSet[Request](conv.Bedrock, "rules_request.go", "rules_tools.go", "rules_turns.go")
-	for _, topic := range []func(*rules.Set[Request]){requestRules, toolRules, turnRules} {
+	s := rules.NewSet[Request](conv.Bedrock, "rules_request.go", "rules_tools.go", "rules_turns.go", "rules_thinking.go")
+	for _, topic := range []func(*rules.Set[Request]){requestRules, toolRules, turnRules, thinkingRules} {
 		topic(s)
 	}
 	return s

@@ -3,6 +3,7 @@ package bedrock
 import (
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/toolwire/toolwire/mockprovider/rules"
 )
@@ -112,29 +113,39 @@ func turnRules(s *rules.Set[Request]) {
 		return out
 	})
 
-	s.Add(rules.Rule{ID: "bedrock.tool-result-ids", Level: rules.SHOULD, Family: "pairing",
-		Summary: "Each toolResult's toolUseId is the id of a toolUse of the turn before.",
+	s.Add(rules.Rule{ID: "bedrock.tool-uses-answered", Level: rules.MUST, Family: "pairing",
+		Summary: "The user message after a turn with toolUse calls holds a toolResult for each of their toolUseIds: results split over several messages, left out or sent under another id are refused, naming the ids without one.",
 		Refs: []rules.Ref{
-			{URL: "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolResultBlock.html", Quote: "toolUseId: The identifier of the tool request that this is the result for."},
-			{Quote: "no capture shows Bedrock's refusal of an unknown id, so the breach is journaled, not refused", Inferred: true},
+			{URL: "https://github.com/agno-agi/agno/issues/6698", Quote: "An error occurred (ValidationException) when calling the ConverseStream operation: Expected toolResult blocks at messages.2.content for the following Ids: tooluse_jQ912rboYgzgLULQpRxWot, tooluse_sX1A7q9kipz4qAW36LUR1H, …"},
+			{URL: "https://github.com/genkit-ai/aws-bedrock-js-plugin/issues/664", Quote: "The second result landing in `messages[3]` instead triggers a `ValidationException (HTTP 400)`: Expected toolResult blocks at messages.2.content for the following Ids: tooluse_<id>"},
+			{URL: "https://github.com/maximhq/bifrost/issues/1164", Quote: `"status_code": 400, … "message": "Expected toolResult blocks at messages.2.content for the following Ids: tooluse_eARDw2iqRXak8uyRC2KxXw"`},
 		},
-		Cases: []rules.Case{{Name: "a result for an id never called", Path: casePath,
-			Bad:  body(weatherTool, askWeather, callParis, user(toolResult("tooluse_99"))),
-			Good: body(weatherTool, askWeather, callParis, resultParis)}},
+		Cases: []rules.Case{{Name: "the second result in a message of its own", Path: casePath,
+			Bad: body(weatherTool, askWeather, assistant(toolUse("tooluse_01", "get_weather"), toolUse("tooluse_02", "get_weather")),
+				user(toolResult("tooluse_01")), user(toolResult("tooluse_02"))),
+			Good:       body(weatherTool, askWeather, assistant(toolUse("tooluse_01", "get_weather"), toolUse("tooluse_02", "get_weather")), user(toolResult("tooluse_01"), toolResult("tooluse_02"))),
+			WantStatus: 400, WantMessage: "Expected toolResult blocks at messages.2.content for the following Ids: tooluse_02"}},
 	}, func(r *Request, _ *rules.Env) []rules.Violation {
 		var out []rules.Violation
 		for i := 1; i < len(r.Messages); i++ {
-			ids := map[string]bool{}
-			for _, b := range r.Messages[i-1].Content {
-				if b.ToolUse != nil {
-					ids[b.ToolUse.ToolUseID] = true
+			if r.Messages[i].Role != roleUser {
+				continue
+			}
+			answered := map[string]bool{}
+			for _, b := range r.Messages[i].Content {
+				if b.ToolResult != nil {
+					answered[b.ToolResult.ToolUseID] = true
 				}
 			}
-			for j, b := range r.Messages[i].Content {
-				if b.ToolResult != nil && !ids[b.ToolResult.ToolUseID] {
-					out = append(out, rules.Violation{Order: rules.At(rules.PhaseMeaning, i), Path: fmt.Sprintf("messages.%d.content.%d.toolResult.toolUseId", i, j),
-						Message: fmt.Sprintf("toolUseId %q answers no toolUse of messages.%d", b.ToolResult.ToolUseID, i-1)})
+			var missing []string
+			for _, b := range r.Messages[i-1].Content {
+				if b.ToolUse != nil && !answered[b.ToolUse.ToolUseID] {
+					missing = append(missing, b.ToolUse.ToolUseID)
 				}
+			}
+			if len(missing) > 0 {
+				path := fmt.Sprintf("messages.%d.content", i)
+				out = append(out, turnBreach(i, path, "Expected toolResult blocks at "+path+" for the following Ids: "+strings.Join(missing, ", ")))
 			}
 		}
 		return out

@@ -17,6 +17,7 @@ import (
 
 	"github.com/toolwire/toolwire/mockprovider"
 	"github.com/toolwire/toolwire/mockprovider/bedrock"
+	"github.com/toolwire/toolwire/mockprovider/bedrock/refdriver"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
 )
 
@@ -29,12 +30,14 @@ func newServer(t *testing.T) *mockprovider.TestServer {
 }
 
 // newClient is the official client pointed at the mock with static
-// credentials; akid names the session.
+// credentials; akid names the session. Its HTTP client keeps the SDK from
+// closing the connection under a stream now and then (refdriver.HTTPClient).
 func newClient(ts *mockprovider.TestServer, akid string) *bedrockruntime.Client {
 	return bedrockruntime.New(bedrockruntime.Options{
 		Region:           "us-east-1",
 		BaseEndpoint:     aws.String(ts.URL),
 		RetryMaxAttempts: 1,
+		HTTPClient:       refdriver.HTTPClient(&http.Client{}),
 		Credentials: aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) {
 			return aws.Credentials{AccessKeyID: akid, SecretAccessKey: "secret"}, nil
 		}),

@@ -32,11 +32,14 @@ type mistake struct {
 
 const brk = conv.Bedrock
 
+// thinkingPassBack is the scenario whose task turns thinking on.
+var thinkingPassBack = []string{"thinking-pass-back"}
+
 // mistakes is the table of the mistakes the driver makes on Bedrock
 // Converse, each with the rules the suite must fail for it.
 var mistakes = []mistake{
 	{Mistake: core.SwappedIDs.Failing(checks.ID(brk, checks.MatchesCall))},
-	{Mistake: core.UnansweredCall.Failing(checks.ID(brk, checks.ResultsSent)).MayFailing("bedrock.roles-alternate")},
+	{Mistake: core.UnansweredCall.Failing("bedrock.tool-uses-answered", checks.ID(brk, checks.ResultsSent)).MayFailing("bedrock.roles-alternate")},
 	{Mistake: core.OmitIsError.Failing(checks.ID(brk, checks.ErrorFlagged))},
 	{Mistake: core.DropData.MayFailing(checks.ID(brk, checks.StructuredObject))},
 	{Mistake: core.CrashOnUnknownTool},
@@ -86,7 +89,24 @@ var mistakes = []mistake{
 				as[i].ID = "tooluse_" + as[i].ID
 			}
 			return as
-		}}}.Failing("bedrock.tool-result-ids").MayFailing(checks.ID(brk, checks.MatchesCall), checks.ID(brk, checks.OneResultPerCall))},
+		}}}.Failing("bedrock.tool-uses-answered").MayFailing(checks.ID(brk, checks.MatchesCall), checks.ID(brk, checks.OneResultPerCall))},
+
+	{Mistake: core.Mistake{Name: "bedrock-reasoning-not-passed-back", Description: "with thinking on, send each tool-calling turn back without its reasoningContent blocks",
+		Kill: core.Kill{Scenarios: thinkingPassBack}}.Failing("bedrock.thinking-block-first"),
+		reply: func(m *mistake, callTurn types.Message, answers []core.Answer) ([]types.Message, bool) {
+			var kept []types.ContentBlock
+			for _, b := range callTurn.Content {
+				if _, ok := b.(*types.ContentBlockMemberReasoningContent); !ok {
+					kept = append(kept, b)
+				}
+			}
+			callTurn.Content = kept
+			return append([]types.Message{callTurn}, resultMessage(m.toolResults(answers))...), true
+		}},
+
+	{Mistake: core.Mistake{Name: "thinking-not-sent", Description: "leave the task's thinking out of the request (the model then never thinks, and nothing is passed back)",
+		Kill: core.Kill{Scenarios: thinkingPassBack}}.
+		Failing(checks.ID(brk, checks.ThinkingSent)).Rewriting(core.DeleteKey("additionalModelRequestFields.thinking"))},
 
 	// The model.
 	{Mistake: core.UnknownModel.Failing("bedrock.model-exists"),
@@ -112,7 +132,7 @@ var mistakes = []mistake{
 				as[1] = as[0]
 			}
 			return as
-		}}}.Failing(checks.ID(brk, checks.OneResultPerCall)).MayFailing(checks.ID(brk, checks.MatchesCall))},
+		}}}.Failing("bedrock.tool-uses-answered", checks.ID(brk, checks.OneResultPerCall)).MayFailing(checks.ID(brk, checks.MatchesCall))},
 	{Mistake: core.ToolChoiceLost.Rewriting(core.DeleteKey("toolConfig.toolChoice"))},
 	{Mistake: core.MaxOutputTokensIgnored},
 	{Mistake: core.KeepForcing},

@@ -15,9 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime"
 	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime/document"
 	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime/types"
-	"github.com/aws/smithy-go"
 
-	"github.com/toolwire/toolwire/mockprovider/bedrock"
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	core "github.com/toolwire/toolwire/suite/refdriver"
 	"github.com/toolwire/toolwire/suite/task"
@@ -32,20 +30,10 @@ func lookup(brk core.Break) *mistake { return core.Find(mistakes, brk) }
 
 func run(ctx context.Context, brk core.Break, env core.Env, t *task.Task) (string, error) {
 	m := lookup(brk)
-	endpoint, key, err := env.Endpoint(bedrock.EnvEndpoint, bedrock.EnvKeyID)
+	client, err := newClient(env, m)
 	if err != nil {
 		return "", err
 	}
-	client := bedrockruntime.New(bedrockruntime.Options{
-		Region:       "us-east-1",
-		BaseEndpoint: aws.String(endpoint),
-		HTTPClient:   core.HTTPClient(env, m.Body),
-		// The access key id names the session; the mock does not check
-		// the signature.
-		Credentials: aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) {
-			return aws.Credentials{AccessKeyID: key, SecretAccessKey: "toolwire"}, nil
-		}),
-	})
 
 	var tools []types.Tool
 	for _, tool := range t.Tools {
@@ -76,8 +64,22 @@ func run(ctx context.Context, brk core.Break, env core.Env, t *task.Task) (strin
 		if t.System != "" {
 			in.System = []types.SystemContentBlock{&types.SystemContentBlockMemberText{Value: t.System}}
 		}
-		if limit > 0 {
-			in.InferenceConfig = &types.InferenceConfiguration{MaxTokens: aws.Int32(int32(limit))}
+		maxTokens := limit
+		if t.Thinking != nil {
+			// Claude's extended thinking; a tool loop thinks between its
+			// calls (the interleaved-thinking beta), and every assistant
+			// turn goes back with its signed reasoning.
+			in.AdditionalModelRequestFields = document.NewLazyDocument(map[string]any{
+				"thinking":       map[string]any{"type": "enabled", "budget_tokens": t.Thinking.BudgetTokens},
+				"anthropic_beta": []string{interleavedThinkingBeta},
+			})
+			if maxTokens == 0 {
+				maxTokens = defaultMaxTokens
+			}
+			maxTokens += t.Thinking.BudgetTokens
+		}
+		if maxTokens > 0 {
+			in.InferenceConfig = &types.InferenceConfiguration{MaxTokens: aws.Int32(int32(maxTokens))}
 		}
 		in.OutputConfig = outputConfig(m.Output(t))
 		// The API wants toolConfig whenever the history holds toolUse or
@@ -99,11 +101,6 @@ func run(ctx context.Context, brk core.Break, env core.Env, t *task.Task) (strin
 			}
 		}
 		msg, stop, err := converseTurn(ctx, client, in, t.Stream)
-		if brokenStream(err) {
-			// A stream cut by the connection (not an exception the API
-			// sent) is asked again once, as a retrying client would.
-			msg, stop, err = converseTurn(ctx, client, in, t.Stream)
-		}
 		if err != nil {
 			return "", err
 		}
@@ -139,6 +136,14 @@ func run(ctx context.Context, brk core.Break, env core.Env, t *task.Task) (strin
 	}
 	return "", core.ErrTooManyTurns(t.MaxTurns)
 }
+
+// interleavedThinkingBeta lets the model think between tool calls
+// (https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-extended-thinking.html).
+const interleavedThinkingBeta = "interleaved-thinking-2025-05-14"
+
+// defaultMaxTokens is the answer's token limit beside a thinking budget
+// when the task sets none: Claude wants maxTokens above budget_tokens.
+const defaultMaxTokens = 4096
 
 // sendBack is what follows a model turn with calls: the turn as received
 // (reasoning blocks and their signatures included), then one user message
@@ -244,14 +249,6 @@ func imageBlock(mime, data string) (types.ImageBlock, bool) {
 	return types.ImageBlock{Format: format, Source: &types.ImageSourceMemberBytes{Value: b}}, true
 }
 
-// brokenStream reports a stream that ended on a transport error after its
-// answer began: neither an API error nor the task's context ending.
-func brokenStream(err error) bool {
-	var apiErr smithy.APIError
-	return err != nil && !errors.As(err, &apiErr) && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) &&
-		strings.HasPrefix(err.Error(), "decode event:")
-}
-
 // isEmpty reports a message with no call and no text.
 func isEmpty(msg types.Message) bool {
 	for _, b := range msg.Content {
@@ -313,6 +310,7 @@ func converseTurn(ctx context.Context, client *bedrockruntime.Client, in *bedroc
 	}
 	out, err := client.ConverseStream(ctx, &bedrockruntime.ConverseStreamInput{
 		ModelId: in.ModelId, Messages: in.Messages, System: in.System, InferenceConfig: in.InferenceConfig, ToolConfig: in.ToolConfig, OutputConfig: in.OutputConfig,
+		AdditionalModelRequestFields: in.AdditionalModelRequestFields,
 	})
 	if err != nil {
 		return types.Message{}, "", err
