@@ -17,8 +17,8 @@ import (
 
 // The reference driver's Bedrock loop, streamed and not, sends the task's
 // output schema on every request as outputConfig.textFormat json_schema,
-// the schema as a JSON string (the mock does not read it yet, so no rule
-// judges it there).
+// the schema as a JSON string, which the mock reads as the demand
+// (bedrock.structured-answer passes).
 func TestBedrockReferenceDriverSendsOutputSchema(t *testing.T) {
 	h, err := suite.New(suite.Config{Driver: reference.Driver(refdriver.None), Dialects: []conv.Dialect{conv.Bedrock},
 		Scenarios: []string{"selftest-bedrock-output"}, Parallel: 2, Mock: selftestMock(t)})

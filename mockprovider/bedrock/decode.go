@@ -70,6 +70,7 @@ func toConversation(r *Request) *conv.Conversation {
 		}
 		c.Controls.StopSequences = ic.StopSequences
 	}
+	c.Controls.Output = outputDemand(r)
 	var sys []string
 	for _, b := range r.System {
 		if b.Text != nil {

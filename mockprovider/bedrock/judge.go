@@ -58,6 +58,7 @@ var judge = dialect.Judge{
 		{Check: checks.CarriesMedia, Level: rules.SHOULD, Feature: "images", Summary: "Images and documents returned by a tool travel as image/document blocks inside the toolResult", Source: resultBlockDoc},
 		{Check: checks.StructuredObject, Level: rules.SHOULD, Feature: "structured", Summary: "Structured tool output is sent as a json block of the toolResult, not as a JSON string", Why: "SHOULD: the data still reaches the model, as a JSON string; only its form is off", Source: resultBlockDoc},
 		{Check: checks.MaxOutputTokensSent, Level: rules.MUST, Feature: "truncation", Summary: "The first request carries the task's max_output_tokens as inferenceConfig.maxTokens", Source: limitSource},
+		{Check: checks.StructuredAnswer, Level: rules.MUST, Feature: "structured-output", Summary: `The request that gets the final answer carries the task's output schema as outputConfig {"textFormat": {"type": "json_schema", "structure": {"jsonSchema": {"schema": "<the schema as a JSON string>", "name"}}}}, and the driver reports that answer: JSON valid against the schema`, Source: "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_OutputFormat.html (OutputConfig.textFormat: structured output parameters to control the model's text response)"},
 		{Check: checks.ThinkingSent, Level: rules.MUST, Feature: "thinking", Summary: `Every request of a task with thinking carries additionalModelRequestFields {"thinking": {"type": "enabled", "budget_tokens": <the task's budget_tokens>}}`, Source: thinkingDocs},
 	},
 }

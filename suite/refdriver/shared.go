@@ -95,7 +95,7 @@ var (
 	MaxOutputTokensIgnored = Mistake{Name: "max-output-tokens-ignored", Description: "ignore the task's max_output_tokens: send no limit (Anthropic: the driver's own 1024)",
 		Kill:  Kill{Scenarios: []string{"truncated-call"}, Fails: []string{checks.Every(checks.MaxOutputTokensSent)}},
 		Hooks: Hooks{NoOutputLimit: true}}
-	DropOutputSchema = Mistake{Name: "drop-output-schema", Description: "leave the task's output schema out of the requests (no response_format, text.format, output_config.format or responseJsonSchema), so the final answer comes back as free text",
+	DropOutputSchema = Mistake{Name: "drop-output-schema", Description: "leave the task's output schema out of the requests (no response_format, text.format, output_config.format, responseJsonSchema or outputConfig.textFormat), so the final answer comes back as free text",
 		Kill:  Kill{Scenarios: []string{"structured-final-answer"}, Fails: []string{checks.Every(checks.StructuredAnswer)}},
 		Hooks: Hooks{DropOutput: true}}
 

@@ -140,6 +140,7 @@ var mistakes = []mistake{
 	// Correct variants: nothing may fail.
 	{Mistake: core.LibraryErrorWording},
 	{Mistake: core.ValidateArguments},
+	{Mistake: core.DropOutputSchema}, // what only the task shows: its output schema
 }
 
 // emptyErrorResults empties the content of every toolResult with status
