@@ -335,12 +335,18 @@ func arrayItemsProblem(s map[string]any, ctx []string) string {
 // pasted 400s (kevinwatt/mysql-mcp #5: code invalid_function_parameters,
 // param tools[N].parameters).
 func CheckStrict(decls []ToolDecl) []rules.Violation {
+	return checkStrictFunctions(decls, func(raw json.RawMessage) string { return strictVerdict(raw) })
+}
+
+// checkStrictFunctions answers, for each strict function, what problem
+// finds in its parameters ("" for nothing), as the API words it.
+func checkStrictFunctions(decls []ToolDecl, problem func(json.RawMessage) string) []rules.Violation {
 	var out []rules.Violation
 	for _, d := range decls {
 		if !d.Strict || len(d.Parameters) == 0 {
 			continue
 		}
-		if msg := strictVerdict(d.Parameters); msg != "" {
+		if msg := problem(d.Parameters); msg != "" {
 			param := d.Path + ".parameters"
 			out = append(out, rules.Violation{Path: param, Order: d.Order, Status: 400, ErrType: InvalidRequest, Param: param, Code: "invalid_function_parameters",
 				Message: fmt.Sprintf("Invalid schema for function '%s': %s", d.Name, msg)})

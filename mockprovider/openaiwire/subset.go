@@ -225,36 +225,12 @@ func isObjectSchema(s map[string]any) bool {
 
 // CheckSubset: a strict function's parameters use only the keywords strict
 // mode permits. Worded as CheckStrict's answers are.
-func CheckSubset(decls []ToolDecl) []rules.Violation {
-	var out []rules.Violation
-	for _, d := range decls {
-		if !d.Strict || len(d.Parameters) == 0 {
-			continue
-		}
-		if msg := SubsetProblem(d.Parameters); msg != "" {
-			param := d.Path + ".parameters"
-			out = append(out, rules.Violation{Path: param, Order: d.Order, Status: 400, ErrType: InvalidRequest, Param: param, Code: "invalid_function_parameters",
-				Message: fmt.Sprintf("Invalid schema for function '%s': %s", d.Name, msg)})
-		}
-	}
-	return out
-}
+func CheckSubset(decls []ToolDecl) []rules.Violation { return checkStrictFunctions(decls, SubsetProblem) }
 
 // CheckSubsetLimits: a strict function's parameters keep the guide's
 // limits; what exceeds one is journaled (the rule is a SHOULD).
 func CheckSubsetLimits(decls []ToolDecl) []rules.Violation {
-	var out []rules.Violation
-	for _, d := range decls {
-		if !d.Strict || len(d.Parameters) == 0 {
-			continue
-		}
-		if msg := SubsetLimit(d.Parameters); msg != "" {
-			param := d.Path + ".parameters"
-			out = append(out, rules.Violation{Path: param, Order: d.Order, Status: 400, ErrType: InvalidRequest, Param: param, Code: "invalid_function_parameters",
-				Message: fmt.Sprintf("Invalid schema for function '%s': %s", d.Name, msg)})
-		}
-	}
-	return out
+	return checkStrictFunctions(decls, SubsetLimit)
 }
 
 // MentionsJSON reports whether s holds the word "json" in any case, as
