@@ -225,7 +225,9 @@ func isObjectSchema(s map[string]any) bool {
 
 // CheckSubset: a strict function's parameters use only the keywords strict
 // mode permits. Worded as CheckStrict's answers are.
-func CheckSubset(decls []ToolDecl) []rules.Violation { return checkStrictFunctions(decls, SubsetProblem) }
+func CheckSubset(decls []ToolDecl) []rules.Violation {
+	return checkStrictFunctions(decls, SubsetProblem)
+}
 
 // CheckSubsetLimits: a strict function's parameters keep the guide's
 // limits; what exceeds one is journaled (the rule is a SHOULD).
