@@ -188,7 +188,7 @@ func (rc *Recorder) Forward(d conv.Dialect, sessionKey string, w http.ResponseWr
 	if family == "bedrock" && isSigV4(r.Header) {
 		// Signed last: the signature covers the headers above.
 		if err := rc.AWS.resign(req, r.Header.Get("Authorization"), body, time.Now()); err != nil {
-			return Exchange{}, fmt.Errorf("%w (bedrock)", err)
+			return Exchange{}, err
 		}
 	}
 	client := http.Client{Timeout: 10 * time.Minute}
