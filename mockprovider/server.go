@@ -429,7 +429,7 @@ func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
 			return
 		}
 		if s.opts.Replayer != nil {
-			ex, closest := s.opts.Replayer.Find(d.Name(), r.Method, r.URL.RequestURI(), string(body))
+			ex, closest := s.opts.Replayer.FindRequest(d.Name(), r, string(body))
 			if ex == nil {
 				e := d.Fault("bad_request")
 				e.Message = "toolwire replay: no recording matches this request; " + closest

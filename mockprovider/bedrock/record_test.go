@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime"
 	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime/document"
 	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime/types"
@@ -23,6 +24,7 @@ import (
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 
 	"github.com/toolwire/toolwire/mockprovider"
+	"github.com/toolwire/toolwire/mockprovider/anthropic"
 	"github.com/toolwire/toolwire/mockprovider/bedrock"
 	"github.com/toolwire/toolwire/mockprovider/bedrock/refdriver"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
@@ -229,15 +231,21 @@ func TestRecordSigV4WithoutServeCredentials(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec.AWS = record.AWSSigningFromEnv(func(string) string { return "" })
-	ts := mockprovider.NewTestServer(t, mockprovider.Options{Dialects: []dialect.Dialect{bedrock.New()}, Recorder: rec})
-	_, err = newClient(ts, "AKIACLIENTEXAMPLE001").Converse(context.Background(), &bedrockruntime.ConverseInput{ModelId: aws.String(sdkModel), Messages: []types.Message{ask()}})
-	var ae smithy.APIError
-	if !errors.As(err, &ae) || ae.ErrorCode() != "InternalServerException" {
-		t.Fatalf("want Bedrock's error shape, got %v", err)
-	}
-	for _, want := range []string{"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_BEARER_TOKEN_BEDROCK"} {
-		if !strings.Contains(ae.ErrorMessage(), want) {
-			t.Errorf("the message should name %s: %q", want, ae.ErrorMessage())
+	ts := mockprovider.NewTestServer(t, mockprovider.Options{Dialects: []dialect.Dialect{anthropic.New(), bedrock.New()}, Recorder: rec})
+	client := newClient(ts, "AKIACLIENTEXAMPLE001")
+	_, converseErr := client.Converse(context.Background(), &bedrockruntime.ConverseInput{ModelId: aws.String(sdkModel), Messages: []types.Message{ask()}})
+	_, invokeErr := client.InvokeModel(context.Background(), &bedrockruntime.InvokeModelInput{ModelId: aws.String(sdkModel), ContentType: aws.String("application/json"),
+		Body: invokeBody(t, map[string]any{"role": "user", "content": "hi"})})
+	for _, err := range []error{converseErr, invokeErr} {
+		var ae smithy.APIError
+		var re *awshttp.ResponseError
+		if !errors.As(err, &ae) || ae.ErrorCode() != "InternalServerException" || !errors.As(err, &re) || re.HTTPStatusCode() != http.StatusBadGateway {
+			t.Fatalf("want Bedrock's error shape, a 502, got %v", err)
+		}
+		for _, want := range []string{"toolwire record: ", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_BEARER_TOKEN_BEDROCK"} {
+			if !strings.Contains(ae.ErrorMessage(), want) {
+				t.Errorf("the message should name %s: %q", want, ae.ErrorMessage())
+			}
 		}
 	}
 	mu.Lock()
@@ -245,4 +253,115 @@ func TestRecordSigV4WithoutServeCredentials(t *testing.T) {
 	if count != 0 {
 		t.Fatalf("the upstream got %d requests, want none", count)
 	}
+}
+
+// invokeChunks reads InvokeModelWithResponseStream's chunks as sent.
+func invokeChunks(t *testing.T, out *bedrockruntime.InvokeModelWithResponseStreamOutput) []string {
+	t.Helper()
+	s := out.GetStream()
+	defer s.Close()
+	var chunks []string
+	for ev := range s.Events() {
+		chunk, ok := ev.(*types.ResponseStreamMemberChunk)
+		if !ok {
+			t.Fatalf("event %T", ev)
+		}
+		chunks = append(chunks, string(chunk.Value.Bytes))
+	}
+	if err := s.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return chunks
+}
+
+// TestRecordThenReplayInvokeModel: InvokeModel and its streaming form
+// (served through the Anthropic dialect's route) go upstream as the
+// client's own Bedrock request, signed again, are recorded under bedrock
+// on the path the client used, and replay to the SDK as they came.
+func TestRecordThenReplayInvokeModel(t *testing.T) {
+	var (
+		mu   sync.Mutex
+		seen []string
+	)
+	upstreamMock := mockprovider.New(mockprovider.Options{Dialects: []dialect.Dialect{anthropic.New(), bedrock.New()}})
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.URL.Path+" "+r.Header.Get("Authorization"))
+		mu.Unlock()
+		upstreamMock.ServeHTTP(w, r)
+	}))
+	defer upstream.Close()
+	dir := t.TempDir()
+	rec, err := record.NewRecorder(dir, record.Upstreams{"bedrock": upstream.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.AWS = record.AWSSigning{Credentials: aws.Credentials{AccessKeyID: "AKIASERVEEXAMPLE0001", SecretAccessKey: "s"}, Region: "us-west-2"}
+	servers := func(o mockprovider.Options) *mockprovider.TestServer {
+		o.Dialects = []dialect.Dialect{anthropic.New(), bedrock.New()}
+		return mockprovider.NewTestServer(t, o)
+	}
+	ask := map[string]any{"role": "user", "content": "What is the weather in Paris?"}
+	run := func(ts *mockprovider.TestServer, akid string) (string, []string) {
+		t.Helper()
+		client := newClient(ts, akid)
+		out, err := client.InvokeModel(context.Background(), &bedrockruntime.InvokeModelInput{ModelId: aws.String(sdkModel), ContentType: aws.String("application/json"), Body: invokeBody(t, ask)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sout, err := client.InvokeModelWithResponseStream(context.Background(), &bedrockruntime.InvokeModelWithResponseStreamInput{ModelId: aws.String(sdkModel),
+			ContentType: aws.String("application/json"), Body: invokeBody(t, ask)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(out.Body), invokeChunks(t, sout)
+	}
+
+	liveBody, liveChunks := run(servers(mockprovider.Options{Recorder: rec}), "AKIACLIENTEXAMPLE001")
+	if !strings.Contains(liveBody, `"tool_use"`) || len(liveChunks) < 3 {
+		t.Fatalf("live answers: %s %q", liveBody, liveChunks)
+	}
+	mu.Lock()
+	got := append([]string(nil), seen...)
+	mu.Unlock()
+	wantPaths := []string{"/model/" + sdkModel + "/invoke", "/model/" + sdkModel + "/invoke-with-response-stream"}
+	if len(got) != 2 {
+		t.Fatalf("upstream got %q", got)
+	}
+	for i, g := range got {
+		if !strings.HasPrefix(g, wantPaths[i]+" AWS4-HMAC-SHA256 Credential=AKIASERVEEXAMPLE0001/") {
+			t.Errorf("upstream got %q, want %s signed with the serve credentials", g, wantPaths[i])
+		}
+	}
+	rp, err := record.LoadReplayer(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exs := recordedInvokes(t, dir)
+	if len(exs) != 2 || exs[0].Dialect != "bedrock" || !strings.HasSuffix(exs[0].Path, "/invoke") || len(exs[1].Events) == 0 || exs[1].Events[0].Event != "chunk" {
+		t.Fatalf("recorded %+v", exs)
+	}
+
+	replayBody, replayChunks := run(servers(mockprovider.Options{Replayer: rp}), "AKIAREPLAYEXAMPLE001")
+	if replayBody != liveBody || strings.Join(replayChunks, "\n") != strings.Join(liveChunks, "\n") {
+		t.Fatalf("replayed answers differ:\n live %s %q\n replayed %s %q", liveBody, liveChunks, replayBody, replayChunks)
+	}
+}
+
+func recordedInvokes(t *testing.T, dir string) []record.Exchange {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "*"+record.RecordingExt))
+	var out []record.Exchange
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		exs, err := record.ReadJSONL(bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, exs...)
+	}
+	return out
 }

@@ -166,17 +166,19 @@ var dropHeaders = map[string]bool{"Connection": true, "Keep-Alive": true, "Proxy
 func (rc *Recorder) Forward(d conv.Dialect, sessionKey string, w http.ResponseWriter, r *http.Request, body []byte) (ex Exchange, err error) {
 	rc.inflight.Add(1)
 	defer rc.inflight.Done()
+	orig := original(d, r)
+	d = orig.Dialect
 	family := Family(d)
 	base, ok := rc.Upstreams[family]
 	if !ok {
 		return Exchange{}, fmt.Errorf("no upstream for %s (give --upstream %s=URL)", d, family)
 	}
 	// The request is the client's: when it goes away, so does the upstream call.
-	req, err := http.NewRequestWithContext(r.Context(), r.Method, base+r.URL.RequestURI(), bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(r.Context(), orig.Method, base+orig.URI, bytes.NewReader(body))
 	if err != nil {
 		return Exchange{}, rc.unreachable(family, err)
 	}
-	for k, vs := range r.Header {
+	for k, vs := range orig.Header {
 		if dropHeaders[http.CanonicalHeaderKey(k)] || strings.HasPrefix(strings.ToLower(k), "x-toolwire-") {
 			continue
 		}
@@ -185,9 +187,9 @@ func (rc *Recorder) Forward(d conv.Dialect, sessionKey string, w http.ResponseWr
 	// Identity, so the bytes the client gets are the bytes recorded and
 	// the proxy never inflates a body it did not ask to be compressed.
 	req.Header.Set("Accept-Encoding", "identity")
-	if family == "bedrock" && isSigV4(r.Header) {
+	if family == "bedrock" && isSigV4(orig.Header) {
 		// Signed last: the signature covers the headers above.
-		if err := rc.AWS.resign(req, r.Header.Get("Authorization"), body, time.Now()); err != nil {
+		if err := rc.AWS.resign(req, orig.Header.Get("Authorization"), body, time.Now()); err != nil {
 			return Exchange{}, err
 		}
 	}
@@ -201,7 +203,7 @@ func (rc *Recorder) Forward(d conv.Dialect, sessionKey string, w http.ResponseWr
 		return Exchange{}, rc.unreachable(family, err)
 	}
 	defer resp.Body.Close()
-	ex = Exchange{Dialect: d, Method: r.Method, Path: RedactURI(r.URL.RequestURI(), sessionKey), Request: Redact(string(body), sessionKey),
+	ex = Exchange{Dialect: d, Method: orig.Method, Path: RedactURI(orig.URI, sessionKey), Request: Redact(string(body), sessionKey),
 		Status: resp.StatusCode, Headers: keptHeaders(resp.Header), Recorded: time.Now().UTC()}
 	for k, v := range ex.Headers {
 		w.Header().Set(k, v)
