@@ -210,6 +210,11 @@ func TestRecordThenReplayThroughTheSDK(t *testing.T) {
 	if len(entries) != 2 || len(entries[0].Events) == 0 || entries[0].Events[0].Event != "messageStart" {
 		t.Fatalf("the replayed streams are not journaled event for event: %+v", entries)
 	}
+	for _, e := range entries {
+		if len(e.Response) != 0 {
+			t.Errorf("a replayed stream's binary frames went into the journal as its response: %.80s", e.Response)
+		}
+	}
 }
 
 // TestRecordSigV4WithoutServeCredentials: with no AWS credentials in the
