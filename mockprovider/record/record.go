@@ -159,10 +159,13 @@ var ErrUpstreamUnreachable = errors.New("upstream unreachable")
 // is replaced by identity (see Forward).
 var dropHeaders = map[string]bool{"Connection": true, "Keep-Alive": true, "Proxy-Connection": true, "Transfer-Encoding": true, "Upgrade": true, "Te": true, "Trailer": true, "Host": true, "Content-Length": true, "Accept-Encoding": true}
 
-// Forward sends the request upstream with the caller's own credentials,
-// copies the answer to w as it arrives, and records the exchange under the
-// session's recording. An error with a zero ex.Status means nothing was
-// written to w; its message is safe to show the client.
+// Forward sends the request upstream with the caller's own credentials
+// (a SigV4-signed Bedrock request signed again with the recorder's AWS
+// credentials), copies the answer to w as it arrives, and records the
+// exchange under the session's recording. A request marked WithOriginal
+// goes upstream, and is recorded, as the client's own request. An error
+// with a zero ex.Status means nothing was written to w; its message is
+// safe to show the client.
 func (rc *Recorder) Forward(d conv.Dialect, sessionKey string, w http.ResponseWriter, r *http.Request, body []byte) (ex Exchange, err error) {
 	rc.inflight.Add(1)
 	defer rc.inflight.Done()
