@@ -429,7 +429,7 @@ func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
 			return
 		}
 		if s.opts.Replayer != nil {
-			ex, closest := s.opts.Replayer.Find(d.Name(), r.Method, r.URL.RequestURI(), string(body))
+			ex, closest := s.opts.Replayer.FindRequest(d.Name(), r, string(body))
 			if ex == nil {
 				e := d.Fault("bad_request")
 				e.Message = "toolwire replay: no recording matches this request; " + closest
@@ -535,7 +535,9 @@ func (c *captureWriter) Write(b []byte) (int, error) {
 	if c.status == 0 {
 		c.status = http.StatusOK
 	}
-	if c.buf.Len() < c.max && !c.hasResult() && !strings.HasPrefix(c.Header().Get("Content-Type"), "text/event-stream") {
+	// A stream is journaled event by event, not as bytes (Bedrock's is
+	// binary frames, relayed or replayed as they came).
+	if ct := c.Header().Get("Content-Type"); c.buf.Len() < c.max && !c.hasResult() && !strings.HasPrefix(ct, "text/event-stream") && !strings.HasPrefix(ct, record.EventStreamType) {
 		c.buf.Write(b)
 	}
 	c.extend()

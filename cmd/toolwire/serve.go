@@ -88,7 +88,7 @@ func newServeCommand() *cobra.Command {
 					return err
 				}
 				if len(up) == 0 {
-					return errors.New("--record needs --upstream openai=URL,anthropic=URL,gemini=URL")
+					return errors.New("--record needs --upstream openai=URL,anthropic=URL,gemini=URL,bedrock=URL")
 				}
 				if recordMax <= 0 {
 					return fmt.Errorf("--record-limit %d: want a positive number of bytes", recordMax)
@@ -97,6 +97,9 @@ func newServeCommand() *cobra.Command {
 					return err
 				}
 				opts.Recorder.MaxRecord, opts.Recorder.Logger = recordMax, opts.Logger
+				if _, ok := up["bedrock"]; ok && !opts.Recorder.AWS.Credentials.HasKeys() && opts.Logger != nil {
+					opts.Logger.Warn("toolwire record: no AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY in the environment: SigV4-signed Bedrock requests will be refused; Bedrock API keys (Authorization: Bearer) are forwarded")
+				}
 			case replayDir != "":
 				if opts.Replayer, err = record.LoadReplayer(replayDir); err != nil {
 					return err
@@ -143,7 +146,7 @@ func newServeCommand() *cobra.Command {
 	f.StringVar(&rapRev, "rap-revision", "2026-06", `RAP protocol revision tools are held to: "2026-06" (the June 2026 pages) or "head" (content results, image segments, user_choice, view_update)`)
 	f.DurationVar(&opts.RAP.Deadline, "rap-deadline", 30*time.Second, "RAP: how long an invocation may go without a result before rap.no-silent-drop")
 	f.StringVar(&recordDir, "record", "", "proxy to the real APIs (see --upstream) and record every exchange into this directory, secrets redacted")
-	f.StringVar(&upstream, "upstream", "", "with --record: openai=URL,anthropic=URL,gemini=URL")
+	f.StringVar(&upstream, "upstream", "", "with --record: openai=URL,anthropic=URL,gemini=URL,bedrock=URL (SigV4-signed Bedrock requests are signed again with AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY/AWS_SESSION_TOKEN from this environment)")
 	f.Int64Var(&recordMax, "record-limit", record.DefaultMaxRecord, "with --record: bytes of one answer a recording keeps (the client gets all of it; a recording cut there is marked incomplete)")
 	f.StringVar(&replayDir, "replay", "", "answer from the recordings in this directory")
 	f.StringVar(&opts.AdminToken, "admin-token", "", "token the admin API (/_toolwire/) requires in the "+mockprovider.AdminTokenHeader+" header; required when --addr is not loopback (default: $"+AdminTokenEnv+")")

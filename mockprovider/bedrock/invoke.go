@@ -13,6 +13,7 @@ import (
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
 	"github.com/toolwire/toolwire/mockprovider/models"
+	"github.com/toolwire/toolwire/mockprovider/record"
 	"github.com/toolwire/toolwire/mockprovider/wire"
 )
 
@@ -103,7 +104,10 @@ func (d *Dialect) invoke(h invokeHost, w http.ResponseWriter, r *http.Request, s
 	if stream {
 		method = "streamRawPredict"
 	}
-	inner := r.Clone(r.Context())
+	// Record and replay modes send upstream, record and match the
+	// client's own request to Bedrock, not the route it is served on.
+	ctx := record.WithOriginal(r.Context(), record.Original{Dialect: conv.Bedrock, Method: r.Method, URI: r.URL.RequestURI(), Header: r.Header.Clone()})
+	inner := r.Clone(ctx)
 	inner.URL.Path = "/v1/projects/" + invokeProject + "/locations/us-east-1/publishers/anthropic/models/" + claude + ":" + method
 	inner.URL.RawPath = ""
 	inner.RequestURI = ""
@@ -116,12 +120,15 @@ func (d *Dialect) invoke(h invokeHost, w http.ResponseWriter, r *http.Request, s
 // invokeWriter turns the Anthropic dialect's answer into InvokeModel's: a
 // JSON body as it is, an SSE stream as AWS event-stream chunk events
 // (each event's JSON, base64, in {"bytes"}), an error in Bedrock's shape.
+// An answer in Bedrock's shape already (record mode's upstream, replay
+// mode's recording) passes as it is.
 type invokeWriter struct {
-	w      http.ResponseWriter
-	d      *Dialect
-	header http.Header
-	status int
-	stream bool
+	w           http.ResponseWriter
+	d           *Dialect
+	header      http.Header
+	status      int
+	stream      bool
+	passthrough bool
 	// pending holds SSE bytes up to the end of the event they begin;
 	// errBody the body of an error answer.
 	pending, errBody bytes.Buffer
@@ -140,10 +147,18 @@ func (iw *invokeWriter) WriteHeader(code int) {
 		return
 	}
 	iw.status = code
+	h := iw.w.Header()
+	if iw.header.Get("X-Amzn-Errortype") != "" || iw.header.Get("X-Amzn-Requestid") != "" || strings.HasPrefix(iw.header.Get("Content-Type"), eventStreamType) {
+		iw.passthrough = true
+		for k, vs := range iw.header {
+			h[k] = vs
+		}
+		iw.w.WriteHeader(code)
+		return
+	}
 	if code != http.StatusOK {
 		return // reworded in finish
 	}
-	h := iw.w.Header()
 	h.Set("X-Amzn-Requestid", requestID(iw.d.requestIDs))
 	if strings.HasPrefix(iw.header.Get("Content-Type"), "text/event-stream") {
 		iw.stream = true
@@ -163,6 +178,8 @@ func (iw *invokeWriter) Write(b []byte) (int, error) {
 		iw.WriteHeader(http.StatusOK)
 	}
 	switch {
+	case iw.passthrough:
+		return iw.w.Write(b)
 	case iw.status != http.StatusOK:
 		if iw.errBody.Len() < maxErrorBody {
 			iw.errBody.Write(b[:min(len(b), maxErrorBody-iw.errBody.Len())])
@@ -265,7 +282,7 @@ func (iw *invokeWriter) Unwrap() http.ResponseWriter { return iw.w }
 // all messages must have non-empty content except for the optional final
 // assistant message").
 func (iw *invokeWriter) finish() {
-	if iw.status == 0 || iw.status == http.StatusOK {
+	if iw.status == 0 || iw.status == http.StatusOK || iw.passthrough {
 		return
 	}
 	var e struct {
@@ -286,6 +303,11 @@ func (iw *invokeWriter) finish() {
 		out = iw.d.Fault("overloaded")
 	default:
 		out = iw.d.Fault("server_error")
+	}
+	if strings.HasPrefix(e.Error.Message, "toolwire ") {
+		// The mock's own answer (record mode's upstream failure, replay
+		// mode's missing recording): its status and words are the point.
+		out.Status, out.Message = iw.status, e.Error.Message
 	}
 	if out.Message == "" {
 		out.Message = msgBadRequest

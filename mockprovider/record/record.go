@@ -56,10 +56,17 @@ type Exchange struct {
 	Recorded time.Time `yaml:"recorded,omitempty" json:"recorded,omitzero"`
 }
 
-// Event is one server-sent event as it came.
+// Event is one server-sent event as it came, or one frame of an AWS
+// event stream (Bedrock): its :event-type as Event, its payload as Data,
+// its other headers (:message-type, :content-type, :exception-type…) in
+// Headers.
 type Event struct {
 	Event string `yaml:"event,omitempty" json:"event,omitempty"`
 	Data  string `yaml:"data" json:"data"`
+	// Headers are an event-stream frame's headers other than :event-type.
+	Headers map[string]string `yaml:"headers,omitempty" json:"headers,omitempty"`
+	// Base64 marks a frame payload that is not text, kept as base64.
+	Base64 bool `yaml:"base64,omitempty" json:"base64,omitempty"`
 }
 
 // File is a session's recording as earlier versions wrote it: one YAML
@@ -70,11 +77,11 @@ type File struct {
 	Exchanges []Exchange `yaml:"exchanges" json:"exchanges"`
 }
 
-// Upstreams maps a provider family ("openai", "anthropic", "gemini") to a
-// base URL (scheme and host, e.g. https://api.openai.com).
+// Upstreams maps a provider family ("openai", "anthropic", "gemini",
+// "bedrock") to a base URL (scheme and host, e.g. https://api.openai.com).
 type Upstreams map[string]string
 
-// ParseUpstreams reads "openai=URL,anthropic=URL,gemini=URL".
+// ParseUpstreams reads "openai=URL,anthropic=URL,gemini=URL,bedrock=URL".
 func ParseUpstreams(s string) (Upstreams, error) {
 	out := Upstreams{}
 	for _, kv := range strings.Split(s, ",") {
@@ -86,10 +93,10 @@ func ParseUpstreams(s string) (Upstreams, error) {
 			return nil, fmt.Errorf("bad upstream %q (want family=URL)", kv)
 		}
 		switch k {
-		case "openai", "anthropic", "gemini":
+		case "openai", "anthropic", "gemini", "bedrock":
 			out[k] = strings.TrimRight(v, "/")
 		default:
-			return nil, fmt.Errorf("unknown upstream family %q (want openai, anthropic or gemini)", k)
+			return nil, fmt.Errorf("unknown upstream family %q (want openai, anthropic, gemini or bedrock)", k)
 		}
 	}
 	return out, nil
@@ -122,6 +129,10 @@ type Recorder struct {
 	// Logger, when set, gets why an upstream could not be reached (the
 	// client is told only that it could not).
 	Logger *slog.Logger
+	// AWS signs again the Bedrock requests a client signed with SigV4;
+	// NewRecorder reads it from the environment. A Bedrock API key
+	// (Authorization: Bearer) is forwarded as it is, like other keys.
+	AWS AWSSigning
 
 	// saveLocks serialise appends to one session's file; sessions hash to
 	// a fixed set of locks, so nothing per session outlives its write.
@@ -136,7 +147,8 @@ func NewRecorder(dir string, up Upstreams) (*Recorder, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
-	return &Recorder{Dir: dir, Upstreams: up, Client: &http.Client{Timeout: 10 * time.Minute}, MaxRecord: DefaultMaxRecord}, nil
+	return &Recorder{Dir: dir, Upstreams: up, Client: &http.Client{Timeout: 10 * time.Minute}, MaxRecord: DefaultMaxRecord,
+		AWS: AWSSigningFromEnv(os.Getenv)}, nil
 }
 
 // ErrUpstreamUnreachable is what a client is told when the upstream could
@@ -147,24 +159,29 @@ var ErrUpstreamUnreachable = errors.New("upstream unreachable")
 // is replaced by identity (see Forward).
 var dropHeaders = map[string]bool{"Connection": true, "Keep-Alive": true, "Proxy-Connection": true, "Transfer-Encoding": true, "Upgrade": true, "Te": true, "Trailer": true, "Host": true, "Content-Length": true, "Accept-Encoding": true}
 
-// Forward sends the request upstream with the caller's own credentials,
-// copies the answer to w as it arrives, and records the exchange under the
-// session's recording. An error with a zero ex.Status means nothing was
-// written to w; its message is safe to show the client.
+// Forward sends the request upstream with the caller's own credentials
+// (a SigV4-signed Bedrock request signed again with the recorder's AWS
+// credentials), copies the answer to w as it arrives, and records the
+// exchange under the session's recording. A request marked WithOriginal
+// goes upstream, and is recorded, as the client's own request. An error
+// with a zero ex.Status means nothing was written to w; its message is
+// safe to show the client.
 func (rc *Recorder) Forward(d conv.Dialect, sessionKey string, w http.ResponseWriter, r *http.Request, body []byte) (ex Exchange, err error) {
 	rc.inflight.Add(1)
 	defer rc.inflight.Done()
+	orig := original(d, r)
+	d = orig.Dialect
 	family := Family(d)
 	base, ok := rc.Upstreams[family]
 	if !ok {
 		return Exchange{}, fmt.Errorf("no upstream for %s (give --upstream %s=URL)", d, family)
 	}
 	// The request is the client's: when it goes away, so does the upstream call.
-	req, err := http.NewRequestWithContext(r.Context(), r.Method, base+r.URL.RequestURI(), bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(r.Context(), orig.Method, base+orig.URI, bytes.NewReader(body))
 	if err != nil {
 		return Exchange{}, rc.unreachable(family, err)
 	}
-	for k, vs := range r.Header {
+	for k, vs := range orig.Header {
 		if dropHeaders[http.CanonicalHeaderKey(k)] || strings.HasPrefix(strings.ToLower(k), "x-toolwire-") {
 			continue
 		}
@@ -173,6 +190,12 @@ func (rc *Recorder) Forward(d conv.Dialect, sessionKey string, w http.ResponseWr
 	// Identity, so the bytes the client gets are the bytes recorded and
 	// the proxy never inflates a body it did not ask to be compressed.
 	req.Header.Set("Accept-Encoding", "identity")
+	if family == "bedrock" && isSigV4(orig.Header) {
+		// Signed last: the signature covers the headers above.
+		if err := rc.AWS.resign(req, orig.Header.Get("Authorization"), body, time.Now()); err != nil {
+			return Exchange{}, err
+		}
+	}
 	client := http.Client{Timeout: 10 * time.Minute}
 	if rc.Client != nil {
 		client = *rc.Client
@@ -183,7 +206,7 @@ func (rc *Recorder) Forward(d conv.Dialect, sessionKey string, w http.ResponseWr
 		return Exchange{}, rc.unreachable(family, err)
 	}
 	defer resp.Body.Close()
-	ex = Exchange{Dialect: d, Method: r.Method, Path: RedactURI(r.URL.RequestURI(), sessionKey), Request: Redact(string(body), sessionKey),
+	ex = Exchange{Dialect: d, Method: orig.Method, Path: RedactURI(orig.URI, sessionKey), Request: Redact(string(body), sessionKey),
 		Status: resp.StatusCode, Headers: keptHeaders(resp.Header), Recorded: time.Now().UTC()}
 	for k, v := range ex.Headers {
 		w.Header().Set(k, v)
@@ -195,18 +218,31 @@ func (rc *Recorder) Forward(d conv.Dialect, sessionKey string, w http.ResponseWr
 		w.Header().Set("Content-Encoding", encoding)
 	}
 	w.WriteHeader(resp.StatusCode)
-	stream := strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream")
+	frames := isEventStream(resp.Header.Get("Content-Type"))
+	stream := frames || strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream")
 	kept, err := copyKeeping(w, stream, resp.Body, rc.maxRecord())
 	data, cut := decoded(kept, encoding, rc.maxRecord())
 	if err != nil {
 		cut = err.Error()
 	}
-	if stream {
+	switch {
+	case frames:
+		var bad string
+		ex.Events, bad = parseFrames(data)
+		for i := range ex.Events {
+			if !ex.Events[i].Base64 {
+				ex.Events[i].Data = Redact(ex.Events[i].Data, sessionKey)
+			}
+		}
+		if cut == "" {
+			cut = bad
+		}
+	case stream:
 		ex.Events, ex.Separator = parseEvents(data)
 		for i := range ex.Events {
 			ex.Events[i].Data = Redact(ex.Events[i].Data, sessionKey)
 		}
-	} else {
+	default:
 		ex.Body = Redact(string(data), sessionKey)
 	}
 	if cut != "" {
@@ -363,14 +399,16 @@ func parseEvents(data []byte) ([]Event, string) {
 func keptHeaders(h http.Header) map[string]string {
 	out := map[string]string{}
 	// Location: a redirect is passed to the client, never followed here.
-	for _, k := range []string{"Content-Type", "Retry-After", "Request-Id", "X-Request-Id", "Openai-Processing-Ms", "Location"} {
+	// X-Amzn-Errortype names a Bedrock error's exception: the AWS SDKs
+	// build their typed errors from it.
+	for _, k := range []string{"Content-Type", "Retry-After", "Request-Id", "X-Request-Id", "Openai-Processing-Ms", "Location", "X-Amzn-Requestid", "X-Amzn-Errortype"} {
 		if v := h.Get(k); v != "" {
 			out[k] = v
 		}
 	}
 	for k := range h {
 		lk := strings.ToLower(k)
-		if strings.HasPrefix(lk, "x-ratelimit-") || strings.HasPrefix(lk, "anthropic-ratelimit-") {
+		if strings.HasPrefix(lk, "x-ratelimit-") || strings.HasPrefix(lk, "anthropic-ratelimit-") || strings.HasPrefix(lk, "x-amzn-bedrock-") {
 			out[k] = h.Get(k)
 		}
 	}
@@ -419,10 +457,14 @@ func (rc *Recorder) save(sessionKey string, ex Exchange) error {
 }
 
 var (
-	secretKeyRE = regexp.MustCompile(`(?i)"(api[_-]?key|key|authorization|x-api-key|x-goog-api-key|token|access_token|secret|password)"\s*:\s*"[^"]*"`)
+	secretKeyRE = regexp.MustCompile(`(?i)"(api[_-]?key|key|authorization|x-api-key|x-goog-api-key|token|access_token|secret|password|(?:aws_)?secret_?access_?key|(?:aws_)?session_?token|x-amz-security-token)"\s*:\s*"[^"]*"`)
 	// No \b before a key: in raw JSON a key often follows an escape
 	// ("\nsk-…"). Over-redacting a look-alike is harmless; leaking a key is not.
-	secretValRE  = regexp.MustCompile(`(sk-(?:ant-|proj-)?[A-Za-z0-9_\-]{16,}|AIza[0-9A-Za-z_\-]{30,}|ya29\.[0-9A-Za-z_\-]+)`)
+	// AWS: access key ids (AKIA long-term, ASIA temporary) and Bedrock API
+	// keys, long-term (ABSK…) and short-term (bedrock-api-key-…, a presigned
+	// URL in base64: aws-bedrock-token-generator's AUTH_PREFIX).
+	secretValRE = regexp.MustCompile(`(sk-(?:ant-|proj-)?[A-Za-z0-9_\-]{16,}|AIza[0-9A-Za-z_\-]{30,}|ya29\.[0-9A-Za-z_\-]+|` +
+		`(?:AKIA|ASIA)[A-Z0-9]{16}|ABSK[A-Za-z0-9+/=]{20,}|bedrock-api-key-[A-Za-z0-9+/=_\-]+)`)
 	redactedText = "REDACTED"
 	// jsonStringRE is one JSON string literal.
 	jsonStringRE = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
@@ -719,6 +761,12 @@ func (ex *Exchange) Write(w http.ResponseWriter) {
 	w.WriteHeader(ex.Status)
 	if len(ex.Events) == 0 {
 		_, _ = io.WriteString(w, ex.Body)
+		return
+	}
+	if isEventStream(ex.Headers["Content-Type"]) {
+		// A bad event (data not base64) ends the stream there, as a
+		// broken upstream stream would.
+		_ = writeFrames(w, ex.Events)
 		return
 	}
 	f, _ := w.(http.Flusher)
