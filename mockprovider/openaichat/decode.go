@@ -276,7 +276,7 @@ func readTools(ws []chatTool) (tools []Tool, extras [][]string) {
 			t.Name, t.HasName = deref(f.Name), f.Name != nil
 			t.Description = deref(f.Description)
 			if len(f.Parameters) > 0 && f.Parameters.Kind() != 'n' {
-				t.Parameters = canonicalParameters(f.Parameters)
+				t.Parameters = json.RawMessage(f.Parameters)
 			}
 			t.Strict = f.Strict != nil && *f.Strict
 		}
