@@ -538,7 +538,7 @@ func (c *captureWriter) Write(b []byte) (int, error) {
 	if c.buf.Len() < c.max && !c.hasResult() && !strings.HasPrefix(c.Header().Get("Content-Type"), "text/event-stream") {
 		c.buf.Write(b)
 	}
-	c.extend()
+	c.extendForWrite()
 	return c.ResponseWriter.Write(b)
 }
 
@@ -551,7 +551,7 @@ func (c *captureWriter) hasResult() bool {
 }
 
 func (c *captureWriter) Flush() {
-	c.extend()
+	c.extendForFlush()
 	if f, ok := c.ResponseWriter.(http.Flusher); ok {
 		f.Flush()
 	}
