@@ -113,6 +113,9 @@ func IsLoopbackAddr(addr string) bool {
 type deadlines struct {
 	rc    *http.ResponseController
 	write time.Duration
+	// written: a Write has just pushed the deadline out, and the Flush
+	// that follows it (one per SSE event) needs no deadline of its own.
+	written bool
 }
 
 // readBodyBy reads the request body under a deadline, then lifts it so
@@ -136,6 +139,20 @@ func (d *deadlines) extend() {
 	if d.rc != nil && d.write > 0 {
 		_ = d.rc.SetWriteDeadline(time.Now().Add(d.write))
 	}
+}
+
+// extendForWrite is extend before a Write.
+func (d *deadlines) extendForWrite() {
+	d.extend()
+	d.written = true
+}
+
+// extendForFlush is extend before a Flush, unless a Write just did.
+func (d *deadlines) extendForFlush() {
+	if !d.written {
+		d.extend()
+	}
+	d.written = false
 }
 
 // sessionFor finds the session an admin path names by key or ID, creating

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -274,5 +275,36 @@ func TestJournalStaysValidUTF8(t *testing.T) {
 	b, _ := io.ReadAll(resp.Body)
 	if !utf8.Valid(b) || !json.Valid(b) {
 		t.Fatalf("journal API answered invalid UTF-8 or JSON: %q", b)
+	}
+}
+
+// deadlineCounter is a ResponseWriter that counts the write deadlines set
+// on it (http.ResponseController finds SetWriteDeadline by method).
+type deadlineCounter struct {
+	*httptest.ResponseRecorder
+	set int
+}
+
+func (d *deadlineCounter) SetWriteDeadline(time.Time) error { d.set++; return nil }
+
+// Each event of a stream pushes the write deadline out once: the Flush
+// right after an event's Write takes the deadline that Write set.
+func TestStreamSetsOneWriteDeadlinePerEvent(t *testing.T) {
+	srv := mockprovider.New(mockprovider.Options{})
+	r := httptest.NewRequest(http.MethodPost, "/v1/messages", strings.NewReader(toolRequest(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`, true)))
+	for k, v := range anthropicHeaders("deadlines") {
+		r.Header.Set(k, v)
+	}
+	r.Header.Set("Content-Type", "application/json")
+	w := &deadlineCounter{ResponseRecorder: httptest.NewRecorder()}
+	srv.ServeHTTP(w, r)
+	events := strings.Count(w.Body.String(), "\nevent: ") + 1
+	if w.Code != http.StatusOK || events < 5 {
+		t.Fatalf("status %d, %d events: %s", w.Code, events, w.Body)
+	}
+	// Besides one per event: the deadline the server clears when a request
+	// starts, and at most one more.
+	if w.set > events+2 {
+		t.Errorf("%d write deadlines set for %d events, want at most %d", w.set, events, events+2)
 	}
 }

@@ -540,7 +540,7 @@ func (c *captureWriter) Write(b []byte) (int, error) {
 	if ct := c.Header().Get("Content-Type"); c.buf.Len() < c.max && !c.hasResult() && !strings.HasPrefix(ct, "text/event-stream") && !strings.HasPrefix(ct, record.EventStreamType) {
 		c.buf.Write(b)
 	}
-	c.extend()
+	c.extendForWrite()
 	return c.ResponseWriter.Write(b)
 }
 
@@ -553,7 +553,7 @@ func (c *captureWriter) hasResult() bool {
 }
 
 func (c *captureWriter) Flush() {
-	c.extend()
+	c.extendForFlush()
 	if f, ok := c.ResponseWriter.(http.Flusher); ok {
 		f.Flush()
 	}

@@ -108,8 +108,8 @@ type Group struct {
 // Block is one content block. Msg and Index locate it in the request, so
 // errors point at the block the client sent even after merging.
 type Block struct {
-	// inputArgs are a tool_use's input parsed once with its message,
-	// which a session keeps for the requests that resend it (resumed.go).
+	// inputArgs are a tool_use's input parsed once when a session keeps
+	// its message for the requests that resend it (resumed.go).
 	inputArgs  map[string]any
 	inputRead  bool
 	Msg, Index int
@@ -335,7 +335,6 @@ func fromBlock(i, j int, u *wContentBlockUnion) (Block, *wire.APIError) {
 			}
 		}
 		b.ID, b.Name, b.Input = str(t.Id), str(t.Name), json.RawMessage(t.Input)
-		b.inputArgs, b.inputRead = arguments(b.Input), true
 	case u.ToolResult != nil:
 		t := u.ToolResult
 		err = need("tool_use_id", t.ToolUseId)

@@ -121,7 +121,11 @@ func decodePlanned(plan resume.Plan[Message], lenient, countTokens bool) (_ *Req
 	for _, p := range unknown {
 		req.Unknown = append(req.Unknown, pydanticPath(body, root, p))
 	}
-	return req, req.Messages[len(plan.Reused):], nil
+	fresh = req.Messages[len(plan.Reused):]
+	if plan.Keeps() {
+		parseInputs(fresh)
+	}
+	return req, fresh, nil
 }
 
 // decodeError answers a decoding failure as the API does: pydantic's

@@ -39,9 +39,22 @@ func sessionOf(x *dialect.Exchange) *session.Session {
 	return x.Session
 }
 
+// parseInputs parses the tool_use inputs of messages a session keeps,
+// once for every request that resends them.
+func parseInputs(ms []Message) {
+	for i := range ms {
+		for j := range ms[i].Blocks {
+			if b := &ms[i].Blocks[j]; b.Type == "tool_use" {
+				b.inputArgs, b.inputRead = arguments(b.Input), true
+			}
+		}
+	}
+}
+
 // callArguments are a tool_use's arguments for the conversation: a copy
-// of the input parsed with its message (the conversation may not share
-// what the session keeps). A non-object input gives {}, null nil.
+// of the input parsed when its message was kept (the conversation may
+// not share what the session keeps), or else parsed now. A non-object
+// input gives {}, null nil.
 func (b *Block) callArguments() map[string]any {
 	if !b.inputRead {
 		return arguments(b.Input)

@@ -3,6 +3,7 @@ package anthropic
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -29,6 +30,27 @@ func outcomeOf(req *Request, err *wire.APIError) any {
 		out.Violations = rules.Run(ruleSet.Rules(), req, &rules.Env{Options: rules.DefaultOptions()})
 		out.Conv = req.conversation()
 		out.Reply, out.ModelErr = (&model.Engine{}).Next(out.Conv, "")
+		// Inputs are parsed ahead only for messages the session keeps;
+		// they are compared through the conversation.
+		bare := *req
+		bare.Messages = slices.Clone(req.Messages)
+		for i := range bare.Messages {
+			bare.Messages[i].Blocks = unparsed(bare.Messages[i].Blocks)
+		}
+		bare.Groups = slices.Clone(req.Groups)
+		for i := range bare.Groups {
+			bare.Groups[i].Blocks = unparsed(bare.Groups[i].Blocks)
+		}
+		out.Req = &bare
+	}
+	return out
+}
+
+// unparsed is a copy of blocks without the inputs parsed ahead.
+func unparsed(blocks []Block) []Block {
+	out := slices.Clone(blocks)
+	for i := range out {
+		out[i].inputArgs, out[i].inputRead = nil, false
 	}
 	return out
 }

@@ -96,7 +96,7 @@ func (it *resultItem) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	it.Tag, it.HasTag = tag, true
 	for _, t := range wToolResultBlockContentUnionTags {
 		if t == tag {
-			return decodeAt(raw, dec.StackPointer(), &it.Block, dec.Options())
+			return decodeAt(raw, dec, &it.Block)
 		}
 	}
 	return nil
@@ -150,17 +150,18 @@ func decodeTagged(dec *jsontext.Decoder, tagOut *string, def string, tags []stri
 	if v == nil {
 		return &wirejson.InvalidError{Message: tagMismatch(tag, tags)}
 	}
-	return decodeAt(raw, dec.StackPointer(), v, dec.Options())
+	return decodeAt(raw, dec, v)
 }
 
-// decodeAt decodes raw (read at pointer base) into v; an error's pointer
-// is made absolute, so the whole body's error names the member's path.
-func decodeAt(raw jsontext.Value, base jsontext.Pointer, v any, outer jsontext.Options) error {
+// decodeAt decodes raw, the value dec has just read, into v; an error's
+// pointer is made absolute (from dec's, built only then), so the whole
+// body's error names the member's path.
+func decodeAt(raw jsontext.Value, dec *jsontext.Decoder, v any) error {
 	// Only the option that differs between strict and lenient decoding is
 	// carried over: the outer decoder's flags belong to its own call.
-	err := json.Unmarshal(raw, v, wirejson.Again(outer))
+	err := json.Unmarshal(raw, v, wirejson.Again(dec.Options()))
 	if se, ok := err.(*json.SemanticError); ok {
-		se.JSONPointer = base + se.JSONPointer
+		se.JSONPointer = dec.StackPointer() + se.JSONPointer
 	}
 	return err
 }

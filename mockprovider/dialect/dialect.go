@@ -137,7 +137,7 @@ func (x *Exchange) SSE(sep string) *wire.SSE {
 	x.status = http.StatusOK
 	s := wire.NewSSE(x.W, x.Stream, sep)
 	s.Transcript = func(event string, data []byte) {
-		x.events = append(x.events, session.Event{Event: event, Data: append(json.RawMessage(nil), data...)})
+		x.events = append(x.events, session.Event{Event: event, Data: data})
 	}
 	if x.StreamHook != nil {
 		s.Hook = func(sent int) error { return x.StreamHook(s, sent) }

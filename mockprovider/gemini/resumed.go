@@ -42,6 +42,12 @@ func decodeInSession(s *session.Session, body []byte, lenient bool) (*Request, *
 			req, aerr := decodeBody(plan.Body(), lenient)
 			return req, nil, aerr
 		}
+		if !plan.Keeps() && len(plan.Reused) == 0 {
+			// Nothing is shared: the conversation parses the parts' Struct
+			// values itself.
+			req.BodyLen = len(plan.Body())
+			return req, nil, nil
+		}
 		fresh := make([]keptContent, len(req.Contents))
 		for i := range req.Contents {
 			fresh[i] = keptContent{content: req.Contents[i], structs: partStructs(&req.Contents[i])}

@@ -4,7 +4,6 @@ package openaichat
 // and mapped onto the neutral conversation (conv.Conversation).
 
 import (
-	"bytes"
 	"encoding/json"
 	"strings"
 	"time"
@@ -162,18 +161,6 @@ func (f *ResponseFormat) output() *conv.Output {
 type ToolChoice struct {
 	Mode string // "auto", "none", "required", "function", or "" when absent
 	Name string // the forced function
-}
-
-// canonicalParameters is a tool's parameters as json.Marshal renders
-// their generic decode (keys sorted, compact, HTML-escaped): what the
-// checks and the journal have always seen.
-func canonicalParameters(raw []byte) json.RawMessage {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber() // numbers exactly as sent
-	var v any
-	_ = dec.Decode(&v)
-	b, _ := json.Marshal(v)
-	return b
 }
 
 func oneOf(s string, set []string) bool {

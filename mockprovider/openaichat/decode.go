@@ -73,7 +73,7 @@ func decodePlanned(plan resume.Plan[keptMessage], lenient bool) (_ *Request, fre
 	if w.Messages != nil || len(plan.Reused) > 0 {
 		req.HasMessages = true
 		req.Messages = make([]Message, len(plan.Reused)+len(w.Messages))
-		fresh = reuseMessages(req, plan.Reused, w.Messages, unknown == nil)
+		fresh = reuseMessages(req, plan.Reused, w.Messages, unknown == nil && plan.Keeps())
 	}
 	if w.Tools != nil {
 		tools, extras := readTools(*w.Tools)
@@ -276,7 +276,7 @@ func readTools(ws []chatTool) (tools []Tool, extras [][]string) {
 			t.Name, t.HasName = deref(f.Name), f.Name != nil
 			t.Description = deref(f.Description)
 			if len(f.Parameters) > 0 && f.Parameters.Kind() != 'n' {
-				t.Parameters = canonicalParameters(f.Parameters)
+				t.Parameters = json.RawMessage(f.Parameters)
 			}
 			t.Strict = f.Strict != nil && *f.Strict
 		}

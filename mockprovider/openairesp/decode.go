@@ -130,7 +130,7 @@ func decodePlanned(x *dialect.Exchange, plan resume.Plan[keptItem]) (_ *Request,
 		return nil, nil, decodeError(werr)
 	}
 	req.Unknown = unknown
-	fresh = req.fromWire(body, plan.Reused)
+	fresh = req.fromWire(body, plan.Reused, plan.Keeps())
 	req.resolvePrevious(x)
 	var lookup func(string) (Item, bool)
 	if x != nil && x.Session != nil {
@@ -141,7 +141,7 @@ func decodePlanned(x *dialect.Exchange, plan resume.Plan[keptItem]) (_ *Request,
 }
 
 // fromWire fills the checks' fields from the decoded body.
-func (r *Request) fromWire(body []byte, reused []*keptItem) (fresh []keptItem) {
+func (r *Request) fromWire(body []byte, reused []*keptItem, keep bool) (fresh []keptItem) {
 	w := &r.W
 	r.Model, r.PreviousResponseID, r.Store, r.ParallelToolCalls = w.Model, w.PreviousResponseID, w.Store, w.ParallelToolCalls
 	r.Stream = w.Stream != nil && *w.Stream
@@ -187,7 +187,7 @@ func (r *Request) fromWire(body []byte, reused []*keptItem) (fresh []keptItem) {
 		r.Items = []Item{{Type: "message", Role: "user", Content: &MessageContent{OfString: in.OfString}, Raw: raw}}
 		r.InputString = true
 	case in.OfInputItemList != nil || len(reused) > 0:
-		fresh = r.takeItems(reused)
+		fresh = r.takeItems(reused, keep)
 		r.Items = expandCompactions(r.Items)
 	}
 	return fresh

@@ -169,14 +169,14 @@ func (d *Dialect) Encode(x *dialect.Exchange, reqAny any, c *conv.Conversation, 
 // completedResponse renders the final Response object (completed, or
 // incomplete when the token limit cut it).
 func completedResponse(req *Request, id string, created int64, items []planned) rendered {
-	r := rendered{items: make([]json.RawMessage, len(items))}
+	r := rendered{items: make([]json.RawMessage, len(items)), tools: toolsEcho(req)}
 	output := make([]jsontext.Value, len(items))
 	for i := range items {
 		r.items[i] = marshal(outputItem(&items[i], true))
 		output[i] = jsontext.Value(r.items[i])
 	}
 	u := usageFor(req, items)
-	r.body = marshal(responseOf(req, id, created, output, form{status: finalStatus(items), usage: &u}))
+	r.body = marshal(responseOf(req, id, created, output, form{status: finalStatus(items), usage: &u, tools: r.tools}))
 	return r
 }
 
@@ -185,6 +185,7 @@ func completedResponse(req *Request, id string, created int64, items []planned) 
 type rendered struct {
 	body  []byte
 	items []json.RawMessage
+	tools []any // the request's tools as echoed
 }
 
 // item is output item i as the response holds it.

@@ -38,6 +38,10 @@ type form struct {
 	// usage nil renders "usage":null, errJSON nil "error":null.
 	usage   *usage
 	errJSON []byte
+	// tools are the request's tools as echoed (toolsEcho), when already
+	// worked out: a stream renders the object more than once. nil works
+	// them out.
+	tools []any
 }
 
 // responseObject is the Response object.
@@ -126,8 +130,11 @@ func responseOf(req *Request, id string, created int64, output []jsontext.Value,
 		Output:            []jsontext.Value{},
 		ParallelToolCalls: req.ParallelToolCalls == nil || *req.ParallelToolCalls,
 		ServiceTier:       "default", Store: req.Store == nil || *req.Store, Temperature: 1,
-		Text: textDefault, ToolChoice: toolChoiceAuto, Tools: toolsEcho(req),
+		Text: textDefault, ToolChoice: toolChoiceAuto, Tools: f.tools,
 		TopP: 1, Truncation: "disabled", Usage: usageObjectOf(f.usage), Metadata: metadataEmpty,
+	}
+	if r.Tools == nil {
+		r.Tools = toolsEcho(req)
 	}
 	switch f.status {
 	case "completed":

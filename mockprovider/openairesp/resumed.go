@@ -44,8 +44,9 @@ func decodeInSession(x *dialect.Exchange, body []byte) (*Request, *wire.APIError
 
 // takeItems sets the input list to the reused items and those decoded
 // now, at the indexes after them, and returns what to keep of the new
-// ones (their own copies: resolving references rewrites r.Items).
-func (r *Request) takeItems(reused []*keptItem) (fresh []keptItem) {
+// ones (their own copies: resolving references rewrites r.Items); nil
+// unless keep.
+func (r *Request) takeItems(reused []*keptItem, keep bool) (fresh []keptItem) {
 	ws := r.W.Input.OfInputItemList
 	if len(reused) > 0 {
 		all := make([]ResponseInputItemUnionParam, 0, len(reused)+len(ws))
@@ -58,10 +59,15 @@ func (r *Request) takeItems(reused []*keptItem) (fresh []keptItem) {
 	for i := range reused {
 		r.Items[i] = reused[i].item
 	}
-	fresh = make([]keptItem, len(ws))
+	if keep {
+		fresh = make([]keptItem, len(ws))
+	}
 	for j := range ws {
 		i := len(reused) + j
 		r.Items[i] = itemOf(&ws[j], i)
+		if !keep {
+			continue // a call's arguments are parsed when the conversation is built
+		}
 		if r.Items[i].Type == "function_call" {
 			r.Items[i].parsedArgs = callArguments(r.Items[i].Arguments)
 		}

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -36,6 +37,14 @@ func outcomeOf(req *Request, err *wire.APIError) any {
 		out.Violations = rules.Run(set.Rules(), req, &rules.Env{Options: rules.DefaultOptions()})
 		out.Conv = req.conversation()
 		out.Reply, out.ModelErr = (&model.Engine{}).Next(out.Conv, "")
+		// A call's arguments are parsed ahead only for a request the
+		// session keeps; they are compared through the conversation.
+		bare := *req
+		bare.Items = slices.Clone(req.Items)
+		for i := range bare.Items {
+			bare.Items[i].parsedArgs = nil
+		}
+		out.Req = &bare
 	}
 	return out
 }

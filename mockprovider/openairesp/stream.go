@@ -124,7 +124,7 @@ func (e *events) send(typ string, event any, seq *int) error {
 // before the last event (the response is stored by then).
 func writeEvents(s *wire.SSE, req *Request, id string, created int64, items []planned, done rendered, size int, beforeCompleted func()) error {
 	e := &events{s: s}
-	inProgress := responseOf(req, id, created, nil, form{status: "in_progress"})
+	inProgress := responseOf(req, id, created, nil, form{status: "in_progress", tools: done.tools})
 	for _, typ := range []string{"response.created", "response.in_progress"} {
 		ev := responseEvent{Type: typ, Response: inProgress}
 		if err := e.send(typ, &ev, &ev.Seq); err != nil {

@@ -82,7 +82,14 @@ type Plan[E any] struct {
 	array  int
 	ends   []int
 	shift  int // body offset = Doc offset + shift, for Doc offsets past the array's '['
+	keeps  bool
 }
+
+// Keeps reports whether the elements the dialect makes from Doc's array
+// are kept for the session's next request: when not (a body too short or
+// too long to keep, no session), the dialect need not prepare them for
+// sharing.
+func (p Plan[E]) Keeps() bool { return p.keeps }
 
 // Body is the request's body (Doc is a document made of it when
 // messages are reused).
@@ -97,11 +104,12 @@ func (c *Cache[E]) Begin(s *session.Session, body []byte) Plan[E] {
 	if c == nil || s == nil || len(body) < MinBody {
 		return Full[E](body)
 	}
-	p, ok := c.kept.Get(s, keptID)
-	if !ok || p == nil {
-		return Full[E](body)
+	plan := Full[E](body)
+	if p, ok := c.kept.Get(s, keptID); ok && p != nil {
+		plan = p.plan(body)
 	}
-	return p.plan(body)
+	plan.keeps = len(body) <= MaxBody
+	return plan
 }
 
 func (p *prior[E]) plan(body []byte) Plan[E] {
@@ -192,7 +200,9 @@ func Decode[E, R any](c *Cache[E], s *session.Session, body []byte, decode func(
 	plan := c.Begin(s, body)
 	out, fresh, err := decode(plan)
 	if err != nil && len(plan.Reused) > 0 {
-		plan = Full[E](body)
+		full := Full[E](body)
+		full.keeps = plan.keeps
+		plan = full
 		out, fresh, err = decode(plan)
 	}
 	if len(body) < MinBody {

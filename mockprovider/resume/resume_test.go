@@ -155,3 +155,37 @@ func TestCopyObjectIsDeep(t *testing.T) {
 		t.Fatal("nil must stay nil")
 	}
 }
+
+// TestPlanKeeps: a plan says whether what the dialect makes of its
+// elements is kept, exactly when Decode then keeps it, so a dialect can
+// leave out what only sharing needs.
+func TestPlanKeeps(t *testing.T) {
+	c := New[string]("messages")
+	s := newSession(session.DefaultLimits())
+	short := []byte(`{"model":"a","messages":[1,2],"tail":1}`)
+	long := pad(`{"model":"a","messages":[1,2],"tail":1}`)
+	longer := pad(`{"model":"a","messages":[1,2,3],"tail":1}`)
+	for _, tc := range []struct {
+		name string
+		s    *session.Session
+		body []byte
+		want bool
+	}{
+		{"no session", nil, long, false},
+		{"shorter than MinBody", s, short, false},
+		{"first long body", s, long, true},
+		{"next long body, elements reused", s, longer, true},
+		{"above MaxBody", s, pad(`{"model":"a","messages":["` + strings.Repeat("x", MaxBody) + `"],"tail":1}`), false},
+	} {
+		var saw bool
+		if _, err := Decode(c, tc.s, tc.body, func(p Plan[string]) ([]string, []string, *wire.APIError) {
+			saw = p.Keeps()
+			return decodeToy(p)
+		}); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if saw != tc.want {
+			t.Errorf("%s: Keeps() = %v, want %v", tc.name, saw, tc.want)
+		}
+	}
+}

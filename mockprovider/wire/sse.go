@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
 	"time"
@@ -63,7 +64,8 @@ type SSE struct {
 	// error stops the stream (faults use it to disconnect or corrupt).
 	Hook func(sent int) error
 	// Transcript, when set, receives every event as written (journal,
-	// recording).
+	// recording) and may keep its data: Event hands it a copy or bytes it
+	// marshalled, EventBytes the caller's.
 	Transcript func(event string, data []byte)
 }
 
@@ -88,19 +90,19 @@ func (s *SSE) Config() StreamConfig { return s.cfg }
 // Event writes one event; name "" writes a data-only event. Data given as
 // bytes is copied: the caller may reuse them once Event returns.
 func (s *SSE) Event(name string, data any) error {
-	b, ok := data.([]byte)
-	if !ok {
-		var err error
-		if b, err = json.Marshal(data); err != nil {
-			return err
-		}
+	if b, ok := data.([]byte); ok {
+		return s.write(name, bytes.Clone(b))
+	}
+	b, err := json.Marshal(data)
+	if err != nil {
+		return err
 	}
 	return s.write(name, b)
 }
 
-// EventBytes writes one event whose data is JSON already: Event without
-// boxing the bytes into an interface (an allocation per event on a stream
-// of dozens).
+// EventBytes writes one event whose data is JSON already, and hands b
+// over: the transcript keeps it, so the caller must not change it
+// afterwards (callers pass what they have just marshalled).
 func (s *SSE) EventBytes(name string, b []byte) error { return s.write(name, b) }
 
 func (s *SSE) write(name string, b []byte) error {

@@ -11,6 +11,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync/atomic"
 
 	"github.com/toolwire/toolwire/mockprovider/rules"
@@ -112,12 +113,13 @@ func (g *IDs) Next(prefix string, n int) string {
 	k := g.n.Add(1)
 	var in [128]byte // the hash input, on the stack for usual key lengths
 	sum := sha256.Sum256(strconv.AppendUint(append(append(in[:0], g.seed...), 0), k, 10))
-	out := make([]byte, 0, len(prefix)+n)
-	out = append(out, prefix...)
+	var out strings.Builder
+	out.Grow(len(prefix) + n)
+	out.WriteString(prefix)
 	for i := 0; i < n; i++ {
-		out = append(out, base62[int(sum[i%len(sum)]+byte(i/len(sum)))%len(base62)])
+		out.WriteByte(base62[int(sum[i%len(sum)]+byte(i/len(sum)))%len(base62)])
 	}
-	return string(out)
+	return out.String()
 }
 
 // Reset restarts the sequence (session reset).
