@@ -157,13 +157,7 @@ var RuleStrictSchemaSubset = set.Add(rules.Rule{
 
 var RuleStrictSchemaLimits = set.Add(rules.Rule{
 	ID: "openai-responses.strict-schema-limits", Level: rules.SHOULD, Family: familyShapes,
-	Summary: fmt.Sprintf("A strict schema keeps the Structured Outputs limits: at most %d object properties, %d levels of nesting, %d enum values, %d characters of names and enum values. Journaled, not answered: how the API counts is not public.",
-		openaiwire.MaxSchemaProperties, openaiwire.MaxSchemaNesting, openaiwire.MaxSchemaEnumValues, openaiwire.MaxSchemaStringLength),
-	Refs: []rules.Ref{
-		{URL: openaiwire.SubsetURL, Quote: "A schema may have up to 5000 object properties total, with up to 10 levels of nesting"},
-		{URL: "https://github.com/tidyverse/ellmer/issues/671", Quote: "Invalid schema for response_format 'structured_data': 6 levels of nesting exceeds limit of 5."},
-		{URL: "https://community.openai.com/t/500-enums-limitation-in-structured-output/974416", Quote: "Expected at most 500 enum values in total within a single schema when using structured outputs, but received 520."},
-	},
+	Summary: openaiwire.LimitsSummary, Refs: openaiwire.LimitsRefs,
 	Cases: []rules.Case{
 		{Name: "eleven levels of nesting",
 			Bad:         withFormat(nested(11), true),

@@ -42,6 +42,18 @@ const (
 	MaxLargeEnumLength = 15_000
 )
 
+// LimitsSummary and LimitsRefs are the strict-schema-limits rule's, the
+// same on both APIs.
+var (
+	LimitsSummary = fmt.Sprintf("A strict schema keeps the Structured Outputs limits: at most %d object properties, %d levels of nesting, %d enum values, %d characters of names and enum values. Journaled, not answered: how the API counts is not public.",
+		MaxSchemaProperties, MaxSchemaNesting, MaxSchemaEnumValues, MaxSchemaStringLength)
+	LimitsRefs = []rules.Ref{
+		{URL: SubsetURL, Quote: "A schema may have up to 5000 object properties total, with up to 10 levels of nesting"},
+		{URL: "https://github.com/tidyverse/ellmer/issues/671", Quote: "Invalid schema for response_format 'structured_data': 6 levels of nesting exceeds limit of 5."},
+		{URL: "https://community.openai.com/t/500-enums-limitation-in-structured-output/974416", Quote: "Expected at most 500 enum values in total within a single schema when using structured outputs, but received 520."},
+	}
+)
+
 // SubsetProblem is the first keyword strict mode does not permit in the
 // schema raw, worded as the API does ("In context=('properties', 'x'),
 // 'allOf' is not permitted."); "" when there is none or raw is no JSON
