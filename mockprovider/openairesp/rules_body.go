@@ -226,9 +226,10 @@ func checkFieldValues(r *Request, _ *rules.Env) []rules.Violation {
 
 var RuleRequiredFields = set.Add(rules.Rule{
 	ID: "openai-responses.required-fields", Level: rules.MUST, Family: familyShapes,
-	Summary: "Every input item carries its required fields (function_call: call_id, name, arguments; function_call_output: call_id, output; message: role, content; reasoning: id, summary), and model and input are present (a stored prompt carries both).",
+	Summary: "Every input item carries its required fields (function_call: call_id, name, arguments; function_call_output: call_id, output; message: role, content; reasoning: summary), and model and input are present (a stored prompt carries both). A reasoning item's id is not required: a store:false continuation may pass one back by its encrypted_content alone.",
 	Refs: []rules.Ref{
 		{URL: "https://platform.openai.com/docs/api-reference/responses/create", Quote: "required item fields"},
+		{URL: "https://github.com/openai/codex/pull/3390", Quote: "Do not send reasoning item IDs: Response API doesn't require IDs on reasoning items anymore."},
 		{URL: "testdata/corpus/datadog-dd-trace-py.jsonl", Quote: "recorded 200s: a stored prompt without model or input"},
 		{Quote: "the message, in the API's Missing required parameter form", Inferred: true},
 	},
@@ -304,7 +305,9 @@ func checkRequired(r *Request, _ *rules.Env) []rules.Violation {
 			need(it.CallID != nil, "call_id")
 			need(it.Output != nil && (it.Output.OfString != nil || it.Output.OfResponseFunctionCallOutputItemArray != nil), "output")
 		case "reasoning":
-			need(it.ID != "", "id")
+			// No id needed (openai/codex#3390): Codex, the AI SDK
+			// and the Agents SDK's omit policy send reasoning back
+			// without one.
 			need(it.HasSummary, "summary")
 		case "item_reference":
 			need(it.ID != "", "id")

@@ -176,10 +176,10 @@ func TestSDKEncryptedReasoning(t *testing.T) {
 	}
 }
 
-// TestEncryptedContentWithoutID: the API answers an item without an id
-// first (required-fields); in lenient mode the request goes on, and the
-// journal names the value by its first and last four characters, as the
-// API's answers quote a value without an item.
+// TestEncryptedContentWithoutID: a foreign value on a reasoning item
+// without an id (which the API does not require) is named by its first and
+// last four characters, as the API's answers quote a value without an
+// item.
 func TestEncryptedContentWithoutID(t *testing.T) {
 	opts := rules.DefaultOptions()
 	opts.Lenient = true
@@ -235,5 +235,39 @@ func TestSDKCompactionTampered(t *testing.T) {
 	apiErr := apiError(t, err, http.StatusBadRequest, "The encrypted content for item "+id+" could not be verified. Reason: Encrypted content could not be decrypted or parsed.")
 	if apiErr.Code != "invalid_encrypted_content" {
 		t.Errorf("code %q", apiErr.Code)
+	}
+}
+
+// TestReasoningWithoutIDPassedBack: a store:false continuation may pass a
+// reasoning item back by its encrypted_content alone, without its id, as
+// Codex does ("Response API doesn't require IDs on reasoning items
+// anymore", openai/codex#3390); it is answered, nothing journaled.
+func TestReasoningWithoutIDPassedBack(t *testing.T) {
+	ts := mockprovider.NewTestServer(t, mockprovider.Options{})
+	first := `{"model":"gpt-5","store":false,"include":["reasoning.encrypted_content"],"input":"What's the weather in Tokyo?",` +
+		`"tools":[{"type":"function","name":"get_weather","parameters":{"type":"object","properties":{"location":{"type":"string"}},"required":["location"]}}]}`
+	status, _, resp := post(t, ts.URL+openairesp.Path, "sk-no-rs-id", []byte(first), nil)
+	if status != http.StatusOK {
+		t.Fatalf("first turn: %d %s", status, resp)
+	}
+	var out struct {
+		Output []map[string]any `json:"output"`
+	}
+	if err := json.Unmarshal(resp, &out); err != nil || len(out.Output) < 2 || out.Output[0]["type"] != "reasoning" {
+		t.Fatalf("first turn output: %s (%v)", resp, err)
+	}
+	reasoning, call := out.Output[0], out.Output[1]
+	delete(reasoning, "id")
+	delete(call, "id")
+	delete(call, "status")
+	next, _ := json.Marshal(map[string]any{"model": "gpt-5", "store": false,
+		"tools": []any{map[string]any{"type": "function", "name": "get_weather", "parameters": map[string]any{"type": "object", "properties": map[string]any{"location": map[string]any{"type": "string"}}, "required": []any{"location"}}}},
+		"input": []any{map[string]any{"role": "user", "content": "What's the weather in Tokyo?"}, reasoning, call,
+			map[string]any{"type": "function_call_output", "call_id": call["call_id"], "output": "18C"}}})
+	if status, _, resp := post(t, ts.URL+openairesp.Path, "sk-no-rs-id", next, nil); status != http.StatusOK {
+		t.Fatalf("continuation without the reasoning id: %d %s", status, resp)
+	}
+	if vs := ts.Violations("sk-no-rs-id"); len(vs) != 0 {
+		t.Fatalf("violations: %v", vs)
 	}
 }
