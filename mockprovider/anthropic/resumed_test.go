@@ -70,66 +70,39 @@ func anthropicRound(i int) []string {
 	}
 }
 
-func anthropicMessages(rounds int) []string {
-	msgs := []string{`{"role":"user","content":"weather?"}`}
-	for i := range rounds {
-		msgs = append(msgs, anthropicRound(i)...)
-	}
-	return msgs
-}
-
-const anthropicHead = `"model":"claude-sonnet-4-5","max_tokens":1024,"tools":[{"name":"get_weather","input_schema":{"type":"object","properties":{"city":{"type":"string"}}}}],`
-
-func anthropicBody(head string, msgs []string, tail string) string {
-	return `{` + head + `"messages":[` + strings.Join(msgs, ",") + `]` + tail + `}`
+var messages = resumetest.Conversation{
+	Head:  `"model":"claude-sonnet-4-5","max_tokens":1024,"tools":[{"name":"get_weather","input_schema":{"type":"object","properties":{"city":{"type":"string"}}}}],`,
+	Array: "messages", First: `{"role":"user","content":"weather?"}`, Round: anthropicRound,
 }
 
 func TestResumedMatchesFullDecode(t *testing.T) {
-	base := anthropicMessages(5)
+	base := messages.Elems(resumetest.Rounds)
 	with := func(extra ...string) []string { return append(append([]string{}, base...), extra...) }
-	next := with(anthropicRound(5)...)
-	h := anthropicHead
-	resumed.Run(t, anthropicBody(h, base, ``), []resumetest.Case{
-		resumetest.C("identical", anthropicBody(h, base, ``), true),
-		resumetest.C("next round", anthropicBody(h, next, ``), true),
-		resumetest.C("next round, stream after the array", anthropicBody(h, next, `,"stream":true`), true),
-		resumetest.C("different model", anthropicBody(strings.Replace(h, "claude-sonnet-4-5", "claude-opus-4-1", 1), next, ``), false),
-		resumetest.C("unknown member after the array", anthropicBody(h, next, `,"modle":"x"`), true),
-		resumetest.C("model again after the array", anthropicBody(h, next, `,"model":"claude-opus-4-1"`), true),
-		resumetest.C("messages again after the array", anthropicBody(h, next, `,"messages":[]`), true),
-		resumetest.C("wrong type in the new message", anthropicBody(h, with(`{"role":"user","content":5}`), ``), true),
-		resumetest.C("unknown member in the new message", anthropicBody(h, with(`{"role":"user","content":"x","id":"m"}`), ``), true),
-		resumetest.C("bad role in the new message", anthropicBody(h, with(`{"role":"tool","content":"x"}`), ``), true),
-		resumetest.C("unpaired tool_use", anthropicBody(h, with(anthropicRound(5)[0]), ``), true),
-		resumetest.C("duplicate member in the new message", anthropicBody(h, with(`{"role":"user","content":"x","content":"y"}`), ``), true),
-		resumetest.C("cache_control in the new message", anthropicBody(h, with(`{"role":"user","content":[{"type":"text","text":"x","cache_control":{"type":"ephemeral"}}]}`), ``), false),
-		resumetest.C("trailing comma", `{`+h+`"messages":[`+strings.Join(base, ",")+`,]}`, false),
-		resumetest.C("truncated", anthropicBody(h, next, ``)[:len(anthropicBody(h, base, ``))+30], true),
-		resumetest.C("earlier message changed", anthropicBody(h, append(append(anthropicMessages(2), `{"role":"assistant","content":"no"}`), base[6:]...), ``), true),
-		resumetest.C("last message's end changed", anthropicBody(h, append(append([]string{}, base[:len(base)-1]...), `{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_4","content":"sunny 44"}]}`), ``), true),
-		resumetest.C("messages removed", anthropicBody(h, base[:4], ``), true),
-		resumetest.C("first message removed", anthropicBody(h, base[1:], ``), false),
-		resumetest.C("reordered keys", `{"messages":[`+strings.Join(next, ",")+`],`+strings.TrimSuffix(h, ",")+`}`, false),
-		resumetest.C("empty array", anthropicBody(h, nil, ``), false),
-		resumetest.C("not an object", `[1]`, false),
-	})
+	next := with(anthropicRound(resumetest.Rounds)...)
+	h, body := messages.Head, messages.Body
+	resumed.Run(t, body(h, base, ``), append(messages.Cases(),
+		resumetest.C("next round, stream after the array", body(h, next, `,"stream":true`), true),
+		resumetest.C("different model", body(strings.Replace(h, "claude-sonnet-4-5", "claude-opus-4-1", 1), next, ``), false),
+		resumetest.C("unknown member after the array", body(h, next, `,"modle":"x"`), true),
+		resumetest.C("model again after the array", body(h, next, `,"model":"claude-opus-4-1"`), true),
+		resumetest.C("messages again after the array", body(h, next, `,"messages":[]`), true),
+		resumetest.C("wrong type in the new message", body(h, with(`{"role":"user","content":5}`), ``), true),
+		resumetest.C("unknown member in the new message", body(h, with(`{"role":"user","content":"x","id":"m"}`), ``), true),
+		resumetest.C("bad role in the new message", body(h, with(`{"role":"tool","content":"x"}`), ``), true),
+		resumetest.C("unpaired tool_use", body(h, with(anthropicRound(resumetest.Rounds)[0]), ``), true),
+		resumetest.C("duplicate member in the new message", body(h, with(`{"role":"user","content":"x","content":"y"}`), ``), true),
+		resumetest.C("cache_control in the new message", body(h, with(`{"role":"user","content":[{"type":"text","text":"x","cache_control":{"type":"ephemeral"}}]}`), ``), false),
+		resumetest.C("earlier message changed", body(h, append(append(messages.Elems(2), `{"role":"assistant","content":"no"}`), base[6:]...), ``), true),
+		resumetest.C("last message's end changed", body(h, append(append([]string{}, base[:len(base)-1]...), `{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_4","content":"sunny 44"}]}`), ``), true),
+	))
 }
 
 func TestResumedLoop(t *testing.T) {
-	var bodies [][]byte
-	for rounds := range 10 {
-		bodies = append(bodies, []byte(anthropicBody(anthropicHead, anthropicMessages(rounds), `,"stream":false`)))
-	}
-	resumed.Loop(t, bodies, func(i int) int { return max(0, 2*i-1) })
+	resumed.Loop(t, messages.LoopBodies(`,"stream":false`), func(i int) int { return max(0, 2*i-1) })
 }
 
 func FuzzResumed(f *testing.F) {
-	for _, c := range RuleCases() {
-		f.Add([]byte(c.Good), []byte(c.Bad))
-		f.Add([]byte(c.Bad), []byte(c.Good))
-	}
-	base := anthropicMessages(3)
-	f.Add([]byte(anthropicBody(anthropicHead, base, ``)), []byte(anthropicBody(anthropicHead, append(base, anthropicRound(3)...), ``)))
+	messages.Seed(f, RuleCases())
 	f.Fuzz(func(t *testing.T, prev, next []byte) { resumed.Check(t, prev, next) })
 }
 
@@ -138,7 +111,7 @@ func FuzzResumed(f *testing.F) {
 // gives.
 func TestResumedToolInput(t *testing.T) {
 	s := session.NewStore(session.DefaultLimits()).Get("k")
-	body := resumetest.Padded([]byte(anthropicBody(anthropicHead, anthropicMessages(3), ``)))
+	body := resumetest.Padded([]byte(messages.Body(messages.Head, messages.Elems(3), ``)))
 	if _, err := decodeInSession(s, body, false, false); err != nil {
 		t.Fatal(err)
 	}

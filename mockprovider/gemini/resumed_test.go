@@ -2,7 +2,6 @@ package gemini
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
@@ -49,58 +48,40 @@ func geminiRound(i int) []string {
 	}
 }
 
-func geminiContents(rounds int) []string {
-	msgs := []string{`{"role":"user","parts":[{"text":"weather?"}]}`}
-	for i := range rounds {
-		msgs = append(msgs, geminiRound(i)...)
-	}
-	return msgs
-}
-
-const geminiHead = `"tools":[{"functionDeclarations":[{"name":"get_weather","parametersJsonSchema":{"type":"object","properties":{"city":{"type":"string"}}}}]}],`
-
-func geminiBody(head string, contents []string, tail string) string {
-	return `{` + head + `"contents":[` + strings.Join(contents, ",") + `]` + tail + `}`
+var contents = resumetest.Conversation{
+	Head:  `"tools":[{"functionDeclarations":[{"name":"get_weather","parametersJsonSchema":{"type":"object","properties":{"city":{"type":"string"}}}}]}],`,
+	Array: "contents", First: `{"role":"user","parts":[{"text":"weather?"}]}`, Round: geminiRound,
 }
 
 func TestResumedMatchesFullDecode(t *testing.T) {
-	base := geminiContents(5)
+	base := contents.Elems(resumetest.Rounds)
 	with := func(extra ...string) []string { return append(append([]string{}, base...), extra...) }
-	next := with(geminiRound(5)...)
-	h := geminiHead
-	resumed.Run(t, geminiBody(h, base, ``), []resumetest.Case{
-		resumetest.C("identical", geminiBody(h, base, ``), true),
-		resumetest.C("next round", geminiBody(h, next, ``), true),
-		resumetest.C("config after the array", geminiBody(h, next, `,"generationConfig":{"temperature":0.5}`), true),
-		resumetest.C("unknown member after the array", geminiBody(h, next, `,"contentz":[]`), true),
-		resumetest.C("contents again after the array", geminiBody(h, next, `,"contents":[]`), true),
-		resumetest.C("contents again, other case", geminiBody(h, next, `,"Contents":[]`), true),
-		resumetest.C("contents again, snake", geminiBody(h, next, `,"con_tents":[]`), true),
-		resumetest.C("tools again after the array", geminiBody(h, next, `,"tools":[]`), true),
-		resumetest.C("wrong type in the new content", geminiBody(h, with(`{"role":"user","parts":5}`), ``), true),
-		resumetest.C("single part for the repeated parts", geminiBody(h, with(`{"role":"user","parts":{"text":"x"}}`), ``), true),
-		resumetest.C("unknown member in the new content", geminiBody(h, with(`{"role":"user","parts":[{"text":"x"}],"id":"m"}`), ``), true),
-		resumetest.C("bad role in the new content", geminiBody(h, with(`{"role":"tool","parts":[{"text":"x"}]}`), ``), true),
-		resumetest.C("unanswered call", geminiBody(h, with(geminiRound(5)[0]), ``), true),
-		resumetest.C("duplicate member in the new content", geminiBody(h, with(`{"role":"user","role":"user","parts":[{"text":"x"}]}`), ``), true),
-		resumetest.C("trailing comma", `{`+h+`"contents":[`+strings.Join(base, ",")+`,]}`, false),
-		resumetest.C("truncated", geminiBody(h, next, ``)[:len(geminiBody(h, base, ``))+30], true),
-		resumetest.C("earlier content changed", geminiBody(h, append(append(geminiContents(2), `{"role":"model","parts":[{"text":"no"}]}`), base[6:]...), ``), true),
-		resumetest.C("last content's end changed", geminiBody(h, append(append([]string{}, base[:len(base)-1]...), `{"role":"user","parts":[{"functionResponse":{"name":"get_weather","response":{"result":"sunny 44"}}}]}`), ``), true),
-		resumetest.C("contents removed", geminiBody(h, base[:4], ``), true),
-		resumetest.C("first content removed", geminiBody(h, base[1:], ``), false),
-		resumetest.C("reordered keys", `{"contents":[`+strings.Join(next, ",")+`],`+strings.TrimSuffix(h, ",")+`}`, false),
-		resumetest.C("empty array", geminiBody(h, nil, ``), false),
+	next := with(geminiRound(resumetest.Rounds)...)
+	h, body := contents.Head, contents.Body
+	resumed.Run(t, body(h, base, ``), append(contents.Cases(),
+		resumetest.C("config after the array", body(h, next, `,"generationConfig":{"temperature":0.5}`), true),
+		resumetest.C("unknown member after the array", body(h, next, `,"contentz":[]`), true),
+		resumetest.C("contents again after the array", body(h, next, `,"contents":[]`), true),
+		resumetest.C("contents again, other case", body(h, next, `,"Contents":[]`), true),
+		resumetest.C("contents again, snake", body(h, next, `,"con_tents":[]`), true),
+		resumetest.C("tools again after the array", body(h, next, `,"tools":[]`), true),
+		resumetest.C("wrong type in the new content", body(h, with(`{"role":"user","parts":5}`), ``), true),
+		resumetest.C("single part for the repeated parts", body(h, with(`{"role":"user","parts":{"text":"x"}}`), ``), true),
+		resumetest.C("unknown member in the new content", body(h, with(`{"role":"user","parts":[{"text":"x"}],"id":"m"}`), ``), true),
+		resumetest.C("bad role in the new content", body(h, with(`{"role":"tool","parts":[{"text":"x"}]}`), ``), true),
+		resumetest.C("unanswered call", body(h, with(geminiRound(resumetest.Rounds)[0]), ``), true),
+		resumetest.C("duplicate member in the new content", body(h, with(`{"role":"user","role":"user","parts":[{"text":"x"}]}`), ``), true),
+		resumetest.C("earlier content changed", body(h, append(append(contents.Elems(2), `{"role":"model","parts":[{"text":"no"}]}`), base[6:]...), ``), true),
+		resumetest.C("last content's end changed", body(h, append(append([]string{}, base[:len(base)-1]...), `{"role":"user","parts":[{"functionResponse":{"name":"get_weather","response":{"result":"sunny 44"}}}]}`), ``), true),
 		resumetest.C("empty body", ``, false),
-		resumetest.C("not an object", `[1]`, false),
-	})
+	))
 }
 
 // TestResumedStructs: the conversation of a resumed request reads the
 // Struct values parsed when their contents were first decoded, as copies.
 func TestResumedStructs(t *testing.T) {
 	s := session.NewStore(session.DefaultLimits()).Get("k")
-	body := resumetest.Padded([]byte(geminiBody(geminiHead, geminiContents(3), ``)))
+	body := resumetest.Padded([]byte(contents.Body(contents.Head, contents.Elems(3), ``)))
 	first, err := decodeInSession(s, body, false)
 	if err != nil {
 		t.Fatal(err)
@@ -120,19 +101,10 @@ func TestResumedStructs(t *testing.T) {
 }
 
 func TestResumedLoop(t *testing.T) {
-	var bodies [][]byte
-	for rounds := range 10 {
-		bodies = append(bodies, []byte(geminiBody(geminiHead, geminiContents(rounds), `,"generationConfig":{"temperature":0.5}`)))
-	}
-	resumed.Loop(t, bodies, func(i int) int { return max(0, 2*i-1) })
+	resumed.Loop(t, contents.LoopBodies(`,"generationConfig":{"temperature":0.5}`), func(i int) int { return max(0, 2*i-1) })
 }
 
 func FuzzResumed(f *testing.F) {
-	for _, c := range RuleCases() {
-		f.Add([]byte(c.Good), []byte(c.Bad))
-		f.Add([]byte(c.Bad), []byte(c.Good))
-	}
-	base := geminiContents(3)
-	f.Add([]byte(geminiBody(geminiHead, base, ``)), []byte(geminiBody(geminiHead, append(base, geminiRound(3)...), ``)))
+	contents.Seed(f, RuleCases())
 	f.Fuzz(func(t *testing.T, prev, next []byte) { resumed.Check(t, prev, next) })
 }

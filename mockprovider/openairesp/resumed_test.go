@@ -64,67 +64,40 @@ func responsesRound(i int) []string {
 	}
 }
 
-func responsesInput(rounds int) []string {
-	items := []string{`{"role":"user","content":"weather?"}`}
-	for i := range rounds {
-		items = append(items, responsesRound(i)...)
-	}
-	return items
-}
-
-const responsesHead = `"model":"gpt-4.1","tools":[{"type":"function","name":"get_weather","parameters":{"type":"object","properties":{"city":{"type":"string"}}}}],`
-
-func responsesBody(head string, items []string, tail string) string {
-	return `{` + head + `"input":[` + strings.Join(items, ",") + `]` + tail + `}`
+var input = resumetest.Conversation{
+	Head:  `"model":"gpt-4.1","tools":[{"type":"function","name":"get_weather","parameters":{"type":"object","properties":{"city":{"type":"string"}}}}],`,
+	Array: "input", First: `{"role":"user","content":"weather?"}`, Round: responsesRound,
 }
 
 func TestResumedMatchesFullDecode(t *testing.T) {
-	base := responsesInput(5)
+	base := input.Elems(resumetest.Rounds)
 	with := func(extra ...string) []string { return append(append([]string{}, base...), extra...) }
-	next := with(responsesRound(5)...)
-	h := responsesHead
-	resumed.Run(t, responsesBody(h, base, ``), []resumetest.Case{
-		resumetest.C("identical", responsesBody(h, base, ``), true),
-		resumetest.C("next round", responsesBody(h, next, ``), true),
-		resumetest.C("instructions after the array", responsesBody(h, next, `,"instructions":"be brief","stream":true`), true),
-		resumetest.C("unknown member after the array", responsesBody(h, next, `,"inptu":[]`), true),
-		resumetest.C("input again after the array", responsesBody(h, next, `,"input":"hi"`), true),
-		resumetest.C("model again after the array", responsesBody(h, next, `,"model":"gpt-5"`), true),
-		resumetest.C("different model", responsesBody(strings.Replace(h, "gpt-4.1", "gpt-5", 1), next, ``), false),
-		resumetest.C("wrong type in the new item", responsesBody(h, with(`{"role":"user","content":5}`), ``), true),
-		resumetest.C("unknown member in the new item", responsesBody(h, with(`{"role":"user","content":"x","idx":"m"}`), ``), true),
-		resumetest.C("unknown type of the new item", responsesBody(h, with(`{"type":"nonsense"}`), ``), true),
-		resumetest.C("unpaired output", responsesBody(h, with(`{"type":"function_call_output","call_id":"call_x","output":"?"}`), ``), true),
-		resumetest.C("reference to an unknown item", responsesBody(h, with(`{"type":"item_reference","id":"fc_nope"}`), ``), true),
-		resumetest.C("duplicate member in the new item", responsesBody(h, with(`{"role":"user","content":"x","content":"y"}`), ``), true),
-		resumetest.C("trailing comma", `{`+h+`"input":[`+strings.Join(base, ",")+`,]}`, false),
-		resumetest.C("truncated", responsesBody(h, next, ``)[:len(responsesBody(h, base, ``))+30], true),
-		resumetest.C("earlier item changed", responsesBody(h, append(append(responsesInput(2), `{"role":"assistant","content":"no"}`), base[6:]...), ``), true),
-		resumetest.C("last item's end changed", responsesBody(h, append(append([]string{}, base[:len(base)-1]...), `{"type":"function_call_output","call_id":"call_4","output":"sunny 44"}`), ``), true),
-		resumetest.C("items removed", responsesBody(h, base[:4], ``), true),
-		resumetest.C("first item removed", responsesBody(h, base[1:], ``), false),
+	next := with(responsesRound(resumetest.Rounds)...)
+	h, body := input.Head, input.Body
+	resumed.Run(t, body(h, base, ``), append(input.Cases(),
+		resumetest.C("instructions after the array", body(h, next, `,"instructions":"be brief","stream":true`), true),
+		resumetest.C("unknown member after the array", body(h, next, `,"inptu":[]`), true),
+		resumetest.C("input again after the array", body(h, next, `,"input":"hi"`), true),
+		resumetest.C("model again after the array", body(h, next, `,"model":"gpt-5"`), true),
+		resumetest.C("different model", body(strings.Replace(h, "gpt-4.1", "gpt-5", 1), next, ``), false),
+		resumetest.C("wrong type in the new item", body(h, with(`{"role":"user","content":5}`), ``), true),
+		resumetest.C("unknown member in the new item", body(h, with(`{"role":"user","content":"x","idx":"m"}`), ``), true),
+		resumetest.C("unknown type of the new item", body(h, with(`{"type":"nonsense"}`), ``), true),
+		resumetest.C("unpaired output", body(h, with(`{"type":"function_call_output","call_id":"call_x","output":"?"}`), ``), true),
+		resumetest.C("reference to an unknown item", body(h, with(`{"type":"item_reference","id":"fc_nope"}`), ``), true),
+		resumetest.C("duplicate member in the new item", body(h, with(`{"role":"user","content":"x","content":"y"}`), ``), true),
+		resumetest.C("earlier item changed", body(h, append(append(input.Elems(2), `{"role":"assistant","content":"no"}`), base[6:]...), ``), true),
+		resumetest.C("last item's end changed", body(h, append(append([]string{}, base[:len(base)-1]...), `{"type":"function_call_output","call_id":"call_4","output":"sunny 44"}`), ``), true),
 		resumetest.C("input a string", `{`+h+`"input":"hi"}`, false),
-		resumetest.C("reordered keys", `{"input":[`+strings.Join(next, ",")+`],`+strings.TrimSuffix(h, ",")+`}`, false),
-		resumetest.C("empty array", responsesBody(h, nil, ``), false),
-		resumetest.C("not an object", `[1]`, false),
-	})
+	))
 }
 
 func TestResumedLoop(t *testing.T) {
-	var bodies [][]byte
-	for rounds := range 10 {
-		bodies = append(bodies, []byte(responsesBody(responsesHead, responsesInput(rounds), `,"store":false`)))
-	}
-	resumed.Loop(t, bodies, func(i int) int { return max(0, 2*i-1) })
+	resumed.Loop(t, input.LoopBodies(`,"store":false`), func(i int) int { return max(0, 2*i-1) })
 }
 
 func FuzzResumed(f *testing.F) {
-	for _, c := range RuleCases() {
-		f.Add([]byte(c.Good), []byte(c.Bad))
-		f.Add([]byte(c.Bad), []byte(c.Good))
-	}
-	base := responsesInput(3)
-	f.Add([]byte(responsesBody(responsesHead, base, ``)), []byte(responsesBody(responsesHead, append(base, responsesRound(3)...), ``)))
+	input.Seed(f, RuleCases())
 	f.Fuzz(func(t *testing.T, prev, next []byte) { resumed.Check(t, prev, next) })
 }
 
@@ -133,7 +106,7 @@ func FuzzResumed(f *testing.F) {
 // again gives.
 func TestResumedCallArguments(t *testing.T) {
 	s := session.NewStore(session.DefaultLimits()).Get("k")
-	body := resumetest.Padded([]byte(responsesBody(responsesHead, responsesInput(3), ``)))
+	body := resumetest.Padded([]byte(input.Body(input.Head, input.Elems(3), ``)))
 	if _, err := decodeInSession(exchangeIn(s), body); err != nil {
 		t.Fatal(err)
 	}

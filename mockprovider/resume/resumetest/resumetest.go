@@ -6,10 +6,12 @@ package resumetest
 import (
 	"bytes"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 
 	"github.com/toolwire/toolwire/mockprovider/resume"
+	"github.com/toolwire/toolwire/mockprovider/rules"
 	"github.com/toolwire/toolwire/mockprovider/session"
 )
 
@@ -106,4 +108,70 @@ func (d Dialect) Loop(t *testing.T, bodies [][]byte, minReused func(i int) int) 
 		}()
 	}
 	wg.Wait()
+}
+
+// Conversation builds one dialect's requests for the checks: the members
+// before the conversation array (Head, ending in a comma), the array's
+// name, its first element and the elements of tool round i.
+type Conversation struct {
+	Head, Array, First string
+	Round              func(i int) []string
+}
+
+// Elems is the array after rounds tool rounds.
+func (c Conversation) Elems(rounds int) []string {
+	out := []string{c.First}
+	for i := range rounds {
+		out = append(out, c.Round(i)...)
+	}
+	return out
+}
+
+// Body is a request: head, the array holding elems, then tail (which
+// starts with a comma when not empty).
+func (c Conversation) Body(head string, elems []string, tail string) string {
+	return `{` + head + `"` + c.Array + `":[` + strings.Join(elems, ",") + `]` + tail + `}`
+}
+
+// Rounds is the previous request of the shared cases: five tool rounds.
+const Rounds = 5
+
+// Cases are the cases every dialect's array has, each following
+// Body(Head, Elems(Rounds), ""): the next round, a broken or truncated
+// body, elements removed, the members reordered, nothing to resume.
+func (c Conversation) Cases() []Case {
+	h, base := c.Head, c.Elems(Rounds)
+	next := append(append([]string{}, base...), c.Round(Rounds)...)
+	return []Case{
+		C("identical", c.Body(h, base, ``), true),
+		C("next round", c.Body(h, next, ``), true),
+		C("trailing comma", `{`+h+`"`+c.Array+`":[`+strings.Join(base, ",")+`,]}`, false),
+		C("truncated", c.Body(h, next, ``)[:len(c.Body(h, base, ``))+30], true),
+		C("elements removed", c.Body(h, base[:4], ``), true),
+		C("first element removed", c.Body(h, base[1:], ``), false),
+		C("reordered keys", `{"`+c.Array+`":[`+strings.Join(next, ",")+`],`+strings.TrimSuffix(h, ",")+`}`, false),
+		C("empty array", c.Body(h, nil, ``), false),
+		C("not an object", `[1]`, false),
+	}
+}
+
+// LoopBodies are an agent loop's requests, 0 to 9 tool rounds, each with
+// tail after the array.
+func (c Conversation) LoopBodies(tail string) [][]byte {
+	var bodies [][]byte
+	for rounds := range 10 {
+		bodies = append(bodies, []byte(c.Body(c.Head, c.Elems(rounds), tail)))
+	}
+	return bodies
+}
+
+// Seed adds to f the fuzz seeds every dialect has: each rule case's bad
+// and good request after each other, and a request then its next round.
+func (c Conversation) Seed(f *testing.F, cases []rules.Case) {
+	for _, rc := range cases {
+		f.Add([]byte(rc.Good), []byte(rc.Bad))
+		f.Add([]byte(rc.Bad), []byte(rc.Good))
+	}
+	base := c.Elems(3)
+	f.Add([]byte(c.Body(c.Head, base, ``)), []byte(c.Body(c.Head, append(base, c.Round(3)...), ``)))
 }
