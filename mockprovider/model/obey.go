@@ -28,27 +28,7 @@ func allowed(c *conv.Conversation, name string) bool {
 func trimCalls(c *conv.Conversation, r *Reply) {
 	r.CutCall = -1
 	if len(c.Controls.AllowedTools) > 0 {
-		dropped := 0
-		parts := r.Turn.Parts[:0:0]
-		raw := map[int]string{}
-		n := 0
-		for _, p := range r.Turn.Parts {
-			if p.Kind == conv.KindCall {
-				if !allowed(c, p.Call.Name) {
-					dropped++
-					n++
-					continue
-				}
-				if text, ok := r.RawArguments[n]; ok {
-					raw[n-dropped] = text
-				}
-				n++
-			}
-			parts = append(parts, p)
-		}
-		if dropped > 0 {
-			r.Turn.Parts = parts
-			r.RawArguments = raw
+		if dropped := keepCalls(r, func(_ int, call *conv.Call) bool { return allowed(c, call.Name) }); dropped > 0 {
 			r.TrimmedCalls += dropped
 			r.Notes = append(r.Notes, fmt.Sprintf("allowed function names %v: %d call(s) of the reply to other tools not sent", c.Controls.AllowedTools, dropped))
 			if len(r.Calls()) == 0 && r.Text() == "" {
@@ -66,14 +46,14 @@ func trimCalls(c *conv.Conversation, r *Reply) {
 	case calls > 0 && c.ToolChoice.Mode == conv.ToolChoiceNone:
 		r.TrimmedCalls += calls
 		r.Notes = append(r.Notes, fmt.Sprintf("tool_choice none: %d call(s) of the reply not sent", calls))
-		keepCalls(r, 0)
+		keepCalls(r, func(int, *conv.Call) bool { return false })
 		if r.Text() == "" {
 			r.Turn.Parts = append(r.Turn.Parts, conv.Part{Kind: conv.KindText, Text: finalText(c)})
 		}
 	case calls > 1 && c.Controls.SerialCalls:
 		r.TrimmedCalls += calls - 1
 		r.Notes = append(r.Notes, fmt.Sprintf("one call a turn (parallel tool calls off): %d of %d calls not sent", calls-1, calls))
-		keepCalls(r, 1)
+		keepCalls(r, func(i int, _ *conv.Call) bool { return i == 0 })
 	}
 }
 
@@ -86,32 +66,36 @@ func limit(c *conv.Conversation, r *Reply) *Reply {
 	return r
 }
 
-// keepCalls keeps the first n calls (and their raw argument overrides).
-func keepCalls(r *Reply, n int) {
+// keepCalls keeps the calls keep accepts (by their index among the calls)
+// with their raw argument overrides, renumbered, and returns how many it
+// dropped. A reasoning item with no call left after it has nothing to
+// precede and goes too.
+func keepCalls(r *Reply, keep func(i int, call *conv.Call) bool) (dropped int) {
 	parts := r.Turn.Parts[:0:0]
-	seen := 0
+	var raw map[int]string
+	calls, kept := 0, 0
 	for _, p := range r.Turn.Parts {
 		if p.Kind == conv.KindCall {
-			if seen >= n {
-				delete(r.RawArguments, seen)
-				seen++
+			i := calls
+			calls++
+			if !keep(i, p.Call) {
 				continue
 			}
-			seen++
+			if text, ok := r.RawArguments[i]; ok {
+				if raw == nil {
+					raw = map[int]string{}
+				}
+				raw[kept] = text
+			}
+			kept++
 		}
 		parts = append(parts, p)
 	}
-	// A reasoning item with no call after it has nothing to precede.
-	if n == 0 {
-		kept := parts[:0]
-		for _, p := range parts {
-			if p.Kind != conv.KindReasoning {
-				kept = append(kept, p)
-			}
-		}
-		parts = kept
+	if calls > 0 && kept == 0 {
+		parts = slices.DeleteFunc(parts, func(p conv.Part) bool { return p.Kind == conv.KindReasoning })
 	}
-	r.Turn.Parts = parts
+	r.Turn.Parts, r.RawArguments = parts, raw
+	return calls - kept
 }
 
 // stopAtSequence ends the text at the first stop sequence it contains; the
