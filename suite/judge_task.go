@@ -269,7 +269,7 @@ func (j *judge) checkStructuredAnswer() {
 	if problem == "" {
 		return
 	}
-	sent := "the request's demand: " + describeOutput(demand)
+	sent := "the request's demand: " + demand.Describe()
 	fix := "report the final answer's text as the API sent it: the JSON value the schema asked for"
 	if !sameSchema(demand, want) {
 		sent += ", not the task's schema"
@@ -297,17 +297,6 @@ func (j *judge) lastAccepted() int {
 		}
 	}
 	return last
-}
-
-// describeOutput names a request's structured-output demand.
-func describeOutput(o *conv.Output) string {
-	if o.Kind == conv.OutputJSONObject {
-		return "JSON mode, no schema"
-	}
-	if o.Name != "" {
-		return fmt.Sprintf("schema %q", o.Name)
-	}
-	return "a schema"
 }
 
 // sameSchema reports whether the request's demand is the task's schema,

@@ -7,7 +7,10 @@
 // provider a conversation came from.
 package conv
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"fmt"
+)
 
 // Dialect names one wire protocol.
 type Dialect string
@@ -84,6 +87,18 @@ type Output struct {
 	// Schema is a JSON Schema (a dialect converts its own schema dialect,
 	// such as Gemini's OpenAPI subset, before putting it here).
 	Schema json.RawMessage `json:"schema,omitempty"`
+}
+
+// Describe names the demand in a journal note or a report: JSON mode, or
+// the schema by its name.
+func (o *Output) Describe() string {
+	switch {
+	case o.Kind == OutputJSONObject:
+		return "JSON mode, no schema"
+	case o.Name != "":
+		return fmt.Sprintf("schema %q", o.Name)
+	}
+	return "a schema"
 }
 
 // Tool is one declared function.

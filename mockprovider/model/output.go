@@ -1,16 +1,11 @@
 package model
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"strings"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
-	"github.com/toolwire/toolwire/mockprovider/internal/localschema"
+	"github.com/toolwire/toolwire/mockprovider/scenario"
 )
 
 // shapeOutput makes a final answer take the form the request asked for
@@ -42,11 +37,11 @@ func shapeOutput(syn *synthesizer, c *conv.Conversation, r *Reply, scripted any,
 	}
 	if value != nil {
 		if problem := outputProblem(out, value); problem != "" {
-			r.Notes = append(r.Notes, fmt.Sprintf("scenario error: %s: the scripted output does not match the request's %s: %s", where, outputLabel(out), problem))
+			r.Notes = append(r.Notes, fmt.Sprintf("scenario error: %s: the scripted output does not match what the request asks (%s): %s", where, out.Describe(), problem))
 		}
 	} else {
 		if where != "" && text != "" {
-			r.Notes = append(r.Notes, fmt.Sprintf("scenario error: %s: scripts free text, but the request asks for %s; sent a value built from the schema", where, outputLabel(out)))
+			r.Notes = append(r.Notes, fmt.Sprintf("scenario error: %s: scripts free text, but the request asks for %s; sent a value built from the schema", where, out.Describe()))
 		}
 		value = syn.outputValue(c, out, text)
 	}
@@ -57,17 +52,6 @@ func shapeOutput(syn *synthesizer, c *conv.Conversation, r *Reply, scripted any,
 	setText(r, string(b))
 }
 
-// outputLabel names the request's demand in a note.
-func outputLabel(out *conv.Output) string {
-	if out.Kind == conv.OutputJSONObject {
-		return "a JSON object (json_object)"
-	}
-	if out.Name != "" {
-		return fmt.Sprintf("schema %q", out.Name)
-	}
-	return "schema"
-}
-
 // outputProblem is why value does not satisfy out ("" when it does).
 func outputProblem(out *conv.Output, value any) string {
 	if out.Kind == conv.OutputJSONObject {
@@ -76,41 +60,19 @@ func outputProblem(out *conv.Output, value any) string {
 		}
 		return ""
 	}
-	if len(out.Schema) == 0 {
+	var schema map[string]any
+	if json.Unmarshal(out.Schema, &schema) != nil {
 		return ""
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(out.Schema))
-	if err != nil {
-		return ""
-	}
-	sch, err := localschema.Compile(doc, "")
+	sch, err := scenario.CompileParameters(schema)
 	if err != nil {
 		return "" // a schema the mock cannot compile is the rules' business
 	}
-	b, err := json.Marshal(value)
+	text, err := json.Marshal(value)
 	if err != nil {
 		return err.Error()
 	}
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
-	if err != nil {
-		return err.Error()
-	}
-	if err := sch.Validate(v); err != nil {
-		return firstCause(err)
-	}
-	return ""
-}
-
-// firstCause is the first leaf of a validation error, on one line.
-func firstCause(err error) string {
-	var verr *jsonschema.ValidationError
-	if !errors.As(err, &verr) {
-		return err.Error()
-	}
-	for len(verr.Causes) > 0 {
-		verr = verr.Causes[0]
-	}
-	return strings.ReplaceAll(verr.Error(), "\n", " ")
+	return scenario.TextProblem(sch, string(text))
 }
 
 // outputValue builds the answer's value: from the schema, or for JSON mode
@@ -131,7 +93,7 @@ func (s *synthesizer) outputValue(c *conv.Conversation, out *conv.Output, text s
 		return map[string]any{}
 	}
 	for _, n := range notes {
-		s.notes = append(s.notes, "output "+outputLabel(out)+": "+n)
+		s.notes = append(s.notes, "output ("+out.Describe()+"): "+n)
 	}
 	return v
 }

@@ -222,6 +222,12 @@ func (o *Output) Problem(text string) string {
 	if err != nil {
 		return "the output schema is not a valid JSON Schema: " + err.Error()
 	}
+	return TextProblem(s, text)
+}
+
+// TextProblem is why text is not a JSON value valid against s ("" when
+// it is), on one line.
+func TextProblem(s *jsonschema.Schema, text string) string {
 	v, err := jsonschema.UnmarshalJSON(strings.NewReader(text))
 	if err != nil {
 		return "not JSON: " + err.Error()
