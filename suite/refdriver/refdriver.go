@@ -23,6 +23,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"testing"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/suite/task"
@@ -115,7 +116,7 @@ func Table[R Row](rows []R) []Mistake {
 // HasHook reports whether a row (a Mistake, or a dialect's row embedding
 // one) sets any hook: a row without one would run the honest loop under
 // a mistake's name. The dialects' tests hold every row of their tables
-// to it.
+// to it (CheckHooks).
 func HasHook(row any) bool {
 	v := reflect.ValueOf(row)
 	for i := range v.NumField() {
@@ -131,6 +132,21 @@ func HasHook(row any) bool {
 		}
 	}
 	return false
+}
+
+// CheckHooks fails t unless every row of a dialect's table makes its
+// mistake (HasHook) and the honest row, Find's answer for None, makes
+// none.
+func CheckHooks[R Row](t testing.TB, table []R) {
+	t.Helper()
+	for _, r := range table {
+		if !HasHook(r) {
+			t.Errorf("%s: no hook", r.Shared().Name)
+		}
+	}
+	if HasHook(*Find(table, None)) {
+		t.Error("the honest row has a hook")
+	}
 }
 
 // Driver runs tasks on the dialects' loops.

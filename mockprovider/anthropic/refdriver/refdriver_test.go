@@ -14,16 +14,7 @@ import (
 
 // TestEveryRowMakesItsMistake: a row with no hook would run the honest
 // loop under a mistake's name.
-func TestEveryRowMakesItsMistake(t *testing.T) {
-	for _, m := range mistakes {
-		if !core.HasHook(m) {
-			t.Errorf("%s: no hook", m.Name)
-		}
-	}
-	if core.HasHook(*lookup("")) {
-		t.Error("the honest row has a hook")
-	}
-}
+func TestEveryRowMakesItsMistake(t *testing.T) { core.CheckHooks(t, mistakes) }
 
 func TestSameToolUseIDs(t *testing.T) {
 	body := []byte(`{"messages":[{"role":"user","content":"x"},

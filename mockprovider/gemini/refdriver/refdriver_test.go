@@ -13,16 +13,7 @@ import (
 
 // TestEveryRowMakesItsMistake: a row with no hook would run the honest
 // loop under a mistake's name.
-func TestEveryRowMakesItsMistake(t *testing.T) {
-	for _, m := range mistakes {
-		if !core.HasHook(m) {
-			t.Errorf("%s: no hook", m.Name)
-		}
-	}
-	if core.HasHook(*lookup("")) {
-		t.Error("the honest row has a hook")
-	}
-}
+func TestEveryRowMakesItsMistake(t *testing.T) { core.CheckHooks(t, mistakes) }
 
 func TestResultConversions(t *testing.T) {
 	r := task.CallToolResult{Content: []task.Content{{Type: "text", Text: "nope"}, {Type: "image", MimeType: "image/png", Data: "AA=="}}, IsError: true}

@@ -10,16 +10,7 @@ import (
 
 // TestEveryRowMakesItsMistake: a row with no hook would run the honest
 // loop under a mistake's name.
-func TestEveryRowMakesItsMistake(t *testing.T) {
-	for _, m := range mistakes {
-		if !core.HasHook(m) {
-			t.Errorf("%s: no hook", m.Name)
-		}
-	}
-	if core.HasHook(*lookup("")) {
-		t.Error("the honest row has a hook")
-	}
-}
+func TestEveryRowMakesItsMistake(t *testing.T) { core.CheckHooks(t, mistakes) }
 
 // TestReplayHooks: the mistakes that change which output items go back,
 // and how, against the honest replay (every item, in order, by
