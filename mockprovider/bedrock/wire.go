@@ -188,19 +188,5 @@ type SpecificToolChoice struct {
 	Name string `json:"name"`
 }
 
-// Object is a JSON object kept as sent.
-type Object jsontext.Value
-
-// UnmarshalJSONFrom keeps an object and rejects every other kind.
-func (o *Object) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	kind := dec.PeekKind()
-	v, err := dec.ReadValue()
-	if err != nil {
-		return err
-	}
-	if kind != '{' && kind != 'n' {
-		return &wirejson.InvalidError{Message: "object"}
-	}
-	*o = Object(v.Clone())
-	return nil
-}
+// Object is a JSON object (or null) kept as sent, its members unread.
+type Object = wirejson.Object

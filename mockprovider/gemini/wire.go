@@ -273,23 +273,8 @@ func unmarshalEnum(dec *jsontext.Decoder, out *string, names []string, enum stri
 	return &wirejson.InvalidError{Message: protoPackage + enum}
 }
 
-// Object is a sub-message the mock does not read: it must be a JSON
-// object (or null), its members are not checked.
-type Object jsontext.Value
-
-// UnmarshalJSONFrom keeps an object and rejects every other kind.
-func (o *Object) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	kind := dec.PeekKind()
-	v, err := dec.ReadValue()
-	if err != nil {
-		return err
-	}
-	if kind != '{' && kind != 'n' {
-		return &wirejson.InvalidError{Message: "object"}
-	}
-	*o = Object(v.Clone())
-	return nil
-}
+// Object is a JSON object (or null) kept as sent, its members unread.
+type Object = wirejson.Object
 
 // ToolConfig constrains tool use.
 type ToolConfig struct {

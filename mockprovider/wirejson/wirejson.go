@@ -269,6 +269,24 @@ func Relocate(err error, at jsontext.Pointer, offset int64) error {
 	return err
 }
 
+// Object is a sub-message a dialect keeps as sent without reading it: it
+// must be a JSON object (or null); its members are not checked.
+type Object jsontext.Value
+
+// UnmarshalJSONFrom keeps an object and rejects every other kind.
+func (o *Object) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	kind := dec.PeekKind()
+	v, err := dec.ReadValue()
+	if err != nil {
+		return err
+	}
+	if kind != '{' && kind != 'n' {
+		return &InvalidError{Message: "object"}
+	}
+	*o = Object(v.Clone())
+	return nil
+}
+
 // InvalidError is returned by a union's or enum's UnmarshalJSONFrom to
 // explain a value that has the right JSON kind but is not allowed; the
 // decoder adds the path.
