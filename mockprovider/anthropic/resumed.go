@@ -52,8 +52,8 @@ func parseInputs(ms []Message) {
 }
 
 // callArguments are a tool_use's arguments for the conversation: a copy
-// of the input parsed when its message was kept (the conversation may
-// not share what the session keeps), or else parsed now. A non-object
+// of the input parsed when its message was kept (shared: a conversation
+// is read only, see conv.Conversation), or else parsed now. A non-object
 // input gives {}, null nil.
 func (b *Block) callArguments() map[string]any {
 	if !b.inputRead {
@@ -62,5 +62,5 @@ func (b *Block) callArguments() map[string]any {
 	if b.inputArgs == nil {
 		return nil
 	}
-	return resume.CopyObject(b.inputArgs)
+	return b.inputArgs
 }

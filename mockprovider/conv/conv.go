@@ -29,6 +29,9 @@ const (
 var Dialects = []Dialect{OpenAIChat, OpenAIResponses, Anthropic, Gemini, Bedrock}
 
 // Conversation is one decoded request: what the caller declared and said.
+// It is read only once decoded: its values (call arguments, function
+// responses) may be shared with what a session keeps of earlier requests,
+// so whoever needs to change one changes a copy (CloneValue).
 type Conversation struct {
 	Dialect    Dialect    `json:"dialect"`
 	Model      string     `json:"model"`

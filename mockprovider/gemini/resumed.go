@@ -99,8 +99,8 @@ func (r *Request) structAt(i, j int) keptStruct {
 	return keptStruct{}
 }
 
-// or is the kept value, copied (the conversation may not share what the
-// session keeps), or else raw parsed.
+// or is the kept value (shared: a conversation is read only, see
+// conv.Conversation), or else raw parsed.
 func (k keptStruct) or(raw []byte) map[string]any {
 	if !k.ok {
 		return structValue(raw)
@@ -108,5 +108,5 @@ func (k keptStruct) or(raw []byte) map[string]any {
 	if k.value == nil {
 		return nil
 	}
-	return resume.CopyObject(k.value)
+	return k.value
 }

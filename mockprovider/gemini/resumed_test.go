@@ -2,6 +2,7 @@ package gemini
 
 import (
 	"fmt"
+	"reflect"
 	"testing"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
@@ -78,12 +79,12 @@ func TestResumedMatchesFullDecode(t *testing.T) {
 }
 
 // TestResumedStructs: the conversation of a resumed request reads the
-// Struct values parsed when their contents were first decoded, as copies.
+// Struct values parsed when their contents were first decoded (shared:
+// a conversation is read only) instead of parsing them again.
 func TestResumedStructs(t *testing.T) {
 	s := session.NewStore(session.DefaultLimits()).Get("k")
 	body := resumetest.Padded([]byte(contents.Body(contents.Head, contents.Elems(3), ``)))
-	first, err := decodeInSession(s, body, false)
-	if err != nil {
+	if _, err := decodeInSession(s, body, false); err != nil {
 		t.Fatal(err)
 	}
 	again, err := decodeInSession(s, body, false)
@@ -93,10 +94,9 @@ func TestResumedStructs(t *testing.T) {
 	if len(again.structs) != len(again.Contents) || again.structs[1][0] == nil {
 		t.Fatalf("structs %v", again.structs)
 	}
-	c := toConversation(again)
-	c.Turns[1].Parts[0].Call.Arguments["city"] = "changed"
-	if first.structs[1][0]["city"] != "Paris 0" || toConversation(again).Turns[1].Parts[0].Call.Arguments["city"] != "Paris 0" {
-		t.Fatal("a conversation shares the kept Struct values")
+	args := toConversation(again).Turns[1].Parts[0].Call.Arguments
+	if args["city"] != "Paris 0" || reflect.ValueOf(args).UnsafePointer() != reflect.ValueOf(again.structs[1][0]).UnsafePointer() {
+		t.Fatalf("the conversation's arguments %v are not the kept Struct value", args)
 	}
 }
 

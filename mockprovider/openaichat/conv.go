@@ -434,33 +434,14 @@ func parseArguments(v any) map[string]any {
 }
 
 // callArguments are a replayed call's arguments for the conversation:
-// a copy of those parsed when the message was read (the message may be
-// shared with other requests; the conversation is this request's own).
+// those parsed when the message was read (shared with other requests that
+// send the same message: a conversation is read only, see
+// conv.Conversation).
 func callArguments(tc ToolCall) map[string]any {
 	if tc.parsed == nil { // a view built by hand
 		return parseArguments(tc.Arguments)
 	}
-	return argumentsCopy(tc.parsed).(map[string]any)
-}
-
-// argumentsCopy copies the objects and arrays of a parsed JSON value;
-// the strings, numbers and booleans in them are values already.
-func argumentsCopy(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = argumentsCopy(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = argumentsCopy(e)
-		}
-		return out
-	}
-	return v
+	return tc.parsed
 }
 
 // normalizeNumbers is a copy of v with the decoder's json.Number values

@@ -76,12 +76,12 @@ func (r *Request) takeItems(reused []*keptItem, keep bool) (fresh []keptItem) {
 	return fresh
 }
 
-// callArguments are the call's arguments for the conversation: a copy of
-// those parsed when the item was first decoded (the conversation may not
-// share what the session keeps), or else parsed now.
+// callArguments are the call's arguments for the conversation: those
+// parsed when the item was first decoded (shared: a conversation is read
+// only, see conv.Conversation), or else parsed now.
 func (it *Item) callArguments() map[string]any {
 	if it.parsedArgs == nil {
 		return callArguments(it.Arguments)
 	}
-	return resume.CopyObject(it.parsedArgs)
+	return it.parsedArgs
 }

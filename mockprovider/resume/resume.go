@@ -307,32 +307,3 @@ func skipSpace(b []byte, i int) int {
 	}
 	return i
 }
-
-// CopyObject copies a parsed JSON object kept with an element (call
-// arguments, function responses), so a request's conversation never
-// shares a map with what the session keeps for the next one. nil stays
-// nil.
-func CopyObject(m map[string]any) map[string]any {
-	if m == nil {
-		return nil
-	}
-	return copyValue(m).(map[string]any)
-}
-
-func copyValue(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = copyValue(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = copyValue(e)
-		}
-		return out
-	}
-	return v
-}

@@ -143,19 +143,6 @@ func TestSameLoosely(t *testing.T) {
 	}
 }
 
-func TestCopyObjectIsDeep(t *testing.T) {
-	kept := map[string]any{"city": "Paris", "stops": []any{map[string]any{"n": 1.0}}}
-	c := CopyObject(kept)
-	c["city"] = "Rome"
-	c["stops"].([]any)[0].(map[string]any)["n"] = 2.0
-	if kept["city"] != "Paris" || kept["stops"].([]any)[0].(map[string]any)["n"] != 1.0 {
-		t.Fatalf("editing the copy changed what is kept: %v", kept)
-	}
-	if CopyObject(nil) != nil {
-		t.Fatal("nil must stay nil")
-	}
-}
-
 // TestPlanKeeps: a plan says whether what the dialect makes of its
 // elements is kept, exactly when Decode then keeps it, so a dialect can
 // leave out what only sharing needs.

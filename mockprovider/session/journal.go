@@ -48,7 +48,13 @@ type Entry struct {
 	// A kept entry holds its events flat, as bytes, and the request's
 	// decoded conversation; Journal() hands out copies of both.
 	flatEvents []byte
-	size       int64 // bytes charged to the store's journal budget
+	// quoteRequest and quoteResponse mark a body held as the bytes the
+	// journal gives as a JSON string (a clipped body, or one that is not
+	// JSON). Quoting waits for Journal(): a long conversation's clipped
+	// body costs more to quote than the rest of its request, and entries
+	// are recorded far more often than read.
+	quoteRequest, quoteResponse bool
+	size                        int64 // bytes charged to the store's journal budget
 }
 
 // flatten moves the events into one byte slice.
@@ -76,6 +82,12 @@ func (e *Entry) expanded() Entry {
 	out := *e
 	out.flatEvents = nil
 	out.Conversation = e.Conversation.Clone()
+	if e.quoteRequest {
+		out.Request = quote(e.Request)
+	}
+	if e.quoteResponse {
+		out.Response = quote(e.Response)
+	}
 	for b := e.flatEvents; len(b) > 0; {
 		name, rest, ok1 := readChunk(b)
 		data, rest, ok2 := readChunk(rest)
@@ -171,8 +183,8 @@ func (s *Session) Record(e Entry) int {
 	if e.Time.IsZero() {
 		e.Time = time.Now().UTC()
 	}
-	e.Request, e.Truncated = keepBody(e.Request, e.RequestRaw, s.limits.JournalBodyMax, e.Truncated)
-	e.Response, e.Truncated = keepBody(e.Response, e.ResponseRaw, s.limits.JournalBodyMax, e.Truncated)
+	e.Request, e.quoteRequest, e.Truncated = keepBody(e.Request, e.RequestRaw, s.limits.JournalBodyMax, e.Truncated)
+	e.Response, e.quoteResponse, e.Truncated = keepBody(e.Response, e.ResponseRaw, s.limits.JournalBodyMax, e.Truncated)
 	for i := range e.Events {
 		e.Events[i].Data = validUTF8(e.Events[i].Data)
 	}
@@ -271,27 +283,27 @@ func validUTF8(raw json.RawMessage) json.RawMessage {
 	return bytes.ToValidUTF8(raw, []byte("\uFFFD"))
 }
 
-// keepBody is what the journal keeps of a body: JSON as it is (clip), or
-// bytes that are not JSON as a JSON string of them, clipped to max.
-func keepBody(body json.RawMessage, raw bool, max int, truncated bool) (json.RawMessage, bool) {
+// keepBody is what the journal keeps of a body: JSON as it is, or the
+// bytes to give as a JSON string (quoted), clipped to max: bytes that are
+// not JSON, or JSON over max, which ends with "…" to say so.
+func keepBody(body json.RawMessage, raw bool, max int, truncated bool) (kept json.RawMessage, quoted, stillTruncated bool) {
 	if !raw || len(body) == 0 {
-		return clip(validUTF8(body), max, truncated)
+		body = validUTF8(body)
+		if max <= 0 || len(body) <= max {
+			return body, false, truncated
+		}
+		return append(bytes.Clone(body[:max]), "…"...), true, true
 	}
 	if max > 0 && len(body) > max {
 		body, truncated = body[:max], true
 	}
-	b, _ := json.Marshal(string(body)) // invalid UTF-8 becomes U+FFFD
-	return b, truncated
+	return bytes.Clone(body), true, truncated
 }
 
-// clip keeps raw JSON under max bytes; a clipped body is kept as a JSON
-// string so the journal stays valid JSON.
-func clip(raw json.RawMessage, max int, truncated bool) (json.RawMessage, bool) {
-	if max <= 0 || len(raw) <= max {
-		return raw, truncated
-	}
-	b, _ := json.Marshal(string(raw[:max]) + "…")
-	return b, true
+// quote is b as a JSON string; invalid UTF-8 becomes U+FFFD.
+func quote(b []byte) json.RawMessage {
+	out, _ := jsontext.AppendQuote(make([]byte, 0, len(b)+len(b)/8+2), b)
+	return out
 }
 
 // Dropped counts journal entries a session no longer holds, and the
