@@ -288,10 +288,10 @@ func validUTF8(raw json.RawMessage) json.RawMessage {
 // not JSON, or JSON over max, which ends with "…" to say so.
 func keepBody(body json.RawMessage, raw bool, max int, truncated bool) (kept json.RawMessage, quoted, stillTruncated bool) {
 	if !raw || len(body) == 0 {
-		body = validUTF8(body)
 		if max <= 0 || len(body) <= max {
-			return body, false, truncated
+			return validUTF8(body), false, truncated
 		}
+		// Quoting makes the clipped bytes valid UTF-8 (a cut rune too).
 		return append(bytes.Clone(body[:max]), "…"...), true, true
 	}
 	if max > 0 && len(body) > max {
