@@ -134,7 +134,7 @@ func enforceSignatures(r *Request, env *rules.Env) bool {
 func currentTurnStart(r *Request) int {
 	for i := len(r.Contents) - 1; i >= 0; i-- {
 		c := r.Contents[i]
-		if c.Role == roleModel || isResponseTurn(c) {
+		if c.Role == roleModel || r.shapeAt(i).isResponseTurn() {
 			continue
 		}
 		for _, p := range c.Parts {

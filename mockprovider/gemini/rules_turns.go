@@ -206,26 +206,10 @@ func checkRoles(r *Request, env *rules.Env) []rules.Violation {
 	return out
 }
 
-func countParts(c Content) (calls, responses int) {
-	for _, p := range c.Parts {
-		if p.FunctionCall != nil {
-			calls++
-		}
-		if p.FunctionResponse != nil {
-			responses++
-		}
-	}
-	return calls, responses
-}
-
-func isCallTurn(c Content) bool     { n, _ := countParts(c); return n > 0 }
-func isResponseTurn(c Content) bool { _, n := countParts(c); return n > 0 }
-func isMixed(c Content) bool        { a, b := countParts(c); return a > 0 && b > 0 }
-
 func checkMixed(r *Request, _ *rules.Env) []rules.Violation {
 	var out []rules.Violation
-	for i, c := range r.Contents {
-		if isMixed(c) {
+	for i := range r.Contents {
+		if r.shapeAt(i).isMixed() {
 			out = append(out, turnBreach(i, fmt.Sprintf("contents[%d]", i), MsgCallTurnMixed))
 		}
 	}
@@ -238,13 +222,14 @@ func checkMixed(r *Request, _ *rules.Env) []rules.Violation {
 func checkResponseAfterCall(r *Request, _ *rules.Env) []rules.Violation {
 	var out []rules.Violation
 	afterCall := false
-	for i, c := range r.Contents {
+	for i := range r.Contents {
+		shape := r.shapeAt(i)
 		switch {
-		case isCallTurn(c):
+		case shape.isCallTurn():
 			afterCall = true
-		case c.Role == roleModel:
+		case r.Contents[i].Role == roleModel:
 			afterCall = false
-		case isResponseTurn(c) && !afterCall:
+		case shape.isResponseTurn() && !afterCall:
 			out = append(out, turnBreach(i, fmt.Sprintf("contents[%d]", i), MsgResponseAfterCall))
 		}
 	}
@@ -253,19 +238,19 @@ func checkResponseAfterCall(r *Request, _ *rules.Env) []rules.Violation {
 
 func checkCallAfterUser(r *Request, _ *rules.Env) []rules.Violation {
 	var out []rules.Violation
-	for i, c := range r.Contents {
-		if !isCallTurn(c) || isMixed(c) {
+	for i := range r.Contents {
+		if shape := r.shapeAt(i); !shape.isCallTurn() || shape.isMixed() {
 			continue
 		}
 		if i == 0 {
 			out = append(out, turnBreach(i, fmt.Sprintf("contents[%d]", i), MsgCallAfterUser))
 			continue
 		}
-		prev := r.Contents[i-1]
-		if prev.Role == roleModel && isCallTurn(prev) && !isMixed(prev) {
+		prevRole, prev := r.Contents[i-1].Role, r.shapeAt(i-1)
+		if prevRole == roleModel && prev.isCallTurn() && !prev.isMixed() {
 			continue // the call turn goes on: its steps answered together
 		}
-		if prev.Role == roleModel || isCallTurn(prev) {
+		if prevRole == roleModel || prev.isCallTurn() {
 			out = append(out, turnBreach(i, fmt.Sprintf("contents[%d]", i), MsgCallAfterUser))
 		}
 	}
@@ -278,45 +263,52 @@ func checkCallAfterUser(r *Request, _ *rules.Env) []rules.Violation {
 // one run answers together (their calls in order); consecutive user
 // contents are one turn, so a run may spread its responses over several
 // contents. Several rules walk the pairs on every request, so a single
-// content's parts are not copied: callResponsePairs zips the parts.
+// content's parts are not copied (callResponsePairs zips the parts) and
+// the contents' kinds are read from their shapes, counted once.
 func answeredPairs(r *Request, visit func(run answerRun, callParts, responseParts []Part)) {
 	for i := 1; i < len(r.Contents); i++ {
-		c, prev := r.Contents[i], r.Contents[i-1]
-		if isCallTurn(c) || !isCallTurn(prev) || isMixed(prev) {
+		if prev := r.shapeAt(i - 1); r.shapeAt(i).isCallTurn() || !prev.isCallTurn() || prev.isMixed() {
 			continue
 		}
 		end := i + 1
-		for end < len(r.Contents) && r.Contents[end].Role != roleModel && !isCallTurn(r.Contents[end]) {
+		for end < len(r.Contents) && r.Contents[end].Role != roleModel && !r.shapeAt(end).isCallTurn() {
 			end++
 		}
 		run := answerRun{contents: r.Contents[i:end], start: i, first: -1}
-		responseParts := c.Parts
+		responseParts := r.Contents[i].Parts
 		if end > i+1 {
 			responseParts = nil
 			for _, u := range run.contents {
 				responseParts = append(responseParts, u.Parts...)
 			}
 		}
-		for k, u := range run.contents {
-			if isResponseTurn(u) {
-				run.first = i + k
-				break
+		for k := i; k < end; k++ {
+			shape := r.shapeAt(k)
+			if run.first < 0 && shape.isResponseTurn() {
+				run.first = k
 			}
+			run.responses += shape.responses
 		}
 		i = end - 1
 		if run.first < 0 {
 			continue // unanswered: nothing to pair
 		}
-		callParts := prev.Parts
 		first := run.start - 1
-		for first > 0 && r.Contents[first-1].Role == roleModel && isCallTurn(r.Contents[first-1]) && !isMixed(r.Contents[first-1]) {
+		for first > 0 && r.Contents[first-1].Role == roleModel {
+			if shape := r.shapeAt(first - 1); !shape.isCallTurn() || shape.isMixed() {
+				break
+			}
 			first--
 		}
+		callParts := r.Contents[first].Parts
 		if first < run.start-1 {
 			callParts = nil
 			for _, step := range r.Contents[first:run.start] {
 				callParts = append(callParts, step.Parts...)
 			}
+		}
+		for k := first; k < run.start; k++ {
+			run.calls += r.shapeAt(k).calls
 		}
 		visit(run, callParts, responseParts)
 	}
@@ -327,7 +319,14 @@ func answeredPairs(r *Request, visit func(run answerRun, callParts, responsePart
 type answerRun struct {
 	contents     []Content
 	start, first int
+	// calls and responses count the functionCall parts of the call turn
+	// and the functionResponse parts of the run.
+	calls, responses int
 }
+
+// answersAll reports whether the run has as many responses as its call
+// turn has calls.
+func (run answerRun) answersAll() bool { return run.calls == run.responses }
 
 // locate maps the k-th part of the run's joined parts to its content and
 // part index in the request.
@@ -373,18 +372,10 @@ func nextPart(parts []Part, from int, match func(*Part) bool) int {
 	return i
 }
 
-// sameCount reports whether a call turn and its response turn have as
-// many functionCall parts as functionResponse parts.
-func sameCount(callParts, responseParts []Part) bool {
-	calls, _ := countParts(Content{Parts: callParts})
-	_, responses := countParts(Content{Parts: responseParts})
-	return calls == responses
-}
-
 func checkResponseCount(r *Request, _ *rules.Env) []rules.Violation {
 	var out []rules.Violation
 	answeredPairs(r, func(run answerRun, callParts, responseParts []Part) {
-		if !sameCount(callParts, responseParts) {
+		if !run.answersAll() {
 			out = append(out, turnBreach(run.first, fmt.Sprintf("contents[%d]", run.first), MsgResponseCount))
 		}
 	})
@@ -394,7 +385,7 @@ func checkResponseCount(r *Request, _ *rules.Env) []rules.Violation {
 func checkResponseOrder(r *Request, _ *rules.Env) []rules.Violation {
 	var out []rules.Violation
 	answeredPairs(r, func(run answerRun, callParts, responseParts []Part) {
-		if !sameCount(callParts, responseParts) || matchedByID(callParts, responseParts) {
+		if !run.answersAll() || matchedByID(callParts, responseParts) {
 			return
 		}
 		for z := pairsOf(callParts, responseParts); z.next(); {
@@ -436,7 +427,7 @@ func matchedByID(callParts, responseParts []Part) bool {
 func checkResponseOrderByID(r *Request, _ *rules.Env) []rules.Violation {
 	var out []rules.Violation
 	answeredPairs(r, func(run answerRun, callParts, responseParts []Part) {
-		if !sameCount(callParts, responseParts) || !matchedByID(callParts, responseParts) {
+		if !run.answersAll() || !matchedByID(callParts, responseParts) {
 			return
 		}
 		for z := pairsOf(callParts, responseParts); z.next(); {
@@ -453,7 +444,7 @@ func checkResponseOrderByID(r *Request, _ *rules.Env) []rules.Violation {
 func checkResponseID(r *Request, _ *rules.Env) []rules.Violation {
 	var out []rules.Violation
 	answeredPairs(r, func(run answerRun, callParts, responseParts []Part) {
-		if !sameCount(callParts, responseParts) || matchedByID(callParts, responseParts) {
+		if !run.answersAll() || matchedByID(callParts, responseParts) {
 			return
 		}
 		for z := pairsOf(callParts, responseParts); z.next(); {

@@ -53,9 +53,10 @@ type Request struct {
 	SSE bool `json:"-"`
 	// BodyLen is the size of the body, what the prompt estimate counts.
 	BodyLen int `json:"-"`
-	// structs are the contents' Struct values parsed once and kept by
-	// the session (resumed.go): per content, per part.
-	structs [][]map[string]any `json:"-"`
+	// derived is what the conversation and the rules read of each
+	// content, made once (derived.go); a session keeps it with the
+	// content for the requests that resend it (resumed.go).
+	derived []contentDerived `json:"-"`
 	// Unknown lists the members a lenient decode skipped.
 	Unknown []unknownMember `json:"-"`
 }
