@@ -55,10 +55,11 @@ func toConversation(req *Request) *conv.Conversation {
 			c.Controls.AllowedTools = fc.AllowedFunctionNames
 		}
 	}
-	if len(req.Contents) > 0 {
-		c.Turns = make([]conv.Turn, len(req.Contents))
+	if len(req.turns) == len(req.Contents) {
+		c.Turns = req.turns
+	} else {
 		for i := range req.Contents {
-			c.Turns[i] = req.turnAt(i)
+			c.Turns = append(c.Turns, toTurn(&req.Contents[i]))
 		}
 	}
 	return c

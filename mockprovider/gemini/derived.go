@@ -2,70 +2,73 @@ package gemini
 
 import "github.com/toolwire/toolwire/mockprovider/conv"
 
-// contentDerived is what the conversation and the rules read of one
-// content. It depends on that content alone, so it is made once, when the
-// content is decoded, and a session keeps it with the content: a request
-// resending a long conversation copies it instead of making it again.
-// Read only once made (the turn's values are shared with every
+// A content's conversation turn and its shape (what the rules ask of its
+// parts) depend on that content alone, so they are made once, when the
+// content is decoded, and a session keeps them with the content: a
+// request resending a long conversation copies them instead of making
+// them again. Read only once made (a turn's values are shared with every
 // conversation built from it; a conversation is read only).
-type contentDerived struct {
-	turn  conv.Turn
-	shape contentShape
-}
 
-// contentShape is what the turn rules ask of a content's parts, counted
-// once: the pairing rules look at every content of every request.
+// contentShape is what the rules ask of a content's parts, found once:
+// the rules look at every content of every request, and a content with
+// nothing a part-by-part rule reports is passed over by it.
 type contentShape struct {
 	calls, responses int // functionCall and functionResponse parts
+	// callsWithoutID counts the functionCall parts with no id.
+	callsWithoutID int
+	// emptyPart: a part with no data; multimodal: a functionResponse
+	// with parts; notStruct: a call's args or a response's response that
+	// is not a Struct (an object).
+	emptyPart, multimodal, notStruct bool
 }
 
 func (s contentShape) isCallTurn() bool     { return s.calls > 0 }
 func (s contentShape) isResponseTurn() bool { return s.responses > 0 }
 func (s contentShape) isMixed() bool        { return s.calls > 0 && s.responses > 0 }
 
-func deriveContent(c *Content) contentDerived {
-	return contentDerived{turn: toTurn(c), shape: shapeOf(c)}
-}
-
 func shapeOf(c *Content) contentShape {
 	var s contentShape
 	for j := range c.Parts {
-		if c.Parts[j].FunctionCall != nil {
+		p := &c.Parts[j]
+		if fc := p.FunctionCall; fc != nil {
 			s.calls++
+			if fc.ID == "" {
+				s.callsWithoutID++
+			}
+			s.notStruct = s.notStruct || !isStructValue(fc.Args)
 		}
-		if c.Parts[j].FunctionResponse != nil {
+		if fr := p.FunctionResponse; fr != nil {
 			s.responses++
+			s.multimodal = s.multimodal || len(fr.Parts) > 0
+			s.notStruct = s.notStruct || !isStructValue(fr.Response)
 		}
+		s.emptyPart = s.emptyPart || !p.hasData()
 	}
 	return s
 }
 
-// derive makes what is derived of every content of a request decoded
-// whole.
+// derive makes the turns and shapes of a request decoded whole.
 func (r *Request) derive() {
 	if len(r.Contents) == 0 {
 		return
 	}
-	r.derived = make([]contentDerived, len(r.Contents))
+	r.turns = make([]conv.Turn, len(r.Contents))
+	r.shapes = make([]contentShape, len(r.Contents))
 	for i := range r.Contents {
-		r.derived[i] = deriveContent(&r.Contents[i])
+		r.turns[i] = toTurn(&r.Contents[i])
+		r.shapes[i] = shapeOf(&r.Contents[i])
 	}
 }
 
-// hasDerived reports whether r.derived describes r.Contents (a request
-// built by hand has none).
-func (r *Request) hasDerived() bool { return len(r.derived) == len(r.Contents) }
-
-func (r *Request) shapeAt(i int) contentShape {
-	if r.hasDerived() {
-		return r.derived[i].shape
+// contentShapes is the shape of each content (made now for a request
+// built by hand).
+func (r *Request) contentShapes() []contentShape {
+	if len(r.shapes) == len(r.Contents) {
+		return r.shapes
 	}
-	return shapeOf(&r.Contents[i])
-}
-
-func (r *Request) turnAt(i int) conv.Turn {
-	if r.hasDerived() {
-		return r.derived[i].turn
+	shapes := make([]contentShape, len(r.Contents))
+	for i := range r.Contents {
+		shapes[i] = shapeOf(&r.Contents[i])
 	}
-	return toTurn(&r.Contents[i])
+	return shapes
 }

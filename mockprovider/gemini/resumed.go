@@ -3,6 +3,7 @@ package gemini
 import (
 	"net/http"
 
+	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/resume"
 	"github.com/toolwire/toolwire/mockprovider/session"
 	"github.com/toolwire/toolwire/mockprovider/wire"
@@ -16,7 +17,8 @@ import (
 // that resend it.
 type keptContent struct {
 	content Content
-	derived contentDerived
+	turn    conv.Turn
+	shape   contentShape
 }
 
 // contentsKept declares what sessions keep of their last request's
@@ -49,22 +51,26 @@ func decodeInSession(s *session.Session, body []byte, lenient bool) (*Request, *
 		}
 		fresh := make([]keptContent, len(req.Contents))
 		for i := range req.Contents {
-			fresh[i] = keptContent{content: req.Contents[i], derived: deriveContent(&req.Contents[i])}
+			c := &req.Contents[i]
+			fresh[i] = keptContent{content: *c, turn: toTurn(c), shape: shapeOf(c)}
 		}
 		n := len(plan.Reused) + len(fresh)
 		if n > 0 {
-			req.derived = make([]contentDerived, 0, n)
+			req.turns = make([]conv.Turn, 0, n)
+			req.shapes = make([]contentShape, 0, n)
 		}
 		if len(plan.Reused) > 0 {
 			all := make([]Content, 0, n)
 			for _, k := range plan.Reused {
 				all = append(all, k.content)
-				req.derived = append(req.derived, k.derived)
+				req.turns = append(req.turns, k.turn)
+				req.shapes = append(req.shapes, k.shape)
 			}
 			req.Contents = append(all, req.Contents...)
 		}
 		for _, k := range fresh {
-			req.derived = append(req.derived, k.derived)
+			req.turns = append(req.turns, k.turn)
+			req.shapes = append(req.shapes, k.shape)
 		}
 		return req, fresh, nil
 	})

@@ -89,8 +89,8 @@ func TestResumedDerivedShared(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(again.derived) != len(again.Contents) {
-		t.Fatalf("%d contents derived of %d", len(again.derived), len(again.Contents))
+	if len(again.turns) != len(again.Contents) || len(again.shapes) != len(again.Contents) {
+		t.Fatalf("%d turns and %d shapes for %d contents", len(again.turns), len(again.shapes), len(again.Contents))
 	}
 	was, is := toConversation(first).Turns[1].Parts, toConversation(again).Turns[1].Parts
 	if is[0].Call.Arguments["city"] != "Paris 0" || &was[0] != &is[0] {

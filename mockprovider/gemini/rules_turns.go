@@ -207,9 +207,10 @@ func checkRoles(r *Request, env *rules.Env) []rules.Violation {
 }
 
 func checkMixed(r *Request, _ *rules.Env) []rules.Violation {
+	shapes := r.contentShapes()
 	var out []rules.Violation
 	for i := range r.Contents {
-		if r.shapeAt(i).isMixed() {
+		if shapes[i].isMixed() {
 			out = append(out, turnBreach(i, fmt.Sprintf("contents[%d]", i), MsgCallTurnMixed))
 		}
 	}
@@ -220,10 +221,11 @@ func checkMixed(r *Request, _ *rules.Env) []rules.Violation {
 // contents that follow a call turn, up to the next model turn (the API
 // reads consecutive user contents as one turn).
 func checkResponseAfterCall(r *Request, _ *rules.Env) []rules.Violation {
+	shapes := r.contentShapes()
 	var out []rules.Violation
 	afterCall := false
 	for i := range r.Contents {
-		shape := r.shapeAt(i)
+		shape := &shapes[i]
 		switch {
 		case shape.isCallTurn():
 			afterCall = true
@@ -237,16 +239,17 @@ func checkResponseAfterCall(r *Request, _ *rules.Env) []rules.Violation {
 }
 
 func checkCallAfterUser(r *Request, _ *rules.Env) []rules.Violation {
+	shapes := r.contentShapes()
 	var out []rules.Violation
 	for i := range r.Contents {
-		if shape := r.shapeAt(i); !shape.isCallTurn() || shape.isMixed() {
+		if shape := &shapes[i]; !shape.isCallTurn() || shape.isMixed() {
 			continue
 		}
 		if i == 0 {
 			out = append(out, turnBreach(i, fmt.Sprintf("contents[%d]", i), MsgCallAfterUser))
 			continue
 		}
-		prevRole, prev := r.Contents[i-1].Role, r.shapeAt(i-1)
+		prevRole, prev := r.Contents[i-1].Role, &shapes[i-1]
 		if prevRole == roleModel && prev.isCallTurn() && !prev.isMixed() {
 			continue // the call turn goes on: its steps answered together
 		}
@@ -266,12 +269,13 @@ func checkCallAfterUser(r *Request, _ *rules.Env) []rules.Violation {
 // content's parts are not copied (callResponsePairs zips the parts) and
 // the contents' kinds are read from their shapes, counted once.
 func answeredPairs(r *Request, visit func(run answerRun, callParts, responseParts []Part)) {
+	shapes := r.contentShapes()
 	for i := 1; i < len(r.Contents); i++ {
-		if prev := r.shapeAt(i - 1); r.shapeAt(i).isCallTurn() || !prev.isCallTurn() || prev.isMixed() {
+		if prev := &shapes[i-1]; shapes[i].isCallTurn() || !prev.isCallTurn() || prev.isMixed() {
 			continue
 		}
 		end := i + 1
-		for end < len(r.Contents) && r.Contents[end].Role != roleModel && !r.shapeAt(end).isCallTurn() {
+		for end < len(r.Contents) && r.Contents[end].Role != roleModel && !shapes[end].isCallTurn() {
 			end++
 		}
 		run := answerRun{contents: r.Contents[i:end], start: i, first: -1}
@@ -283,7 +287,7 @@ func answeredPairs(r *Request, visit func(run answerRun, callParts, responsePart
 			}
 		}
 		for k := i; k < end; k++ {
-			shape := r.shapeAt(k)
+			shape := &shapes[k]
 			if run.first < 0 && shape.isResponseTurn() {
 				run.first = k
 			}
@@ -295,7 +299,7 @@ func answeredPairs(r *Request, visit func(run answerRun, callParts, responsePart
 		}
 		first := run.start - 1
 		for first > 0 && r.Contents[first-1].Role == roleModel {
-			if shape := r.shapeAt(first - 1); !shape.isCallTurn() || shape.isMixed() {
+			if shape := &shapes[first-1]; !shape.isCallTurn() || shape.isMixed() {
 				break
 			}
 			first--
@@ -308,7 +312,9 @@ func answeredPairs(r *Request, visit func(run answerRun, callParts, responsePart
 			}
 		}
 		for k := first; k < run.start; k++ {
-			run.calls += r.shapeAt(k).calls
+			shape := &shapes[k]
+			run.calls += shape.calls
+			run.callsWithoutID += shape.callsWithoutID
 		}
 		visit(run, callParts, responseParts)
 	}
@@ -322,6 +328,7 @@ type answerRun struct {
 	// calls and responses count the functionCall parts of the call turn
 	// and the functionResponse parts of the run.
 	calls, responses int
+	callsWithoutID   int // calls with no id
 }
 
 // answersAll reports whether the run has as many responses as its call
@@ -385,7 +392,7 @@ func checkResponseCount(r *Request, _ *rules.Env) []rules.Violation {
 func checkResponseOrder(r *Request, _ *rules.Env) []rules.Violation {
 	var out []rules.Violation
 	answeredPairs(r, func(run answerRun, callParts, responseParts []Part) {
-		if !run.answersAll() || matchedByID(callParts, responseParts) {
+		if !run.answersAll() || run.matchedByID(callParts, responseParts) {
 			return
 		}
 		for z := pairsOf(callParts, responseParts); z.next(); {
@@ -401,7 +408,10 @@ func checkResponseOrder(r *Request, _ *rules.Env) []rules.Violation {
 
 // matchedByID reports a batch whose calls all carry ids and whose
 // responses name each of them once: the API can pair them in any order.
-func matchedByID(callParts, responseParts []Part) bool {
+func (run answerRun) matchedByID(callParts, responseParts []Part) bool {
+	if run.callsWithoutID > 0 {
+		return false
+	}
 	ids := map[string]int{}
 	for _, p := range callParts {
 		if p.FunctionCall != nil {
@@ -427,7 +437,7 @@ func matchedByID(callParts, responseParts []Part) bool {
 func checkResponseOrderByID(r *Request, _ *rules.Env) []rules.Violation {
 	var out []rules.Violation
 	answeredPairs(r, func(run answerRun, callParts, responseParts []Part) {
-		if !run.answersAll() || !matchedByID(callParts, responseParts) {
+		if !run.answersAll() || !run.matchedByID(callParts, responseParts) {
 			return
 		}
 		for z := pairsOf(callParts, responseParts); z.next(); {
@@ -444,8 +454,8 @@ func checkResponseOrderByID(r *Request, _ *rules.Env) []rules.Violation {
 func checkResponseID(r *Request, _ *rules.Env) []rules.Violation {
 	var out []rules.Violation
 	answeredPairs(r, func(run answerRun, callParts, responseParts []Part) {
-		if !run.answersAll() || matchedByID(callParts, responseParts) {
-			return
+		if !run.answersAll() || run.callsWithoutID == run.calls || run.matchedByID(callParts, responseParts) {
+			return // no call has an id to echo, or every response echoes one
 		}
 		for z := pairsOf(callParts, responseParts); z.next(); {
 			if fc, fr := z.pair(); fc.ID != "" && fr.ID != fc.ID {
