@@ -55,23 +55,32 @@ func toConversation(req *Request) *conv.Conversation {
 			c.Controls.AllowedTools = fc.AllowedFunctionNames
 		}
 	}
-	for i, content := range req.Contents {
-		turn := conv.Turn{Role: conv.User}
-		if content.Role == roleModel {
-			turn.Role = conv.Assistant
+	if len(req.turns) == len(req.Contents) {
+		c.Turns = req.turns
+	} else {
+		for i := range req.Contents {
+			c.Turns = append(c.Turns, toTurn(&req.Contents[i]))
 		}
-		if len(content.Parts) > 1 {
-			// Sized once: appending grew a many-parts turn through copies.
-			turn.Parts = make([]conv.Part, 0, len(content.Parts))
-		}
-		for j, p := range content.Parts {
-			if cp, ok := toPart(p, req.structAt(i, j)); ok {
-				turn.Parts = append(turn.Parts, cp)
-			}
-		}
-		c.Turns = append(c.Turns, turn)
 	}
 	return c
+}
+
+// toTurn is content c as the conversation reads it.
+func toTurn(c *Content) conv.Turn {
+	turn := conv.Turn{Role: conv.User}
+	if c.Role == roleModel {
+		turn.Role = conv.Assistant
+	}
+	if len(c.Parts) > 1 {
+		// Sized once: appending grew a many-parts turn through copies.
+		turn.Parts = make([]conv.Part, 0, len(c.Parts))
+	}
+	for j := range c.Parts {
+		if cp, ok := toPart(&c.Parts[j]); ok {
+			turn.Parts = append(turn.Parts, cp)
+		}
+	}
+	return turn
 }
 
 // Response MIME types that constrain the answer's text
@@ -124,10 +133,10 @@ func (p Part) signature() string {
 	return p.ThoughtSignature.Text
 }
 
-func toPart(p Part, kept keptStruct) (conv.Part, bool) {
+func toPart(p *Part) (conv.Part, bool) {
 	switch {
 	case p.FunctionCall != nil:
-		args := kept.or(p.FunctionCall.Args)
+		args := structValue(p.FunctionCall.Args)
 		if args == nil {
 			args = map[string]any{}
 		}
@@ -135,7 +144,7 @@ func toPart(p Part, kept keptStruct) (conv.Part, bool) {
 	case p.FunctionResponse != nil:
 		fr := p.FunctionResponse
 		res := &conv.Result{CallID: fr.ID, Name: fr.Name}
-		if obj := kept.or(fr.Response); obj != nil {
+		if obj := structValue(fr.Response); obj != nil {
 			res.Structured = obj
 			// Google's convention: an "error" key (and no "output") reports
 			// a failed call.

@@ -113,6 +113,7 @@ func decodeRequest(d decoder, lenient bool) (*Request, *wire.APIError) {
 	}
 	req.Unknown = unknown
 	req.BodyLen = len(d.body)
+	req.derive()
 	return req, nil
 }
 

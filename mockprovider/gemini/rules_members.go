@@ -147,15 +147,24 @@ func checkContents(r *Request, _ *rules.Env) []rules.Violation {
 // checkPartHasData reports the first empty part only: a body of a million
 // empty parts must not cost a million violations.
 func checkPartHasData(r *Request, _ *rules.Env) []rules.Violation {
+	shapes := r.contentShapes()
 	for i, c := range r.Contents {
-		for j, p := range c.Parts {
-			if p.Text == nil && p.InlineData == nil && p.FileData == nil && p.FunctionCall == nil && p.FunctionResponse == nil &&
-				p.ExecutableCode == nil && p.CodeExecutionResult == nil && p.ToolCall == nil && p.ToolResponse == nil {
+		if !shapes[i].emptyPart {
+			continue
+		}
+		for j := range c.Parts {
+			if !c.Parts[j].hasData() {
 				return []rules.Violation{memberBreach(fmt.Sprintf("contents[%d].parts[%d]", i, j), fmt.Sprintf(msgPartNoData, i, j))}
 			}
 		}
 	}
 	return nil
+}
+
+// hasData reports whether the part carries one of the data fields.
+func (p *Part) hasData() bool {
+	return p.Text != nil || p.InlineData != nil || p.FileData != nil || p.FunctionCall != nil || p.FunctionResponse != nil ||
+		p.ExecutableCode != nil || p.CodeExecutionResult != nil || p.ToolCall != nil || p.ToolResponse != nil
 }
 
 func checkFunctionNames(r *Request, _ *rules.Env) []rules.Violation {

@@ -140,7 +140,11 @@ func inline(mime, name string) string {
 
 // eachMultimodal visits every functionResponse that has parts.
 func eachMultimodal(r *Request, visit func(i, j int, fr *FunctionResponse)) {
+	shapes := r.contentShapes()
 	for i, c := range r.Contents {
+		if !shapes[i].multimodal {
+			continue
+		}
 		for j, p := range c.Parts {
 			if p.FunctionResponse != nil && len(p.FunctionResponse.Parts) > 0 {
 				visit(i, j, p.FunctionResponse)

@@ -198,8 +198,12 @@ func structValueError(raw []byte, parent, field string) string {
 }
 
 func checkResponseObject(r *Request, _ *rules.Env) []rules.Violation {
+	shapes := r.contentShapes()
 	var out []rules.Violation
 	for i, c := range r.Contents {
+		if !shapes[i].notStruct {
+			continue
+		}
 		for j, p := range c.Parts {
 			if p.FunctionResponse == nil {
 				continue
@@ -215,8 +219,12 @@ func checkResponseObject(r *Request, _ *rules.Env) []rules.Violation {
 }
 
 func checkArgsObject(r *Request, _ *rules.Env) []rules.Violation {
+	shapes := r.contentShapes()
 	var out []rules.Violation
 	for i, c := range r.Contents {
+		if !shapes[i].notStruct {
+			continue
+		}
 		for j, p := range c.Parts {
 			if p.FunctionCall == nil {
 				continue

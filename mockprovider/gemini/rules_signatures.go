@@ -132,9 +132,10 @@ func enforceSignatures(r *Request, env *rules.Env) bool {
 // content (text or media, not a function response): the Gemini 3 "current
 // turn" whose calls are validated.
 func currentTurnStart(r *Request) int {
+	shapes := r.contentShapes()
 	for i := len(r.Contents) - 1; i >= 0; i-- {
 		c := r.Contents[i]
-		if c.Role == roleModel || isResponseTurn(c) {
+		if c.Role == roleModel || shapes[i].isResponseTurn() {
 			continue
 		}
 		for _, p := range c.Parts {

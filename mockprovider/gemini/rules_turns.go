@@ -206,26 +206,11 @@ func checkRoles(r *Request, env *rules.Env) []rules.Violation {
 	return out
 }
 
-func countParts(c Content) (calls, responses int) {
-	for _, p := range c.Parts {
-		if p.FunctionCall != nil {
-			calls++
-		}
-		if p.FunctionResponse != nil {
-			responses++
-		}
-	}
-	return calls, responses
-}
-
-func isCallTurn(c Content) bool     { n, _ := countParts(c); return n > 0 }
-func isResponseTurn(c Content) bool { _, n := countParts(c); return n > 0 }
-func isMixed(c Content) bool        { a, b := countParts(c); return a > 0 && b > 0 }
-
 func checkMixed(r *Request, _ *rules.Env) []rules.Violation {
+	shapes := r.contentShapes()
 	var out []rules.Violation
-	for i, c := range r.Contents {
-		if isMixed(c) {
+	for i := range r.Contents {
+		if shapes[i].isMixed() {
 			out = append(out, turnBreach(i, fmt.Sprintf("contents[%d]", i), MsgCallTurnMixed))
 		}
 	}
@@ -236,15 +221,17 @@ func checkMixed(r *Request, _ *rules.Env) []rules.Violation {
 // contents that follow a call turn, up to the next model turn (the API
 // reads consecutive user contents as one turn).
 func checkResponseAfterCall(r *Request, _ *rules.Env) []rules.Violation {
+	shapes := r.contentShapes()
 	var out []rules.Violation
 	afterCall := false
-	for i, c := range r.Contents {
+	for i := range r.Contents {
+		shape := &shapes[i]
 		switch {
-		case isCallTurn(c):
+		case shape.isCallTurn():
 			afterCall = true
-		case c.Role == roleModel:
+		case r.Contents[i].Role == roleModel:
 			afterCall = false
-		case isResponseTurn(c) && !afterCall:
+		case shape.isResponseTurn() && !afterCall:
 			out = append(out, turnBreach(i, fmt.Sprintf("contents[%d]", i), MsgResponseAfterCall))
 		}
 	}
@@ -252,20 +239,21 @@ func checkResponseAfterCall(r *Request, _ *rules.Env) []rules.Violation {
 }
 
 func checkCallAfterUser(r *Request, _ *rules.Env) []rules.Violation {
+	shapes := r.contentShapes()
 	var out []rules.Violation
-	for i, c := range r.Contents {
-		if !isCallTurn(c) || isMixed(c) {
+	for i := range r.Contents {
+		if shape := &shapes[i]; !shape.isCallTurn() || shape.isMixed() {
 			continue
 		}
 		if i == 0 {
 			out = append(out, turnBreach(i, fmt.Sprintf("contents[%d]", i), MsgCallAfterUser))
 			continue
 		}
-		prev := r.Contents[i-1]
-		if prev.Role == roleModel && isCallTurn(prev) && !isMixed(prev) {
+		prevRole, prev := r.Contents[i-1].Role, &shapes[i-1]
+		if prevRole == roleModel && prev.isCallTurn() && !prev.isMixed() {
 			continue // the call turn goes on: its steps answered together
 		}
-		if prev.Role == roleModel || isCallTurn(prev) {
+		if prevRole == roleModel || prev.isCallTurn() {
 			out = append(out, turnBreach(i, fmt.Sprintf("contents[%d]", i), MsgCallAfterUser))
 		}
 	}
@@ -278,45 +266,55 @@ func checkCallAfterUser(r *Request, _ *rules.Env) []rules.Violation {
 // one run answers together (their calls in order); consecutive user
 // contents are one turn, so a run may spread its responses over several
 // contents. Several rules walk the pairs on every request, so a single
-// content's parts are not copied: callResponsePairs zips the parts.
+// content's parts are not copied (callResponsePairs zips the parts) and
+// the contents' kinds are read from their shapes, counted once.
 func answeredPairs(r *Request, visit func(run answerRun, callParts, responseParts []Part)) {
+	shapes := r.contentShapes()
 	for i := 1; i < len(r.Contents); i++ {
-		c, prev := r.Contents[i], r.Contents[i-1]
-		if isCallTurn(c) || !isCallTurn(prev) || isMixed(prev) {
+		if prev := &shapes[i-1]; shapes[i].isCallTurn() || !prev.isCallTurn() || prev.isMixed() {
 			continue
 		}
 		end := i + 1
-		for end < len(r.Contents) && r.Contents[end].Role != roleModel && !isCallTurn(r.Contents[end]) {
+		for end < len(r.Contents) && r.Contents[end].Role != roleModel && !shapes[end].isCallTurn() {
 			end++
 		}
 		run := answerRun{contents: r.Contents[i:end], start: i, first: -1}
-		responseParts := c.Parts
+		responseParts := r.Contents[i].Parts
 		if end > i+1 {
 			responseParts = nil
 			for _, u := range run.contents {
 				responseParts = append(responseParts, u.Parts...)
 			}
 		}
-		for k, u := range run.contents {
-			if isResponseTurn(u) {
-				run.first = i + k
-				break
+		for k := i; k < end; k++ {
+			shape := &shapes[k]
+			if run.first < 0 && shape.isResponseTurn() {
+				run.first = k
 			}
+			run.responses += shape.responses
 		}
 		i = end - 1
 		if run.first < 0 {
 			continue // unanswered: nothing to pair
 		}
-		callParts := prev.Parts
 		first := run.start - 1
-		for first > 0 && r.Contents[first-1].Role == roleModel && isCallTurn(r.Contents[first-1]) && !isMixed(r.Contents[first-1]) {
+		for first > 0 && r.Contents[first-1].Role == roleModel {
+			if shape := &shapes[first-1]; !shape.isCallTurn() || shape.isMixed() {
+				break
+			}
 			first--
 		}
+		callParts := r.Contents[first].Parts
 		if first < run.start-1 {
 			callParts = nil
 			for _, step := range r.Contents[first:run.start] {
 				callParts = append(callParts, step.Parts...)
 			}
+		}
+		for k := first; k < run.start; k++ {
+			shape := &shapes[k]
+			run.calls += shape.calls
+			run.callsWithoutID += shape.callsWithoutID
 		}
 		visit(run, callParts, responseParts)
 	}
@@ -327,7 +325,15 @@ func answeredPairs(r *Request, visit func(run answerRun, callParts, responsePart
 type answerRun struct {
 	contents     []Content
 	start, first int
+	// calls and responses count the functionCall parts of the call turn
+	// and the functionResponse parts of the run.
+	calls, responses int
+	callsWithoutID   int // calls with no id
 }
+
+// answersAll reports whether the run has as many responses as its call
+// turn has calls.
+func (run answerRun) answersAll() bool { return run.calls == run.responses }
 
 // locate maps the k-th part of the run's joined parts to its content and
 // part index in the request.
@@ -373,18 +379,10 @@ func nextPart(parts []Part, from int, match func(*Part) bool) int {
 	return i
 }
 
-// sameCount reports whether a call turn and its response turn have as
-// many functionCall parts as functionResponse parts.
-func sameCount(callParts, responseParts []Part) bool {
-	calls, _ := countParts(Content{Parts: callParts})
-	_, responses := countParts(Content{Parts: responseParts})
-	return calls == responses
-}
-
 func checkResponseCount(r *Request, _ *rules.Env) []rules.Violation {
 	var out []rules.Violation
 	answeredPairs(r, func(run answerRun, callParts, responseParts []Part) {
-		if !sameCount(callParts, responseParts) {
+		if !run.answersAll() {
 			out = append(out, turnBreach(run.first, fmt.Sprintf("contents[%d]", run.first), MsgResponseCount))
 		}
 	})
@@ -394,7 +392,7 @@ func checkResponseCount(r *Request, _ *rules.Env) []rules.Violation {
 func checkResponseOrder(r *Request, _ *rules.Env) []rules.Violation {
 	var out []rules.Violation
 	answeredPairs(r, func(run answerRun, callParts, responseParts []Part) {
-		if !sameCount(callParts, responseParts) || matchedByID(callParts, responseParts) {
+		if !run.answersAll() || run.matchedByID(callParts, responseParts) {
 			return
 		}
 		for z := pairsOf(callParts, responseParts); z.next(); {
@@ -410,7 +408,10 @@ func checkResponseOrder(r *Request, _ *rules.Env) []rules.Violation {
 
 // matchedByID reports a batch whose calls all carry ids and whose
 // responses name each of them once: the API can pair them in any order.
-func matchedByID(callParts, responseParts []Part) bool {
+func (run answerRun) matchedByID(callParts, responseParts []Part) bool {
+	if run.callsWithoutID > 0 {
+		return false
+	}
 	ids := map[string]int{}
 	for _, p := range callParts {
 		if p.FunctionCall != nil {
@@ -436,7 +437,7 @@ func matchedByID(callParts, responseParts []Part) bool {
 func checkResponseOrderByID(r *Request, _ *rules.Env) []rules.Violation {
 	var out []rules.Violation
 	answeredPairs(r, func(run answerRun, callParts, responseParts []Part) {
-		if !sameCount(callParts, responseParts) || !matchedByID(callParts, responseParts) {
+		if !run.answersAll() || !run.matchedByID(callParts, responseParts) {
 			return
 		}
 		for z := pairsOf(callParts, responseParts); z.next(); {
@@ -453,8 +454,8 @@ func checkResponseOrderByID(r *Request, _ *rules.Env) []rules.Violation {
 func checkResponseID(r *Request, _ *rules.Env) []rules.Violation {
 	var out []rules.Violation
 	answeredPairs(r, func(run answerRun, callParts, responseParts []Part) {
-		if !sameCount(callParts, responseParts) || matchedByID(callParts, responseParts) {
-			return
+		if !run.answersAll() || run.callsWithoutID == run.calls || run.matchedByID(callParts, responseParts) {
+			return // no call has an id to echo, or every response echoes one
 		}
 		for z := pairsOf(callParts, responseParts); z.next(); {
 			if fc, fr := z.pair(); fc.ID != "" && fr.ID != fc.ID {

@@ -52,8 +52,10 @@ func decodeCountTokens(body []byte, lenient bool) (*Request, *wire.APIError) {
 		req.Unknown = append(unknown, req.Unknown...)
 		return req, nil
 	}
-	return &Request{Contents: ct.Contents, SystemInstruction: ct.SystemInstruction, Tools: ct.Tools,
-		GenerationConfig: ct.GenerationConfig, Unknown: unknown, BodyLen: len(body)}, nil
+	req := &Request{Contents: ct.Contents, SystemInstruction: ct.SystemInstruction, Tools: ct.Tools,
+		GenerationConfig: ct.GenerationConfig, Unknown: unknown, BodyLen: len(body)}
+	req.derive()
+	return req, nil
 }
 
 // encodeCount answers countTokens.

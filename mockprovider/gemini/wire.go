@@ -7,6 +7,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/wirejson"
 )
 
@@ -53,9 +54,11 @@ type Request struct {
 	SSE bool `json:"-"`
 	// BodyLen is the size of the body, what the prompt estimate counts.
 	BodyLen int `json:"-"`
-	// structs are the contents' Struct values parsed once and kept by
-	// the session (resumed.go): per content, per part.
-	structs [][]map[string]any `json:"-"`
+	// turns and shapes are what the conversation and the rules read of
+	// each content, made once (derived.go); a session keeps them with
+	// the content for the requests that resend it (resumed.go).
+	turns  []conv.Turn    `json:"-"`
+	shapes []contentShape `json:"-"`
 	// Unknown lists the members a lenient decode skipped.
 	Unknown []unknownMember `json:"-"`
 }
