@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
+	"github.com/toolwire/toolwire/mockprovider/session"
 	"github.com/toolwire/toolwire/mockprovider/wire"
 	"github.com/toolwire/toolwire/mockprovider/wirejson"
 )
@@ -22,7 +23,11 @@ const (
 
 // Decode reads the path's model and the body.
 func (d *Dialect) Decode(x *dialect.Exchange, body []byte) (any, *conv.Conversation, *wire.APIError) {
-	req, aerr := decodeBody(body)
+	var s *session.Session
+	if x != nil {
+		s = x.Session
+	}
+	req, aerr := decodeInSession(s, body)
 	if aerr != nil {
 		return nil, nil, aerr
 	}
@@ -37,6 +42,15 @@ func (d *Dialect) Decode(x *dialect.Exchange, body []byte) (any, *conv.Conversat
 // Bedrock's REST-JSON front end answers a ValidationException, and no
 // capture shows its text for each kind.
 func decodeBody(body []byte) (*Request, *wire.APIError) {
+	if req, ok := decodeStrict(body); ok {
+		req.BodyLen = len(body)
+		return req, nil
+	}
+	return decodeLenient(body)
+}
+
+// decodeLenient is decodeBody for a body decodeStrict refused.
+func decodeLenient(body []byte) (*Request, *wire.APIError) {
 	req := &Request{BodyLen: len(body)}
 	if len(bytes.TrimSpace(body)) == 0 {
 		return req, nil
@@ -47,6 +61,17 @@ func decodeBody(body []byte) (*Request, *wire.APIError) {
 	}
 	req.Unknown = unknown
 	return req, nil
+}
+
+// decodeStrict decodes a body that has no unknown member (ok false: it has
+// one, or does not decode): the lenient decode's result without the
+// second, strict pass that lists unknown members.
+func decodeStrict(doc []byte) (*Request, bool) {
+	req := new(Request)
+	if _, err := wirejson.Decode(doc, req, wirejson.Options{}); err != nil {
+		return nil, false
+	}
+	return req, true
 }
 
 func decodeError(e *wirejson.Error) *wire.APIError {
@@ -102,19 +127,27 @@ func toConversation(r *Request) *conv.Conversation {
 			}
 		}
 	}
+	if len(r.turns) == len(r.Messages) {
+		c.Turns = r.turns
+		return c
+	}
 	for _, m := range r.Messages {
-		turn := conv.Turn{Role: conv.User}
-		if m.Role == roleAssistant {
-			turn.Role = conv.Assistant
-		}
-		for _, b := range m.Content {
-			if p, ok := toPart(b); ok {
-				turn.Parts = append(turn.Parts, p)
-			}
-		}
-		c.Turns = append(c.Turns, turn)
+		c.Turns = append(c.Turns, toTurn(m))
 	}
 	return c
+}
+
+func toTurn(m Message) conv.Turn {
+	turn := conv.Turn{Role: conv.User}
+	if m.Role == roleAssistant {
+		turn.Role = conv.Assistant
+	}
+	for _, b := range m.Content {
+		if p, ok := toPart(b); ok {
+			turn.Parts = append(turn.Parts, p)
+		}
+	}
+	return turn
 }
 
 const (

@@ -3,6 +3,7 @@ package bedrock
 import (
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/wirejson"
 )
 
@@ -38,6 +39,10 @@ type Request struct {
 	BodyLen int `json:"-"`
 	// Unknown lists the members a lenient decode skipped.
 	Unknown [][]string `json:"-"`
+
+	// turns are the conversation turns of Messages kept by the session
+	// (nil: made from Messages).
+	turns []conv.Turn
 }
 
 // Message is one turn: role user or assistant.
