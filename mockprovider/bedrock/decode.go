@@ -127,8 +127,11 @@ func toConversation(r *Request) *conv.Conversation {
 			}
 		}
 	}
-	if len(r.turns) == len(r.Messages) {
-		c.Turns = r.turns
+	if len(r.kept) == len(r.Messages) && len(r.kept) > 0 {
+		c.Turns = make([]conv.Turn, 0, len(r.kept))
+		for _, k := range r.kept {
+			c.Turns = append(c.Turns, k.turn)
+		}
 		return c
 	}
 	for _, m := range r.Messages {

@@ -5,19 +5,22 @@ import (
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/resume"
+	"github.com/toolwire/toolwire/mockprovider/rules"
 	"github.com/toolwire/toolwire/mockprovider/session"
 	"github.com/toolwire/toolwire/mockprovider/wire"
 )
 
 // keptMessage is what a session keeps of one message of its last request
-// (package resume): the message as decoded and its conversation turn,
-// whose tool inputs and JSON results were parsed once — converting them
-// again was a quarter of a long conversation's cost. Shared read only by
-// the requests that resend it (a conversation is read only, see
+// (package resume): the message as decoded, its conversation turn, whose
+// tool inputs and JSON results were parsed once — converting them again
+// was a quarter of a long conversation's cost — and its violations of the
+// rules that check one message at a time (messageChecks). Shared read
+// only by the requests that resend it (a conversation is read only, see
 // conv.Conversation).
 type keptMessage struct {
-	message Message
-	turn    conv.Turn
+	message    Message
+	turn       conv.Turn
+	violations [messageSlots][]rules.Violation
 }
 
 // messagesKept declares what sessions keep of their last request's
@@ -43,9 +46,6 @@ func decodeInSession(s *session.Session, body []byte) (*Request, *wire.APIError)
 			return req, nil, nil
 		}
 		fresh := make([]keptMessage, len(req.Messages))
-		for i, m := range req.Messages {
-			fresh[i] = keptMessage{message: m, turn: toTurn(m)}
-		}
 		if len(plan.Reused) > 0 {
 			messages := make([]Message, 0, len(plan.Reused)+len(fresh))
 			for _, k := range plan.Reused {
@@ -53,14 +53,16 @@ func decodeInSession(s *session.Session, body []byte) (*Request, *wire.APIError)
 			}
 			req.Messages = append(messages, req.Messages...)
 		}
-		if len(req.Messages) > 0 {
-			req.turns = make([]conv.Turn, 0, len(req.Messages))
-			for _, k := range plan.Reused {
-				req.turns = append(req.turns, k.turn)
-			}
-			for _, k := range fresh {
-				req.turns = append(req.turns, k.turn)
-			}
+		if len(req.Messages) == 0 {
+			return req, fresh, nil
+		}
+		req.kept = make([]*keptMessage, 0, len(req.Messages))
+		req.kept = append(req.kept, plan.Reused...)
+		for j := range fresh {
+			i := len(plan.Reused) + j
+			m := req.Messages[i]
+			fresh[j] = keptMessage{message: m, turn: toTurn(m), violations: messageViolations(req.Messages, i)}
+			req.kept = append(req.kept, &fresh[j])
 		}
 		return req, fresh, nil
 	})

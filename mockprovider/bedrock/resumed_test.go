@@ -29,9 +29,9 @@ func outcomeOf(req *Request, err *wire.APIError) any {
 		out.Violations = rules.Run(ruleSet.Rules(), req, &rules.Env{Options: rules.DefaultOptions()})
 		out.Conv = toConversation(req)
 		out.Reply, out.ModelErr = (&model.Engine{}).Next(out.Conv, "")
-		// The turns the session kept are compared through the
+		// The messages the session kept are compared through the
 		// conversation.
-		req.turns = nil
+		req.kept = nil
 	}
 	return out
 }
@@ -84,6 +84,45 @@ func TestResumedMatchesFullDecode(t *testing.T) {
 	))
 }
 
+// TestResumedBreaches: the violations of the rules that check one message
+// at a time, kept with the messages that break them, are those a full
+// decode finds, for the reused messages and the new ones.
+func TestResumedBreaches(t *testing.T) {
+	broken := []string{
+		askWeather,
+		// tool-use-id-pattern, and roles-alternate after it.
+		`{"role":"assistant","content":[{"toolUse":{"toolUseId":"a/b","name":"get_weather","input":{}}}]}`,
+		// tool-results-alone, tool-uses-answered.
+		`{"role":"user","content":[{"toolResult":{"toolUseId":"x","content":[{"text":"t"}]}},{"text":"and?"}]}`,
+		`{"role":"assistant","content":[{"text":"ok"}]}`,
+		// tool-result-count, error-result-content, json-result-object.
+		`{"role":"user","content":[{"toolResult":{"toolUseId":"y","status":"error","content":[]}},{"toolResult":{"toolUseId":"z","content":[{"json":[1]}]}}]}`,
+	}
+	h, body := messages.Head, messages.Body
+	with := func(extra ...string) []string { return append(append([]string{}, broken...), extra...) }
+	want := map[string]bool{}
+	req, aerr := decodeBody(resumetest.Padded([]byte(body(h, broken, ``))))
+	if aerr != nil {
+		t.Fatal(aerr)
+	}
+	for _, v := range outcomeOf(req, nil).(outcome).Violations {
+		want[v.Rule] = true
+	}
+	for _, id := range []string{"bedrock.tool-use-id-pattern", "bedrock.tool-results-alone", "bedrock.tool-uses-answered",
+		"bedrock.tool-result-count", "bedrock.error-result-content", "bedrock.json-result-object"} {
+		if !want[id] {
+			t.Fatalf("the broken conversation does not break %s", id)
+		}
+	}
+	resumed.Run(t, body(h, broken, ``), []resumetest.Case{
+		resumetest.C("identical", body(h, broken, ``), true),
+		resumetest.C("next round", body(h, with(bedrockRound(0)...), ``), true),
+		resumetest.C("a breach in the new message", body(h, with(`{"role":"assistant","content":[{"toolUse":{"toolUseId":"","name":"get_weather","input":{}}}]}`), ``), true),
+		resumetest.C("the answer to a kept call", body(h, append(append([]string{}, broken[:2]...), `{"role":"user","content":[{"toolResult":{"toolUseId":"a/b","content":[{"text":"t"}]}}]}`), ``), true),
+		resumetest.C("breaches mended", body(h, append([]string{broken[0]}, bedrockRound(0)...), ``), true),
+	})
+}
+
 // TestResumedAfterUnknownMembers: a request with unknown members is not
 // kept (the lenient decode lists them over the whole body), so the next
 // one, which resends them, lists them too.
@@ -115,8 +154,8 @@ func TestResumedTurns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(again.turns) != len(again.Messages) {
-		t.Fatalf("%d turns kept for %d messages", len(again.turns), len(again.Messages))
+	if len(again.kept) != len(again.Messages) {
+		t.Fatalf("%d messages kept of %d", len(again.kept), len(again.Messages))
 	}
 	was, now := toConversation(first).Turns[1].Parts[0].Call, toConversation(again).Turns[1].Parts[0].Call
 	if now.Arguments["city"] != "Paris 0" || now != was {

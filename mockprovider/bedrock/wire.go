@@ -3,7 +3,6 @@ package bedrock
 import (
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/wirejson"
 )
 
@@ -40,9 +39,9 @@ type Request struct {
 	// Unknown lists the members a lenient decode skipped.
 	Unknown [][]string `json:"-"`
 
-	// turns are the conversation turns of Messages kept by the session
-	// (nil: made from Messages).
-	turns []conv.Turn
+	// kept are what the session keeps of each of Messages, one for one
+	// (nil: the conversation and the message checks read Messages).
+	kept []*keptMessage
 }
 
 // Message is one turn: role user or assistant.
