@@ -10,24 +10,10 @@ import (
 // The tools: declared well, named well, present when the conversation
 // uses them.
 
-var toolNamePattern = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
-
-// validToolUseID reports whether id matches ^[a-zA-Z0-9_.:-]{1,64}$: a
-// loop rather than a regular expression, which took half of a long
-// conversation's time (one id per toolUse and toolResult, every request).
-func validToolUseID(id string) bool {
-	if len(id) == 0 || len(id) > 64 {
-		return false
-	}
-	for i := range len(id) {
-		switch c := id[i]; {
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '_', c == '.', c == ':', c == '-':
-		default:
-			return false
-		}
-	}
-	return true
-}
+var (
+	toolNamePattern  = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
+	toolUseIDPattern = regexp.MustCompile(`^[a-zA-Z0-9_.:-]{1,64}$`)
+)
 
 var RuleToolNamePattern = "bedrock.tool-name-pattern"
 
@@ -154,7 +140,7 @@ func toolUseIDBreaches(ms []Message, i int) []rules.Violation {
 		default:
 			continue
 		}
-		if !validToolUseID(id) {
+		if !toolUseIDPattern.MatchString(id) {
 			path := fmt.Sprintf("messages.%d.content.%d.%s.toolUseId", i, j, member)
 			out = append(out, rules.Violation{Order: rules.At(rules.PhaseRequest, 1), Path: path,
 				Message: fmt.Sprintf("toolUseId %q at %s is not 1-64 characters of [a-zA-Z0-9_.:-]", id, path)})
