@@ -36,20 +36,11 @@ func (d *Dialect) Decode(x *dialect.Exchange, body []byte) (any, *conv.Conversat
 	return req, toConversation(req), nil
 }
 
-// decodeBody reads the body into a Request. Members the request does not
+// decodeLenient reads the body into a Request. Members the request does not
 // define are skipped and kept for known-fields to journal (no capture shows
 // Converse refusing one). The wording of decoding errors is inferred:
 // Bedrock's REST-JSON front end answers a ValidationException, and no
 // capture shows its text for each kind.
-func decodeBody(body []byte) (*Request, *wire.APIError) {
-	if req, ok := decodeStrict(body); ok {
-		req.BodyLen = len(body)
-		return req, nil
-	}
-	return decodeLenient(body)
-}
-
-// decodeLenient is decodeBody for a body decodeStrict refused.
 func decodeLenient(body []byte) (*Request, *wire.APIError) {
 	req := &Request{BodyLen: len(body)}
 	if len(bytes.TrimSpace(body)) == 0 {
@@ -64,8 +55,8 @@ func decodeLenient(body []byte) (*Request, *wire.APIError) {
 }
 
 // decodeStrict decodes a body that has no unknown member (ok false: it has
-// one, or does not decode): the lenient decode's result without the
-// second, strict pass that lists unknown members.
+// one, or does not decode): decodeLenient's result without its second,
+// strict pass that lists unknown members.
 func decodeStrict(doc []byte) (*Request, bool) {
 	req := new(Request)
 	if _, err := wirejson.Decode(doc, req, wirejson.Options{}); err != nil {

@@ -28,8 +28,10 @@ type keptMessage struct {
 var messagesKept = resume.New[keptMessage]("messages")
 
 // decodeInSession decodes a Converse body, reusing the messages s's last
-// one shares with it byte for byte. Only a body without unknown members
-// is resumed or kept: the lenient decode lists them over the whole body.
+// one shares with it byte for byte (s nil: the body is decoded whole). It
+// decodes strictly first, and leniently only a body that has unknown
+// members or errors: only a body without unknown members is resumed or
+// kept, as the lenient decode lists them over the whole body.
 func decodeInSession(s *session.Session, body []byte) (*Request, *wire.APIError) {
 	return resume.Decode(messagesKept, s, body, func(plan resume.Plan[keptMessage]) (*Request, []keptMessage, *wire.APIError) {
 		req, ok := decodeStrict(plan.Doc)

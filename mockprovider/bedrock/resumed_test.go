@@ -38,7 +38,7 @@ func outcomeOf(req *Request, err *wire.APIError) any {
 
 var resumed = resumetest.Dialect{
 	InSession: func(s *session.Session, body []byte) any { return outcomeOf(decodeInSession(s, body)) },
-	Alone:     func(body []byte) any { return outcomeOf(decodeBody(body)) },
+	Alone:     func(body []byte) any { return outcomeOf(decodeLenient(body)) },
 	Reused:    func(s *session.Session, body []byte) int { return len(messagesKept.Begin(s, body).Reused) },
 }
 
@@ -101,7 +101,7 @@ func TestResumedBreaches(t *testing.T) {
 	h, body := messages.Head, messages.Body
 	with := func(extra ...string) []string { return append(append([]string{}, broken...), extra...) }
 	want := map[string]bool{}
-	req, aerr := decodeBody(resumetest.Padded([]byte(body(h, broken, ``))))
+	req, aerr := decodeInSession(nil, resumetest.Padded([]byte(body(h, broken, ``))))
 	if aerr != nil {
 		t.Fatal(aerr)
 	}
@@ -134,7 +134,7 @@ func TestResumedAfterUnknownMembers(t *testing.T) {
 	if reused := resumed.Check(t, []byte(prev), []byte(next)); reused != 0 {
 		t.Fatalf("%d messages reused from a request with unknown members", reused)
 	}
-	req, err := decodeBody([]byte(next))
+	req, err := decodeInSession(nil, []byte(next))
 	if err != nil || len(req.Unknown) != 1 {
 		t.Fatalf("unknown %v, err %v", req.Unknown, err)
 	}
@@ -174,7 +174,7 @@ func FuzzResumed(f *testing.F) {
 
 // FuzzDecodeStrictFirst: decoding strictly first, and leniently only a
 // body the strict decode refuses, decides what the lenient decode alone
-// decides.
+// decides (the decode before sessions resumed it).
 func FuzzDecodeStrictFirst(f *testing.F) {
 	for _, c := range RuleCases() {
 		f.Add([]byte(c.Bad))
@@ -182,7 +182,7 @@ func FuzzDecodeStrictFirst(f *testing.F) {
 	}
 	f.Add([]byte(`{"messages":[{"role":"user","content":[{"text":"x","z":1,"a":{"b":2}}]}],"y":[]}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
-		got, gotErr := decodeBody(body)
+		got, gotErr := decodeInSession(nil, body)
 		want, wantErr := decodeLenient(body)
 		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotErr, wantErr) {
 			t.Fatalf("body %q\ngot  %+v %v\nwant %+v %v", body, got, gotErr, want, wantErr)
