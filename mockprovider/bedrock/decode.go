@@ -9,7 +9,6 @@ import (
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
-	"github.com/toolwire/toolwire/mockprovider/session"
 	"github.com/toolwire/toolwire/mockprovider/wire"
 	"github.com/toolwire/toolwire/mockprovider/wirejson"
 )
@@ -23,11 +22,7 @@ const (
 
 // Decode reads the path's model and the body.
 func (d *Dialect) Decode(x *dialect.Exchange, body []byte) (any, *conv.Conversation, *wire.APIError) {
-	var s *session.Session
-	if x != nil {
-		s = x.Session
-	}
-	req, aerr := decodeInSession(s, body)
+	req, aerr := decodeInSession(x.Session, body)
 	if aerr != nil {
 		return nil, nil, aerr
 	}
