@@ -22,7 +22,7 @@ const (
 
 // Decode reads the path's model and the body.
 func (d *Dialect) Decode(x *dialect.Exchange, body []byte) (any, *conv.Conversation, *wire.APIError) {
-	req, aerr := decodeBody(body)
+	req, aerr := decodeInSession(x.Session, body)
 	if aerr != nil {
 		return nil, nil, aerr
 	}
@@ -31,12 +31,12 @@ func (d *Dialect) Decode(x *dialect.Exchange, body []byte) (any, *conv.Conversat
 	return req, toConversation(req), nil
 }
 
-// decodeBody reads the body into a Request. Members the request does not
+// decodeLenient reads the body into a Request. Members the request does not
 // define are skipped and kept for known-fields to journal (no capture shows
 // Converse refusing one). The wording of decoding errors is inferred:
 // Bedrock's REST-JSON front end answers a ValidationException, and no
 // capture shows its text for each kind.
-func decodeBody(body []byte) (*Request, *wire.APIError) {
+func decodeLenient(body []byte) (*Request, *wire.APIError) {
 	req := &Request{BodyLen: len(body)}
 	if len(bytes.TrimSpace(body)) == 0 {
 		return req, nil
@@ -47,6 +47,17 @@ func decodeBody(body []byte) (*Request, *wire.APIError) {
 	}
 	req.Unknown = unknown
 	return req, nil
+}
+
+// decodeStrict decodes a body that has no unknown member (ok false: it has
+// one, or does not decode): decodeLenient's result without its second,
+// strict pass that lists unknown members.
+func decodeStrict(doc []byte) (*Request, bool) {
+	req := new(Request)
+	if _, err := wirejson.Decode(doc, req, wirejson.Options{}); err != nil {
+		return nil, false
+	}
+	return req, true
 }
 
 func decodeError(e *wirejson.Error) *wire.APIError {
@@ -102,19 +113,30 @@ func toConversation(r *Request) *conv.Conversation {
 			}
 		}
 	}
+	if len(r.kept) == len(r.Messages) && len(r.kept) > 0 {
+		c.Turns = make([]conv.Turn, 0, len(r.kept))
+		for _, k := range r.kept {
+			c.Turns = append(c.Turns, k.turn)
+		}
+		return c
+	}
 	for _, m := range r.Messages {
-		turn := conv.Turn{Role: conv.User}
-		if m.Role == roleAssistant {
-			turn.Role = conv.Assistant
-		}
-		for _, b := range m.Content {
-			if p, ok := toPart(b); ok {
-				turn.Parts = append(turn.Parts, p)
-			}
-		}
-		c.Turns = append(c.Turns, turn)
+		c.Turns = append(c.Turns, toTurn(m))
 	}
 	return c
+}
+
+func toTurn(m Message) conv.Turn {
+	turn := conv.Turn{Role: conv.User}
+	if m.Role == roleAssistant {
+		turn.Role = conv.Assistant
+	}
+	for _, b := range m.Content {
+		if p, ok := toPart(b); ok {
+			turn.Parts = append(turn.Parts, p)
+		}
+	}
+	return turn
 }
 
 const (

@@ -25,6 +25,59 @@ func declareRules() *rules.Set[Request] {
 	return s
 }
 
+// The rules that check one message at a time, reading it and the one
+// before it only. A message's violations of each are made once, when it
+// is decoded, and kept with it by the session (keptMessage), so a message
+// a long conversation resends is not checked again; the message before it
+// is resent with it (package resume reuses a prefix of the messages).
+const (
+	slotToolUseID = iota
+	slotResultsAlone
+	slotResultCount
+	slotUsesAnswered
+	slotErrorResult
+	slotJSONResult
+	messageSlots
+)
+
+// messageChecks are their checks, by slot: the violations of message i
+// of ms.
+var messageChecks = [messageSlots]func(ms []Message, i int) []rules.Violation{
+	slotToolUseID:    toolUseIDBreaches,
+	slotResultsAlone: resultsAloneBreaches,
+	slotResultCount:  resultCountBreaches,
+	slotUsesAnswered: usesAnsweredBreaches,
+	slotErrorResult:  errorResultBreaches,
+	slotJSONResult:   jsonResultBreaches,
+}
+
+// messageViolations are message i's violations of every rule in
+// messageChecks.
+func messageViolations(ms []Message, i int) (out [messageSlots][]rules.Violation) {
+	for slot, check := range messageChecks {
+		out[slot] = check(ms, i)
+	}
+	return out
+}
+
+// eachMessage is the check of the rule in slot: its violations of each
+// message in order, as kept or made now.
+func eachMessage(slot int) func(*Request, *rules.Env) []rules.Violation {
+	return func(r *Request, _ *rules.Env) []rules.Violation {
+		var out []rules.Violation
+		if len(r.kept) == len(r.Messages) {
+			for _, k := range r.kept {
+				out = append(out, k.violations[slot]...)
+			}
+			return out
+		}
+		for i := range r.Messages {
+			out = append(out, messageChecks[slot](r.Messages, i)...)
+		}
+		return out
+	}
+}
+
 // Rules returns the catalog entries.
 func (d *Dialect) Rules() []rules.Rule { return ruleSet.Rules() }
 

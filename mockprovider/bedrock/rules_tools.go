@@ -70,28 +70,7 @@ func toolRules(s *rules.Set[Request]) {
 		Cases: []rules.Case{{Name: "an id with a slash", Path: casePath,
 			Bad:  body(weatherTool, askWeather, assistant(toolUse("call/1", "get_weather")), user(toolResult("call/1"))),
 			Good: body(weatherTool, askWeather, assistant(toolUse("call_1", "get_weather")), user(toolResult("call_1")))}},
-	}, func(r *Request, _ *rules.Env) []rules.Violation {
-		var out []rules.Violation
-		for i, m := range r.Messages {
-			for j, b := range m.Content {
-				id, member := "", ""
-				switch {
-				case b.ToolUse != nil:
-					id, member = b.ToolUse.ToolUseID, "toolUse"
-				case b.ToolResult != nil:
-					id, member = b.ToolResult.ToolUseID, "toolResult"
-				default:
-					continue
-				}
-				if !toolUseIDPattern.MatchString(id) {
-					path := fmt.Sprintf("messages.%d.content.%d.%s.toolUseId", i, j, member)
-					out = append(out, rules.Violation{Order: rules.At(rules.PhaseRequest, 1), Path: path,
-						Message: fmt.Sprintf("toolUseId %q at %s is not 1-64 characters of [a-zA-Z0-9_.:-]", id, path)})
-				}
-			}
-		}
-		return out
-	})
+	}, eachMessage(slotToolUseID))
 
 	s.Add(rules.Rule{ID: "bedrock.tool-names-unique", Level: rules.SHOULD, Family: "shapes",
 		Summary: "Each tool is declared once: two toolSpecs with one name leave the model two tools it cannot tell apart.",
@@ -145,4 +124,27 @@ func toolRules(s *rules.Set[Request]) {
 		}
 		return nil
 	})
+}
+
+// toolUseIDBreaches checks the ids of message i's toolUse and toolResult
+// blocks (tool-use-id-pattern).
+func toolUseIDBreaches(ms []Message, i int) []rules.Violation {
+	var out []rules.Violation
+	for j, b := range ms[i].Content {
+		id, member := "", ""
+		switch {
+		case b.ToolUse != nil:
+			id, member = b.ToolUse.ToolUseID, "toolUse"
+		case b.ToolResult != nil:
+			id, member = b.ToolResult.ToolUseID, "toolResult"
+		default:
+			continue
+		}
+		if !toolUseIDPattern.MatchString(id) {
+			path := fmt.Sprintf("messages.%d.content.%d.%s.toolUseId", i, j, member)
+			out = append(out, rules.Violation{Order: rules.At(rules.PhaseRequest, 1), Path: path,
+				Message: fmt.Sprintf("toolUseId %q at %s is not 1-64 characters of [a-zA-Z0-9_.:-]", id, path)})
+		}
+	}
+	return out
 }

@@ -63,26 +63,7 @@ func turnRules(s *rules.Set[Request]) {
 			Bad:        body(weatherTool, askWeather, callParis, user(toolResult("tooluse_01"), `{"text":"Now summarise."}`)),
 			Good:       body(weatherTool, askWeather, callParis, resultParis),
 			WantStatus: 400, WantMessage: "messages.2.content: Conversation blocks and tool result blocks cannot be provided in the same turn."}},
-	}, func(r *Request, _ *rules.Env) []rules.Violation {
-		var out []rules.Violation
-		for i, m := range r.Messages {
-			results, other := 0, 0
-			for _, b := range m.Content {
-				switch {
-				case b.ToolResult != nil:
-					results++
-				case b.CachePoint != nil:
-				default:
-					other++
-				}
-			}
-			if results > 0 && other > 0 {
-				path := fmt.Sprintf("messages.%d.content", i)
-				out = append(out, turnBreach(i, path, path+": Conversation blocks and tool result blocks cannot be provided in the same turn."))
-			}
-		}
-		return out
-	})
+	}, eachMessage(slotResultsAlone))
 
 	s.Add(rules.Rule{ID: "bedrock.tool-result-count", Level: rules.MUST, Family: "pairing",
 		Summary: "A message holds no more toolResult blocks than the turn before it made toolUse calls.",
@@ -94,24 +75,7 @@ func turnRules(s *rules.Set[Request]) {
 			Bad:        body(weatherTool, askWeather, callParis, user(toolResult("tooluse_01"), toolResult("tooluse_02"))),
 			Good:       body(weatherTool, askWeather, assistant(toolUse("tooluse_01", "get_weather"), toolUse("tooluse_02", "get_weather")), user(toolResult("tooluse_01"), toolResult("tooluse_02"))),
 			WantStatus: 400, WantMessage: "The number of toolResult blocks at messages.2.content exceeds the number of toolUse blocks of previous turn."}},
-	}, func(r *Request, _ *rules.Env) []rules.Violation {
-		var out []rules.Violation
-		for i, m := range r.Messages {
-			results := count(m, func(b Block) bool { return b.ToolResult != nil })
-			if results == 0 {
-				continue
-			}
-			calls := 0
-			if i > 0 {
-				calls = count(r.Messages[i-1], func(b Block) bool { return b.ToolUse != nil })
-			}
-			if results > calls {
-				out = append(out, turnBreach(i, fmt.Sprintf("messages.%d.content", i),
-					fmt.Sprintf("The number of toolResult blocks at messages.%d.content exceeds the number of toolUse blocks of previous turn.", i)))
-			}
-		}
-		return out
-	})
+	}, eachMessage(slotResultCount))
 
 	s.Add(rules.Rule{ID: "bedrock.tool-uses-answered", Level: rules.MUST, Family: "pairing",
 		Summary: "The user message after a turn with toolUse calls holds a toolResult for each of their toolUseIds: results split over several messages, left out or sent under another id are refused, naming the ids without one.",
@@ -125,31 +89,7 @@ func turnRules(s *rules.Set[Request]) {
 				user(toolResult("tooluse_01")), user(toolResult("tooluse_02"))),
 			Good:       body(weatherTool, askWeather, assistant(toolUse("tooluse_01", "get_weather"), toolUse("tooluse_02", "get_weather")), user(toolResult("tooluse_01"), toolResult("tooluse_02"))),
 			WantStatus: 400, WantMessage: "Expected toolResult blocks at messages.2.content for the following Ids: tooluse_02"}},
-	}, func(r *Request, _ *rules.Env) []rules.Violation {
-		var out []rules.Violation
-		for i := 1; i < len(r.Messages); i++ {
-			if r.Messages[i].Role != roleUser {
-				continue
-			}
-			answered := map[string]bool{}
-			for _, b := range r.Messages[i].Content {
-				if b.ToolResult != nil {
-					answered[b.ToolResult.ToolUseID] = true
-				}
-			}
-			var missing []string
-			for _, b := range r.Messages[i-1].Content {
-				if b.ToolUse != nil && !answered[b.ToolUse.ToolUseID] {
-					missing = append(missing, b.ToolUse.ToolUseID)
-				}
-			}
-			if len(missing) > 0 {
-				path := fmt.Sprintf("messages.%d.content", i)
-				out = append(out, turnBreach(i, path, "Expected toolResult blocks at "+path+" for the following Ids: "+strings.Join(missing, ", ")))
-			}
-		}
-		return out
-	})
+	}, eachMessage(slotUsesAnswered))
 
 	s.Add(rules.Rule{ID: "bedrock.error-result-content", Level: rules.MUST, Family: "results",
 		Summary: "A toolResult with status error carries content saying what went wrong.",
@@ -160,18 +100,7 @@ func turnRules(s *rules.Set[Request]) {
 			Bad:        body(weatherTool, askWeather, callParis, user(`{"toolResult":{"toolUseId":"tooluse_01","content":[],"status":"error"}}`)),
 			Good:       body(weatherTool, askWeather, callParis, user(`{"toolResult":{"toolUseId":"tooluse_01","content":[{"text":"city not found"}],"status":"error"}}`)),
 			WantStatus: 400, WantMessage: "The content field at messages.2.content.0.toolResult cannot be empty when status value is error."}},
-	}, func(r *Request, _ *rules.Env) []rules.Violation {
-		var out []rules.Violation
-		for i, m := range r.Messages {
-			for j, b := range m.Content {
-				if tr := b.ToolResult; tr != nil && tr.Status == "error" && len(tr.Content) == 0 {
-					path := fmt.Sprintf("messages.%d.content.%d.toolResult", i, j)
-					out = append(out, turnBreach(i, path, "The content field at "+path+" cannot be empty when status value is error."))
-				}
-			}
-		}
-		return out
-	})
+	}, eachMessage(slotErrorResult))
 
 	s.Add(rules.Rule{ID: "bedrock.json-result-object", Level: rules.MUST, Family: "results",
 		Summary: "A toolResult's json block holds a JSON object: an array or a scalar goes in a text block.",
@@ -182,25 +111,103 @@ func turnRules(s *rules.Set[Request]) {
 			Bad:        body(weatherTool, askWeather, callParis, user(`{"toolResult":{"toolUseId":"tooluse_01","content":[{"json":[1,2]}]}}`)),
 			Good:       body(weatherTool, askWeather, callParis, user(`{"toolResult":{"toolUseId":"tooluse_01","content":[{"json":{"items":[1,2]}}]}}`)),
 			WantStatus: 400, WantMessage: "The format of the value at messages.2.content.0.toolResult.content.0.json is invalid. Provide a json object for the field and try again."}},
-	}, func(r *Request, _ *rules.Env) []rules.Violation {
-		var out []rules.Violation
-		for i, m := range r.Messages {
-			for j, b := range m.Content {
-				if b.ToolResult == nil {
-					continue
-				}
-				for k, rb := range b.ToolResult.Content {
-					if rb.JSON != nil && rb.JSON.Kind() != '{' {
-						path := fmt.Sprintf("messages.%d.content.%d.toolResult.content.%d.json", i, j, k)
-						out = append(out, rules.Violation{Order: rules.At(rules.PhaseShape, i), Path: path,
-							Message: "The format of the value at " + path + " is invalid. Provide a json object for the field and try again.",
-							Status:  http.StatusBadRequest, ErrType: errValidation})
-					}
-				}
+	}, eachMessage(slotJSONResult))
+}
+
+// resultsAloneBreaches: message i holds toolResult blocks beside others
+// (tool-results-alone).
+func resultsAloneBreaches(ms []Message, i int) []rules.Violation {
+	results, other := 0, 0
+	for _, b := range ms[i].Content {
+		switch {
+		case b.ToolResult != nil:
+			results++
+		case b.CachePoint != nil:
+		default:
+			other++
+		}
+	}
+	if results > 0 && other > 0 {
+		path := fmt.Sprintf("messages.%d.content", i)
+		return []rules.Violation{turnBreach(i, path, path+": Conversation blocks and tool result blocks cannot be provided in the same turn.")}
+	}
+	return nil
+}
+
+// resultCountBreaches: message i holds more toolResult blocks than
+// message i-1 made calls (tool-result-count).
+func resultCountBreaches(ms []Message, i int) []rules.Violation {
+	results := count(ms[i], func(b Block) bool { return b.ToolResult != nil })
+	if results == 0 {
+		return nil
+	}
+	calls := 0
+	if i > 0 {
+		calls = count(ms[i-1], func(b Block) bool { return b.ToolUse != nil })
+	}
+	if results > calls {
+		return []rules.Violation{turnBreach(i, fmt.Sprintf("messages.%d.content", i),
+			fmt.Sprintf("The number of toolResult blocks at messages.%d.content exceeds the number of toolUse blocks of previous turn.", i))}
+	}
+	return nil
+}
+
+// usesAnsweredBreaches: user message i leaves calls of message i-1
+// without a result (tool-uses-answered).
+func usesAnsweredBreaches(ms []Message, i int) []rules.Violation {
+	if i == 0 || ms[i].Role != roleUser {
+		return nil
+	}
+	answered := map[string]bool{}
+	for _, b := range ms[i].Content {
+		if b.ToolResult != nil {
+			answered[b.ToolResult.ToolUseID] = true
+		}
+	}
+	var missing []string
+	for _, b := range ms[i-1].Content {
+		if b.ToolUse != nil && !answered[b.ToolUse.ToolUseID] {
+			missing = append(missing, b.ToolUse.ToolUseID)
+		}
+	}
+	if len(missing) > 0 {
+		path := fmt.Sprintf("messages.%d.content", i)
+		return []rules.Violation{turnBreach(i, path, "Expected toolResult blocks at "+path+" for the following Ids: "+strings.Join(missing, ", "))}
+	}
+	return nil
+}
+
+// errorResultBreaches: message i holds an error toolResult with no
+// content (error-result-content).
+func errorResultBreaches(ms []Message, i int) []rules.Violation {
+	var out []rules.Violation
+	for j, b := range ms[i].Content {
+		if tr := b.ToolResult; tr != nil && tr.Status == "error" && len(tr.Content) == 0 {
+			path := fmt.Sprintf("messages.%d.content.%d.toolResult", i, j)
+			out = append(out, turnBreach(i, path, "The content field at "+path+" cannot be empty when status value is error."))
+		}
+	}
+	return out
+}
+
+// jsonResultBreaches: a toolResult of message i holds a json block that
+// is not an object (json-result-object).
+func jsonResultBreaches(ms []Message, i int) []rules.Violation {
+	var out []rules.Violation
+	for j, b := range ms[i].Content {
+		if b.ToolResult == nil {
+			continue
+		}
+		for k, rb := range b.ToolResult.Content {
+			if rb.JSON != nil && rb.JSON.Kind() != '{' {
+				path := fmt.Sprintf("messages.%d.content.%d.toolResult.content.%d.json", i, j, k)
+				out = append(out, rules.Violation{Order: rules.At(rules.PhaseShape, i), Path: path,
+					Message: "The format of the value at " + path + " is invalid. Provide a json object for the field and try again.",
+					Status:  http.StatusBadRequest, ErrType: errValidation})
 			}
 		}
-		return out
-	})
+	}
+	return out
 }
 
 func count(m Message, match func(Block) bool) int {

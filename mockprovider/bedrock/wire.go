@@ -38,6 +38,10 @@ type Request struct {
 	BodyLen int `json:"-"`
 	// Unknown lists the members a lenient decode skipped.
 	Unknown [][]string `json:"-"`
+
+	// kept are what the session keeps of each of Messages, one for one
+	// (nil: the conversation and the message checks read Messages).
+	kept []*keptMessage
 }
 
 // Message is one turn: role user or assistant.
