@@ -4,6 +4,24 @@ package conv
 // and argument values, and a fixed overhead for each element. The
 // journal's byte budget charges it for a kept conversation.
 func (c *Conversation) Size() int {
+	var m Measure
+	return m.Size(c)
+}
+
+// Measure is Size for the conversations of one session, one after the
+// other: a turn whose parts are the very parts of the previous
+// conversation's turn at the same index is charged what it was charged
+// then. A session's resumed requests share the turns they resend (a
+// conversation is read only, so the same parts hold the same values), so
+// a long conversation's journal entry walks its new turns only.
+type Measure struct {
+	turns []Turn
+	sizes []int
+}
+
+// Size is c.Size(), measuring only turns that differ from the previous
+// conversation measured.
+func (m *Measure) Size(c *Conversation) int {
 	if c == nil {
 		return 0
 	}
@@ -14,25 +32,42 @@ func (c *Conversation) Size() int {
 	for _, t := range c.Tools {
 		n += 96 + len(t.Name) + len(t.Description) + len(t.Parameters)
 	}
-	for _, t := range c.Turns {
-		n += 48
-		for _, p := range t.Parts {
-			n += 96 + len(p.Text)
-			if call := p.Call; call != nil {
-				n += 96 + len(call.ID) + len(call.Name) + len(call.ItemID) + len(call.ThoughtSignature) + valueSize(call.Arguments)
+	sizes := make([]int, len(c.Turns))
+	for i, t := range c.Turns {
+		if i < len(m.turns) && sameParts(t.Parts, m.turns[i].Parts) {
+			sizes[i] = m.sizes[i]
+		} else {
+			sizes[i] = turnSize(t)
+		}
+		n += sizes[i]
+	}
+	m.turns, m.sizes = c.Turns, sizes
+	return n
+}
+
+// sameParts reports whether a and b are one slice of parts.
+func sameParts(a, b []Part) bool {
+	return len(a) == len(b) && len(a) > 0 && &a[0] == &b[0]
+}
+
+func turnSize(t Turn) int {
+	n := 48
+	for _, p := range t.Parts {
+		n += 96 + len(p.Text)
+		if call := p.Call; call != nil {
+			n += 96 + len(call.ID) + len(call.Name) + len(call.ItemID) + len(call.ThoughtSignature) + valueSize(call.Arguments)
+		}
+		if r := p.Result; r != nil {
+			n += 96 + len(r.CallID) + len(r.Name) + valueSize(r.Structured)
+			for _, ct := range r.Content {
+				n += contentSize(ct)
 			}
-			if r := p.Result; r != nil {
-				n += 96 + len(r.CallID) + len(r.Name) + valueSize(r.Structured)
-				for _, ct := range r.Content {
-					n += contentSize(ct)
-				}
-			}
-			if r := p.Reasoning; r != nil {
-				n += 64 + len(r.ID) + len(r.EncryptedContent) + len(r.Summary)
-			}
-			if m := p.Media; m != nil {
-				n += contentSize(*m)
-			}
+		}
+		if r := p.Reasoning; r != nil {
+			n += 64 + len(r.ID) + len(r.EncryptedContent) + len(r.Summary)
+		}
+		if m := p.Media; m != nil {
+			n += contentSize(*m)
 		}
 	}
 	return n

@@ -62,3 +62,27 @@ func TestSizeTracksContent(t *testing.T) {
 		t.Error("nil conversation has a size")
 	}
 }
+
+// TestMeasureReusesSharedTurns: measuring a session's conversations one
+// after the other gives what measuring each alone gives, whether the next
+// one resends the same turns (shared parts), grows, changes a turn's
+// parts in place of sharing them, or is shorter.
+func TestMeasureReusesSharedTurns(t *testing.T) {
+	first := sample("hello")
+	grown := *first
+	grown.Turns = append(append([]Turn{}, first.Turns...), Turn{Role: Assistant, Parts: []Part{{Kind: KindText, Text: "done"}}})
+	changed := grown
+	changed.Turns = append([]Turn{}, grown.Turns...)
+	// Same length and kinds, other values: a turn that is not shared must
+	// be measured again even though it looks alike.
+	changed.Turns[1] = Turn{Role: Assistant, Parts: []Part{{Kind: KindReasoning, Reasoning: &Reasoning{ID: "rs_1"}},
+		{Kind: KindCall, Call: &Call{ID: "c1", Name: "f", Arguments: map[string]any{"a": strings.Repeat("x", 5000)}}}}}
+	shorter := *first
+	shorter.Turns = first.Turns[:1]
+	var m Measure
+	for i, c := range []*Conversation{first, first, &grown, &changed, &shorter, &grown, nil, first} {
+		if got, want := m.Size(c), c.Size(); got != want {
+			t.Fatalf("conversation %d: measured %d after the one before, %d alone", i, got, want)
+		}
+	}
+}

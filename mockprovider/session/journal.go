@@ -109,9 +109,10 @@ func readChunk(b []byte) (chunk, rest []byte, ok bool) {
 	return b[k : k+int(n) : k+int(n)], b[k+int(n):], true
 }
 
-// cost estimates what a kept entry holds in memory.
-func (e *Entry) cost() int64 {
-	n := len(e.Request) + len(e.Response) + e.Conversation.Size() + len(e.flatEvents) + 512
+// cost estimates what a kept entry holds in memory; m measures the
+// conversation (see conv.Measure).
+func (e *Entry) cost(m *conv.Measure) int64 {
+	n := len(e.Request) + len(e.Response) + m.Size(e.Conversation) + len(e.flatEvents) + 512
 	for _, note := range e.Notes {
 		n += len(note) + 16
 	}
@@ -199,7 +200,7 @@ func (s *Session) Record(e Entry) int {
 		}
 	}
 	e.flatten()
-	e.size = e.cost()
+	e.size = e.cost(&s.measure)
 	s.appendEntryLocked(e)
 	if max := s.limits.JournalEntries; max > 0 && len(s.entries) > max {
 		s.dropOldestLocked(len(s.entries) - max)

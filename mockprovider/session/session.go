@@ -10,6 +10,7 @@ package session
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"github.com/toolwire/toolwire/mockprovider/conv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -90,6 +91,8 @@ type Session struct {
 	lastSeen       time.Time
 	created        time.Time
 	faults         []*Fault
+	// measure sizes journaled conversations, each from the one before.
+	measure conv.Measure
 	// counters holds every Counter's counts, keyed by counterKey.
 	counters map[any]count
 	// kept holds each Kept kind's items (keyed by the *Kept), slots each

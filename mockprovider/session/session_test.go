@@ -142,7 +142,7 @@ func TestJournalBudgetDropsTheOldestAcrossSessions(t *testing.T) {
 	for i := 0; i < 300; i++ {
 		st.Get(fmt.Sprintf("s%d", i%30)).Record(Entry{Request: body})
 	}
-	per := (&Entry{Request: body}).cost()
+	per := (&Entry{Request: body}).cost(new(conv.Measure))
 	if got := st.JournalBytes(); got > 20_000 || got < 20_000-per {
 		t.Fatalf("journals hold %d bytes, budget 20000 (entry %d)", got, per)
 	}
