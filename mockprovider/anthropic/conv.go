@@ -96,6 +96,16 @@ type Message struct {
 	// ClearAt is a system message's clear_at: "next_user_message" hides
 	// its text from the model once a later user message exists.
 	ClearAt string
+
+	// parts are the message's blocks as the conversation reads them (nil
+	// for a system message, which takes no turn), a result named after
+	// its call in an earlier block; size is what the blocks add to the
+	// prompt-size estimate. Both depend only on this message and those
+	// before it, so they are made once, when the message is decoded, and
+	// a session's next request that resends the message shares them
+	// (read only).
+	parts []conv.Part
+	size  int
 }
 
 // Group is a run of consecutive same-role messages merged into one turn.
@@ -108,10 +118,6 @@ type Group struct {
 // Block is one content block. Msg and Index locate it in the request, so
 // errors point at the block the client sent even after merging.
 type Block struct {
-	// inputArgs are a tool_use's input parsed once when a session keeps
-	// its message for the requests that resend it (resumed.go).
-	inputArgs  map[string]any
-	inputRead  bool
 	Msg, Index int
 	Type       string
 	Text       string // text, thinking
@@ -207,6 +213,7 @@ func fromWire(w *wireRequest, size int, reused []*Message) (*Request, *wire.APIE
 		}
 		req.Messages = append(req.Messages, msg)
 	}
+	deriveParts(req.Messages, len(reused))
 	if err := req.fromTools(w.Tools); err != nil {
 		return nil, err
 	}
@@ -496,7 +503,8 @@ func mergeRuns(msgs []Message) []Group {
 	return out
 }
 
-// conversation maps the merged turns to the neutral model.
+// conversation maps the merged turns to the neutral model: each turn
+// the parts of its messages (a message's own when it is the only one).
 func (r *Request) conversation() *conv.Conversation {
 	system, tools := r.instructions()
 	c := &conv.Conversation{
@@ -508,48 +516,85 @@ func (r *Request) conversation() *conv.Conversation {
 	if len(r.Groups) > 0 {
 		c.Turns = make([]conv.Turn, 0, len(r.Groups))
 	}
-	// The parts of every turn in one array: each turn owns a window as
-	// long as its blocks, so no turn's append reaches another's.
-	var slab []conv.Part
-	for gi, g := range r.Groups {
-		t := conv.Turn{Role: conv.Role(g.Role)}
-		for bi, b := range g.Blocks {
-			if t.Parts == nil && convertible(b.Type) {
-				if slab == nil {
-					slab = make([]conv.Part, r.blockTotal())
-				}
-				t.Parts, slab = slab[:0:len(g.Blocks)], slab[len(g.Blocks):]
-			}
-			switch b.Type {
-			case "text":
-				t.Parts = append(t.Parts, conv.Part{Kind: conv.KindText, Text: b.Text})
-			case "thinking":
-				t.Parts = append(t.Parts, conv.Part{Kind: conv.KindReasoning, Reasoning: &conv.Reasoning{Summary: b.Text, EncryptedContent: b.Signature}})
-			case "redacted_thinking":
-				t.Parts = append(t.Parts, conv.Part{Kind: conv.KindReasoning, Reasoning: &conv.Reasoning{EncryptedContent: b.Signature, Redacted: true}})
-			case "image", "document":
-				media := b.Media
-				t.Parts = append(t.Parts, conv.Part{Kind: conv.KindMedia, Media: &media})
-			case "tool_use":
-				// A non-object input is a rule violation and keeps {}; null
-				// gives nil.
-				args := b.callArguments()
-				t.Parts = append(t.Parts, conv.Part{Kind: conv.KindCall, Call: &conv.Call{ID: b.ID, Name: b.Name, Arguments: args}})
-			case "tool_result":
-				res := &conv.Result{CallID: b.ToolUseID, Name: r.callName(gi, bi, b.ToolUseID), IsError: strings.TrimSpace(string(b.IsError)) == "true"}
-				if b.ResultHasItems {
-					for _, it := range b.ResultItems {
-						res.Content = append(res.Content, it.Content)
-					}
-				} else if b.ResultText != "" {
-					res.Content = []conv.Content{{Type: conv.ContentText, Text: b.ResultText}}
-				}
-				t.Parts = append(t.Parts, conv.Part{Kind: conv.KindResult, Result: res})
-			}
+	for i := range r.Messages {
+		m := &r.Messages[i]
+		if m.Role == "system" {
+			continue // not a turn, as in mergeRuns
 		}
-		c.Turns = append(c.Turns, t)
+		if n := len(c.Turns); n > 0 && c.Turns[n-1].Role == conv.Role(m.Role) {
+			// A message's parts are clipped: appending copies them.
+			c.Turns[n-1].Parts = append(c.Turns[n-1].Parts, m.parts...)
+			continue
+		}
+		c.Turns = append(c.Turns, conv.Turn{Role: conv.Role(m.Role), Parts: m.parts})
 	}
 	return c
+}
+
+// deriveParts makes the parts and size of msgs[from:], the messages just
+// decoded (those before them carry theirs already). The parts of every
+// message share one array, each message's clipped to its own window.
+func deriveParts(msgs []Message, from int) {
+	n := 0
+	for i := from; i < len(msgs); i++ {
+		if msgs[i].Role != "system" {
+			n += len(msgs[i].Blocks)
+		}
+	}
+	var slab []conv.Part
+	if n > 0 {
+		slab = make([]conv.Part, 0, n)
+	}
+	for i := from; i < len(msgs); i++ {
+		m := &msgs[i]
+		for j := range m.Blocks {
+			m.size += blockSize(&m.Blocks[j])
+		}
+		if m.Role == "system" {
+			continue
+		}
+		start := len(slab)
+		for j := range m.Blocks {
+			if p, ok := partOf(msgs, i, j); ok {
+				slab = append(slab, p)
+			}
+		}
+		if len(slab) > start {
+			m.parts = slab[start:len(slab):len(slab)]
+		}
+	}
+}
+
+// partOf maps block j of message i to the conversation's part, if the
+// conversation has one for its type.
+func partOf(msgs []Message, i, j int) (conv.Part, bool) {
+	b := &msgs[i].Blocks[j]
+	switch b.Type {
+	case "text":
+		return conv.Part{Kind: conv.KindText, Text: b.Text}, true
+	case "thinking":
+		return conv.Part{Kind: conv.KindReasoning, Reasoning: &conv.Reasoning{Summary: b.Text, EncryptedContent: b.Signature}}, true
+	case "redacted_thinking":
+		return conv.Part{Kind: conv.KindReasoning, Reasoning: &conv.Reasoning{EncryptedContent: b.Signature, Redacted: true}}, true
+	case "image", "document":
+		media := b.Media
+		return conv.Part{Kind: conv.KindMedia, Media: &media}, true
+	case "tool_use":
+		// A non-object input is a rule violation and keeps {}; null
+		// gives nil.
+		return conv.Part{Kind: conv.KindCall, Call: &conv.Call{ID: b.ID, Name: b.Name, Arguments: arguments(b.Input)}}, true
+	case "tool_result":
+		res := &conv.Result{CallID: b.ToolUseID, Name: callName(msgs, i, j, b.ToolUseID), IsError: strings.TrimSpace(string(b.IsError)) == "true"}
+		if b.ResultHasItems {
+			for _, it := range b.ResultItems {
+				res.Content = append(res.Content, it.Content)
+			}
+		} else if b.ResultText != "" {
+			res.Content = []conv.Content{{Type: conv.ContentText, Text: b.ResultText}}
+		}
+		return conv.Part{Kind: conv.KindResult, Result: res}, true
+	}
+	return conv.Part{}, false
 }
 
 // instructions are what the model is told besides the turns: the system
@@ -615,30 +660,26 @@ func (r *Request) instructions() (string, []conv.Tool) {
 	return system.String(), out
 }
 
-// blockTotal is the number of blocks in the merged turns.
-func (r *Request) blockTotal() int {
-	n := 0
-	for _, g := range r.Groups {
-		n += len(g.Blocks)
-	}
-	return n
-}
-
-// callName is the name of the last tool_use with id before block bi of
-// group gi, as results are named ("" when there is none). A call is
-// looked for backwards: it is nearly always in the turn just before.
-func (r *Request) callName(gi, bi int, id string) string {
-	for ; gi >= 0; gi-- {
-		blocks := r.Groups[gi].Blocks
-		if bi < 0 || bi > len(blocks) {
-			bi = len(blocks)
+// callName is the name of the last tool_use with id before block j of
+// message i in the turns (system messages take none), as results are
+// named ("" when there is none). A call is looked for backwards: it is
+// nearly always in the message just before.
+func callName(msgs []Message, i, j int, id string) string {
+	for ; i >= 0; i-- {
+		if msgs[i].Role == "system" {
+			j = -1
+			continue
 		}
-		for k := bi - 1; k >= 0; k-- {
+		blocks := msgs[i].Blocks
+		if j < 0 || j > len(blocks) {
+			j = len(blocks)
+		}
+		for k := j - 1; k >= 0; k-- {
 			if blocks[k].Type == "tool_use" && blocks[k].ID == id {
 				return blocks[k].Name
 			}
 		}
-		bi = -1
+		j = -1
 	}
 	return ""
 }
@@ -729,10 +770,8 @@ func isObject(raw json.RawMessage) bool {
 // the same prompt sent to /v1/messages agree.
 func (r *Request) promptSize() int {
 	n := len(r.System)
-	for _, m := range r.Messages {
-		for j := range m.Blocks {
-			n += blockSize(&m.Blocks[j])
-		}
+	for i := range r.Messages {
+		n += r.Messages[i].size
 	}
 	for i := range r.Tools {
 		n += toolSize(&r.Tools[i])

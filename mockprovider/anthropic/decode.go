@@ -121,11 +121,7 @@ func decodePlanned(plan resume.Plan[Message], lenient, countTokens bool) (_ *Req
 	for _, p := range unknown {
 		req.Unknown = append(req.Unknown, pydanticPath(body, root, p))
 	}
-	fresh = req.Messages[len(plan.Reused):]
-	if plan.Keeps() {
-		parseInputs(fresh)
-	}
-	return req, fresh, nil
+	return req, req.Messages[len(plan.Reused):], nil
 }
 
 // decodeError answers a decoding failure as the API does: pydantic's

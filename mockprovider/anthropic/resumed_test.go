@@ -3,7 +3,6 @@ package anthropic
 import (
 	"fmt"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 
@@ -22,6 +21,7 @@ type outcome struct {
 	Conv       *conv.Conversation
 	Reply      *model.Reply
 	ModelErr   error
+	PromptSize int
 }
 
 func outcomeOf(req *Request, err *wire.APIError) any {
@@ -30,27 +30,7 @@ func outcomeOf(req *Request, err *wire.APIError) any {
 		out.Violations = rules.Run(ruleSet.Rules(), req, &rules.Env{Options: rules.DefaultOptions()})
 		out.Conv = req.conversation()
 		out.Reply, out.ModelErr = (&model.Engine{}).Next(out.Conv, "")
-		// Inputs are parsed ahead only for messages the session keeps;
-		// they are compared through the conversation.
-		bare := *req
-		bare.Messages = slices.Clone(req.Messages)
-		for i := range bare.Messages {
-			bare.Messages[i].Blocks = unparsed(bare.Messages[i].Blocks)
-		}
-		bare.Groups = slices.Clone(req.Groups)
-		for i := range bare.Groups {
-			bare.Groups[i].Blocks = unparsed(bare.Groups[i].Blocks)
-		}
-		out.Req = &bare
-	}
-	return out
-}
-
-// unparsed is a copy of blocks without the inputs parsed ahead.
-func unparsed(blocks []Block) []Block {
-	out := slices.Clone(blocks)
-	for i := range out {
-		out[i].inputArgs, out[i].inputRead = nil, false
+		out.PromptSize = req.promptSize()
 	}
 	return out
 }
@@ -106,32 +86,34 @@ func FuzzResumed(f *testing.F) {
 	f.Fuzz(func(t *testing.T, prev, next []byte) { resumed.Check(t, prev, next) })
 }
 
-// TestResumedToolInput: the conversation reads each tool_use input as
-// parsed with its message (shared: a conversation is read only), and gets
-// what parsing it again gives.
-func TestResumedToolInput(t *testing.T) {
+// TestResumedParts: a resent message's parts (a tool_use's parsed
+// input, a result named after its call) are those made when the session
+// first decoded it, shared by the next request's conversation (read only),
+// and equal to what decoding the body alone makes.
+func TestResumedParts(t *testing.T) {
 	s := session.NewStore(session.DefaultLimits()).Get("k")
 	body := resumetest.Padded([]byte(messages.Body(messages.Head, messages.Elems(3), ``)))
-	if _, err := decodeInSession(s, body, false, false); err != nil {
+	first, err := decodeInSession(s, body, false, false)
+	if err != nil {
 		t.Fatal(err)
 	}
 	req, err := decodeInSession(s, body, false, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !req.Messages[1].Blocks[1].inputRead {
-		t.Fatal("a reused tool_use has no parsed input")
-	}
 	kept := req.conversation()
-	if args := kept.Turns[1].Parts[1].Call.Arguments; reflect.ValueOf(args).UnsafePointer() != reflect.ValueOf(req.Messages[1].Blocks[1].inputArgs).UnsafePointer() {
-		t.Fatalf("the conversation's arguments %v are not the kept ones", args)
+	call, result := kept.Turns[1].Parts[1].Call, kept.Turns[2].Parts[0].Result
+	if call != first.conversation().Turns[1].Parts[1].Call || result != first.conversation().Turns[2].Parts[0].Result {
+		t.Fatal("the resent messages' parts were made again")
 	}
-	for i := range req.Groups {
-		for j := range req.Groups[i].Blocks {
-			req.Groups[i].Blocks[j].inputRead = false
-		}
+	if result.Name != "get_weather" {
+		t.Fatalf("the kept result is named %q", result.Name)
 	}
-	if parsed := req.conversation(); !reflect.DeepEqual(kept, parsed) {
-		t.Fatalf("conversation from kept input\n%+v\ndiffers from\n%+v", kept, parsed)
+	alone, err := decodeRequest(body, false, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if parsed := alone.conversation(); !reflect.DeepEqual(kept, parsed) {
+		t.Fatalf("conversation from kept parts\n%+v\ndiffers from\n%+v", kept, parsed)
 	}
 }
