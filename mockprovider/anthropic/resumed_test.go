@@ -72,9 +72,24 @@ func TestResumedMatchesFullDecode(t *testing.T) {
 		resumetest.C("unpaired tool_use", body(h, with(anthropicRound(resumetest.Rounds)[0]), ``), true),
 		resumetest.C("duplicate member in the new message", body(h, with(`{"role":"user","content":"x","content":"y"}`), ``), true),
 		resumetest.C("cache_control in the new message", body(h, with(`{"role":"user","content":[{"type":"text","text":"x","cache_control":{"type":"ephemeral"}}]}`), ``), false),
+		resumetest.C("new user message merged into the last turn", body(h, with(`{"role":"user","content":"and Rome?"}`), ``), true),
+		resumetest.C("system message between turns", body(h, with(`{"role":"system","content":"Be brief."}`, anthropicRound(resumetest.Rounds)[1]), ``), true),
 		resumetest.C("earlier message changed", body(h, append(append(messages.Elems(2), `{"role":"assistant","content":"no"}`), base[6:]...), ``), true),
 		resumetest.C("last message's end changed", body(h, append(append([]string{}, base[:len(base)-1]...), `{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_4","content":"sunny 44"}]}`), ``), true),
 	))
+}
+
+// TestResumedResultOfKeptCall: a result in a new message is named after
+// its call in a message the session kept.
+func TestResumedResultOfKeptCall(t *testing.T) {
+	base := messages.Elems(resumetest.Rounds)
+	call := anthropicRound(resumetest.Rounds)
+	h, body := messages.Head, messages.Body
+	prev := append(append([]string{}, base...), call[0])
+	resumed.Run(t, body(h, prev, ``), []resumetest.Case{
+		resumetest.C("result of the kept call", body(h, append(prev, call[1]), ``), true),
+		resumetest.C("result of the kept call after a system message", body(h, append(prev, `{"role":"system","content":"x"}`, call[1]), ``), true),
+	})
 }
 
 func TestResumedLoop(t *testing.T) {
