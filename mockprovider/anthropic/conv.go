@@ -26,8 +26,10 @@ type Request struct {
 	// Present records which required top-level fields the body carried.
 	HasModel, HasMaxTokens, HasMessages bool
 
-	System     string
-	Messages   []Message
+	System string
+	// Messages are shared with the session's next request that resends
+	// them (read only).
+	Messages   []*Message
 	Tools      []conv.Tool
 	ToolChoice conv.ToolChoice
 	Stream     bool
@@ -100,12 +102,13 @@ type Message struct {
 	// parts are the message's blocks as the conversation reads them (nil
 	// for a system message, which takes no turn), a result named after
 	// its call in an earlier block; size is what the blocks add to the
-	// prompt-size estimate. Both depend only on this message and those
-	// before it, so they are made once, when the message is decoded, and
-	// a session's next request that resends the message shares them
-	// (read only).
+	// prompt-size estimate; facts what the rules read of its blocks. They
+	// depend only on this message and those before it, so they are made
+	// once, when the message is decoded, and a session's next request
+	// that resends the message shares them (read only).
 	parts []conv.Part
 	size  int
+	facts facts
 }
 
 // Group is a run of consecutive same-role messages merged into one turn.
@@ -113,6 +116,8 @@ type Group struct {
 	Role   string
 	First  int // index of the first message of the run in messages[]
 	Blocks []Block
+	// facts are its message's, or made for a run of several.
+	facts *facts
 }
 
 // Block is one content block. Msg and Index locate it in the request, so
@@ -171,7 +176,7 @@ func str(p *string) string {
 
 // fromWire checks what decoding cannot (required members, the role enum)
 // and maps the wire request to the rules' Request.
-func fromWire(w *wireRequest, size int, reused []*Message) (*Request, *wire.APIError) {
+func fromWire(w *wireRequest, size int, reused []*Message) (*Request, []Message, *wire.APIError) {
 	req := &Request{BodySize: size, ToolChoice: conv.ToolChoice{Mode: conv.ToolChoiceAuto},
 		Model: str(w.Model), HasModel: w.Model != nil, HasMaxTokens: w.MaxTokens != nil, HasMessages: w.Messages != nil || len(reused) > 0}
 	if w.MaxTokens != nil {
@@ -187,40 +192,45 @@ func fromWire(w *wireRequest, size int, reused []*Message) (*Request, *wire.APIE
 		texts := make([]string, len(w.System.Blocks))
 		for i, b := range w.System.Blocks {
 			if b.Text == nil {
-				return nil, invalidRule(RuleRequiredFields, fmt.Sprintf("system.%d.text: %s", i, required))
+				return nil, nil, invalidRule(RuleRequiredFields, fmt.Sprintf("system.%d.text: %s", i, required))
 			}
 			texts[i] = *b.Text
 		}
 		req.System = strings.Join(texts, "\n")
 	}
 	if n := len(reused) + len(w.Messages); n > 0 {
-		req.Messages = make([]Message, 0, n)
+		req.Messages = make([]*Message, 0, n)
 	}
-	for _, m := range reused {
-		req.Messages = append(req.Messages, *m)
-	}
+	req.Messages = append(req.Messages, reused...)
 	// The blocks of every message in one array, each message's a window
 	// of it whose capacity ends where the next begins.
 	slab := make([]Block, 0, blockCount(w.Messages))
+	var fresh []Message
+	if req.Messages != nil {
+		fresh = make([]Message, 0, len(w.Messages))
+	}
 	for i := range w.Messages {
 		msg, err := fromMessage(len(reused)+i, &w.Messages[i], slab[len(slab):len(slab):cap(slab)])
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if n := len(msg.Blocks); n > 0 {
 			msg.Blocks = msg.Blocks[:n:n] // a merge appending to it copies
 			slab = slab[:min(len(slab)+n, cap(slab))]
 		}
-		req.Messages = append(req.Messages, msg)
+		fresh = append(fresh, msg)
 	}
-	deriveParts(req.Messages, len(reused))
+	for i := range fresh {
+		req.Messages = append(req.Messages, &fresh[i])
+	}
+	derive(req.Messages, len(reused))
 	if err := req.fromTools(w.Tools); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// A tool a tool_addition block defines inline counts as declared
 	// (tool_choice may name it).
 	var declared map[string]bool
-	req.blocks(func(b *Block) {
+	req.blocksWhere(func(f *facts) bool { return f.added }, func(b *Block) {
 		if b.Added == nil {
 			return
 		}
@@ -236,13 +246,13 @@ func fromWire(w *wireRequest, size int, reused []*Message) (*Request, *wire.APIE
 		}
 	})
 	if err := req.fromToolChoice(&w.ToolChoice); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	req.Thinking = w.Thinking.Enabled != nil || w.Thinking.Adaptive != nil
 	req.AdaptiveThinking = w.Thinking.Adaptive != nil
 	if w.Thinking.Enabled != nil {
 		if w.Thinking.Enabled.BudgetTokens == nil {
-			return nil, invalidRule(RuleRequiredFields, "thinking.enabled.budget_tokens: "+required)
+			return nil, nil, invalidRule(RuleRequiredFields, "thinking.enabled.budget_tokens: "+required)
 		}
 		req.ThinkingBudget = w.Thinking.Enabled.BudgetTokens
 	}
@@ -250,13 +260,13 @@ func fromWire(w *wireRequest, size int, reused []*Message) (*Request, *wire.APIE
 	req.caps = capabilityParamsOf(w)
 	out, aerr := readOutput(w)
 	if aerr != nil {
-		return nil, aerr
+		return nil, nil, aerr
 	}
 	req.out = out
 	req.compiled = req.readCompiledSchemas()
 	req.HasAnthropicVersion = w.AnthropicVersion != nil
 	req.Groups = mergeRuns(req.Messages)
-	return req, nil
+	return req, fresh, nil
 }
 
 // blockCount is how many blocks the messages map to.
@@ -476,11 +486,12 @@ func (req *Request) fromToolChoice(u *wToolChoiceUnion) *wire.APIError {
 
 // mergeRuns combines consecutive same-role messages into one turn, as the
 // API does before validating tool use.
-func mergeRuns(msgs []Message) []Group {
+func mergeRuns(msgs []*Message) []Group {
 	if len(msgs) == 0 {
 		return nil
 	}
 	out := make([]Group, 0, len(msgs))
+	merged := false
 	for _, m := range msgs {
 		if m.Role == "system" {
 			// Instructions between turns: they neither take a turn nor
@@ -490,6 +501,7 @@ func mergeRuns(msgs []Message) []Group {
 		}
 		if n := len(out); n > 0 && out[n-1].Role == m.Role {
 			out[n-1].Blocks = append(out[n-1].Blocks, m.Blocks...)
+			out[n-1].facts, merged = nil, true
 			continue
 		}
 		// A group shares its first message's blocks (nothing edits them);
@@ -498,7 +510,15 @@ func mergeRuns(msgs []Message) []Group {
 		if len(m.Blocks) > 0 {
 			blocks = m.Blocks[:len(m.Blocks):len(m.Blocks)]
 		}
-		out = append(out, Group{Role: m.Role, First: m.Index, Blocks: blocks})
+		out = append(out, Group{Role: m.Role, First: m.Index, Blocks: blocks, facts: &m.facts})
+	}
+	if merged {
+		for i := range out {
+			if out[i].facts == nil {
+				f := factsOf(out[i].Blocks)
+				out[i].facts = &f
+			}
+		}
 	}
 	return out
 }
@@ -516,8 +536,7 @@ func (r *Request) conversation() *conv.Conversation {
 	if len(r.Groups) > 0 {
 		c.Turns = make([]conv.Turn, 0, len(r.Groups))
 	}
-	for i := range r.Messages {
-		m := &r.Messages[i]
+	for _, m := range r.Messages {
 		if m.Role == "system" {
 			continue // not a turn, as in mergeRuns
 		}
@@ -531,10 +550,11 @@ func (r *Request) conversation() *conv.Conversation {
 	return c
 }
 
-// deriveParts makes the parts and size of msgs[from:], the messages just
-// decoded (those before them carry theirs already). The parts of every
-// message share one array, each message's clipped to its own window.
-func deriveParts(msgs []Message, from int) {
+// derive makes the parts, size and facts of msgs[from:], the messages
+// just decoded (those before them carry theirs already). The parts of
+// every message share one array, each message's clipped to its own
+// window.
+func derive(msgs []*Message, from int) {
 	n := 0
 	for i := from; i < len(msgs); i++ {
 		if msgs[i].Role != "system" {
@@ -546,7 +566,8 @@ func deriveParts(msgs []Message, from int) {
 		slab = make([]conv.Part, 0, n)
 	}
 	for i := from; i < len(msgs); i++ {
-		m := &msgs[i]
+		m := msgs[i]
+		m.facts = factsOf(m.Blocks)
 		for j := range m.Blocks {
 			m.size += blockSize(&m.Blocks[j])
 		}
@@ -567,7 +588,7 @@ func deriveParts(msgs []Message, from int) {
 
 // partOf maps block j of message i to the conversation's part, if the
 // conversation has one for its type.
-func partOf(msgs []Message, i, j int) (conv.Part, bool) {
+func partOf(msgs []*Message, i, j int) (conv.Part, bool) {
 	b := &msgs[i].Blocks[j]
 	switch b.Type {
 	case "text":
@@ -664,7 +685,7 @@ func (r *Request) instructions() (string, []conv.Tool) {
 // message i in the turns (system messages take none), as results are
 // named ("" when there is none). A call is looked for backwards: it is
 // nearly always in the message just before.
-func callName(msgs []Message, i, j int, id string) string {
+func callName(msgs []*Message, i, j int, id string) string {
 	for ; i >= 0; i-- {
 		if msgs[i].Role == "system" {
 			j = -1
@@ -770,8 +791,8 @@ func isObject(raw json.RawMessage) bool {
 // the same prompt sent to /v1/messages agree.
 func (r *Request) promptSize() int {
 	n := len(r.System)
-	for i := range r.Messages {
-		n += r.Messages[i].size
+	for _, m := range r.Messages {
+		n += m.size
 	}
 	for i := range r.Tools {
 		n += toolSize(&r.Tools[i])
