@@ -84,7 +84,7 @@ type Request struct {
 	// Groups are the messages as the API sees them: consecutive messages
 	// of the same role merged into one turn (SDK doc comment on
 	// MessageParam; https://docs.claude.com/en/docs/agents-and-tools/tool-use/implement-tool-use).
-	Groups []Group
+	Groups []*Group
 }
 
 // Message is one entry of messages[], as sent.
@@ -109,6 +109,9 @@ type Message struct {
 	parts []conv.Part
 	size  int
 	facts facts
+	// turn is the message as a turn of its own (mergeRuns copies it
+	// when a run merges it with the next).
+	turn Group
 }
 
 // Group is a run of consecutive same-role messages merged into one turn.
@@ -486,11 +489,11 @@ func (req *Request) fromToolChoice(u *wToolChoiceUnion) *wire.APIError {
 
 // mergeRuns combines consecutive same-role messages into one turn, as the
 // API does before validating tool use.
-func mergeRuns(msgs []*Message) []Group {
+func mergeRuns(msgs []*Message) []*Group {
 	if len(msgs) == 0 {
 		return nil
 	}
-	out := make([]Group, 0, len(msgs))
+	out := make([]*Group, 0, len(msgs))
 	merged := false
 	for _, m := range msgs {
 		if m.Role == "system" {
@@ -500,17 +503,17 @@ func mergeRuns(msgs []*Message) []Group {
 			continue
 		}
 		if n := len(out); n > 0 && out[n-1].Role == m.Role {
+			if out[n-1].facts != nil {
+				// Still a message's own turn: merged in a copy. Its blocks'
+				// capacity cap makes the append copy them too.
+				g := *out[n-1]
+				out[n-1] = &g
+			}
 			out[n-1].Blocks = append(out[n-1].Blocks, m.Blocks...)
 			out[n-1].facts, merged = nil, true
 			continue
 		}
-		// A group shares its first message's blocks (nothing edits them);
-		// the capacity cap makes a merge's append copy them first.
-		var blocks []Block
-		if len(m.Blocks) > 0 {
-			blocks = m.Blocks[:len(m.Blocks):len(m.Blocks)]
-		}
-		out = append(out, Group{Role: m.Role, First: m.Index, Blocks: blocks, facts: &m.facts})
+		out = append(out, &m.turn)
 	}
 	if merged {
 		for i := range out {
@@ -568,6 +571,10 @@ func derive(msgs []*Message, from int) {
 	for i := from; i < len(msgs); i++ {
 		m := msgs[i]
 		m.facts = factsOf(m.Blocks)
+		m.turn = Group{Role: m.Role, First: m.Index, Blocks: m.Blocks[:len(m.Blocks):len(m.Blocks)], facts: &m.facts}
+		if len(m.Blocks) == 0 {
+			m.turn.Blocks = nil
+		}
 		for j := range m.Blocks {
 			m.size += blockSize(&m.Blocks[j])
 		}

@@ -269,9 +269,11 @@ func ungated(r *Request) *Request {
 		c.facts = *open(m.facts)
 		u.Messages[i] = &c
 	}
-	u.Groups = slices.Clone(r.Groups)
-	for i := range u.Groups {
-		u.Groups[i].facts = open(*r.Groups[i].facts)
+	u.Groups = make([]*Group, len(r.Groups))
+	for i, g := range r.Groups {
+		c := *g
+		c.facts = open(*g.facts)
+		u.Groups[i] = &c
 	}
 	return &u
 }

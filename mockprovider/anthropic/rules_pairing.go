@@ -137,11 +137,11 @@ const (
 func pairing(r *Request) []pairFinding {
 	var out []pairFinding
 	for gi := range r.Groups {
-		g := &r.Groups[gi]
+		g := r.Groups[gi]
 		if g.Role != "assistant" || gi+1 >= len(r.Groups) {
 			continue // a final assistant turn is a prefill: nothing to answer yet
 		}
-		next := &r.Groups[gi+1]
+		next := r.Groups[gi+1]
 		// The facts tell a turn whose calls are all answered first thing
 		// from its blocks: only a turn that is not is read block by block.
 		if len(g.facts.calls) == 0 || !g.facts.textAfterCall && allIn(g.facts.calls, next.facts.results[:next.facts.lead]) {
