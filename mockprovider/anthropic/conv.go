@@ -522,7 +522,7 @@ func mergeRuns(msgs []*Message) []*Group {
 	if merged {
 		for i := range out {
 			if out[i].facts == nil {
-				f, _ := factsOf(out[i].Blocks, nil)
+				f := factsOf(out[i].Blocks)
 				out[i].facts = &f
 			}
 		}
@@ -560,30 +560,21 @@ func (r *Request) conversation() *conv.Conversation {
 // derive makes the parts, size and facts of msgs[from:], the messages
 // just decoded (those before them carry theirs already). The parts of
 // every message share one array, each message's clipped to its own
-// window, and so do the ids of their facts.
+// window.
 func derive(msgs []*Message, from int) {
-	n, ids := 0, 0
+	n := 0
 	for i := from; i < len(msgs); i++ {
 		if msgs[i].Role != "system" {
 			n += len(msgs[i].Blocks)
-		}
-		for j := range msgs[i].Blocks {
-			if t := msgs[i].Blocks[j].Type; t == "tool_use" || t == "tool_result" {
-				ids++
-			}
 		}
 	}
 	var slab []conv.Part
 	if n > 0 {
 		slab = make([]conv.Part, 0, n)
 	}
-	var idSlab []string
-	if ids > 0 {
-		idSlab = make([]string, 0, ids)
-	}
 	for i := from; i < len(msgs); i++ {
 		m := msgs[i]
-		m.facts, idSlab = factsOf(m.Blocks, idSlab)
+		m.facts = factsOf(m.Blocks)
 		m.turn = Group{Role: m.Role, First: m.Index, Blocks: m.Blocks[:len(m.Blocks):len(m.Blocks)], facts: &m.facts}
 		if len(m.Blocks) == 0 {
 			m.turn.Blocks = nil

@@ -102,24 +102,20 @@ const (
 	textBlank // whitespace only, and nothing else of substance
 )
 
-// factsOf reads the facts of blocks; their ids are appended to ids
-// (whose spare capacity may hold them), which is returned grown.
-func factsOf(blocks []Block, ids []string) (facts, []string) {
+func factsOf(blocks []Block) facts {
 	var f facts
-	ids, f.calls = appendIDs(ids, blocks, "tool_use")
-	ids, f.results = appendIDs(ids, blocks, "tool_result")
-	for i, id := range f.calls {
-		f.repeatedCall = f.repeatedCall || slices.Contains(f.calls[:i], id)
-	}
 	blank, substance := false, false
 	lastCall := -1
 	for k := range blocks {
 		b := &blocks[k]
 		switch b.Type {
 		case "tool_use":
+			f.repeatedCall = f.repeatedCall || slices.Contains(f.calls, b.ID)
+			f.calls = append(f.calls, b.ID)
 			f.nonObjectInput = f.nonObjectInput || !isObject(b.Input)
 			lastCall = k
 		case "tool_result":
+			f.results = append(f.results, b.ToolUseID)
 			if f.lead == k {
 				f.lead++
 			}
@@ -150,27 +146,7 @@ func factsOf(blocks []Block, ids []string) (facts, []string) {
 	if f.text == textFine && blank && !substance {
 		f.text = textBlank
 	}
-	return f, ids
-}
-
-// appendIDs appends to ids the ids of blocks of type typ (a tool_use's
-// id, a tool_result's tool_use_id) and returns them apart too (nil for
-// none).
-func appendIDs(ids []string, blocks []Block, typ string) (grown, added []string) {
-	start := len(ids)
-	for k := range blocks {
-		if b := &blocks[k]; b.Type == typ {
-			if typ == "tool_use" {
-				ids = append(ids, b.ID)
-			} else {
-				ids = append(ids, b.ToolUseID)
-			}
-		}
-	}
-	if len(ids) == start {
-		return ids, nil
-	}
-	return ids, ids[start:len(ids):len(ids)]
+	return f
 }
 
 // allIn reports whether every id is in list (both are short: the calls
