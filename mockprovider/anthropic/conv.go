@@ -85,9 +85,6 @@ type Request struct {
 	// of the same role merged into one turn (SDK doc comment on
 	// MessageParam; https://docs.claude.com/en/docs/agents-and-tools/tool-use/implement-tool-use).
 	Groups []*Group
-	// pairs are the turns whose calls the next turn leaves unanswered
-	// (three rules report them, each for one cause).
-	pairs []pairFinding
 }
 
 // Message is one entry of messages[], as sent.
@@ -272,7 +269,6 @@ func fromWire(w *wireRequest, size int, reused []*Message) (*Request, []Message,
 	req.compiled = req.readCompiledSchemas()
 	req.HasAnthropicVersion = w.AnthropicVersion != nil
 	req.Groups = mergeRuns(req.Messages)
-	req.pairs = pairing(req)
 	return req, fresh, nil
 }
 

@@ -224,7 +224,7 @@ func isToolBlock(t string) bool {
 func checkPairing(reason pairReason) func(*Request, *rules.Env) []rules.Violation {
 	return func(r *Request, _ *rules.Env) []rules.Violation {
 		var out []rules.Violation
-		for _, f := range r.pairs {
+		for _, f := range pairing(r) {
 			if f.reason != reason {
 				continue
 			}
