@@ -712,16 +712,6 @@ func callName(msgs []*Message, i, j int, id string) string {
 	return ""
 }
 
-// convertible reports whether conversation maps a block of this type to a
-// part (a turn whose blocks map to none keeps nil parts).
-func convertible(typ string) bool {
-	switch typ {
-	case "text", "thinking", "redacted_thinking", "image", "document", "tool_use", "tool_result":
-		return true
-	}
-	return false
-}
-
 // arguments decodes a tool_use input as the model sees it.
 func arguments(input json.RawMessage) map[string]any {
 	t := bytes.TrimSpace(input)
