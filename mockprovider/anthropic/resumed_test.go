@@ -72,6 +72,7 @@ func TestResumedMatchesFullDecode(t *testing.T) {
 		resumetest.C("unpaired tool_use", body(h, with(anthropicRound(resumetest.Rounds)[0]), ``), true),
 		resumetest.C("duplicate member in the new message", body(h, with(`{"role":"user","content":"x","content":"y"}`), ``), true),
 		resumetest.C("cache_control in the new message", body(h, with(`{"role":"user","content":[{"type":"text","text":"x","cache_control":{"type":"ephemeral"}}]}`), ``), false),
+		resumetest.C("top-level cache_control after the array", body(h, next, `,"cache_control":{"type":"ephemeral"}`), true),
 		resumetest.C("new user message merged into the last turn", body(h, with(`{"role":"user","content":"and Rome?"}`), ``), true),
 		resumetest.C("system message between turns", body(h, with(`{"role":"system","content":"Be brief."}`, anthropicRound(resumetest.Rounds)[1]), ``), true),
 		resumetest.C("earlier message changed", body(h, append(append(messages.Elems(2), `{"role":"assistant","content":"no"}`), base[6:]...), ``), true),
@@ -101,10 +102,11 @@ func FuzzResumed(f *testing.F) {
 	f.Fuzz(func(t *testing.T, prev, next []byte) { resumed.Check(t, prev, next) })
 }
 
-// TestResumedParts: a resent message's parts (a tool_use's parsed
-// input, a result named after its call) are those made when the session
-// first decoded it, shared by the next request's conversation (read only),
-// and equal to what decoding the body alone makes.
+// TestResumedParts: a resent message (its facts for the rules, its own
+// turn) and its parts (a tool_use's parsed input, a result named after
+// its call) are those made when the session first decoded it, shared by
+// the next request and its conversation (read only), and equal to what
+// decoding the body alone makes.
 func TestResumedParts(t *testing.T) {
 	s := session.NewStore(session.DefaultLimits()).Get("k")
 	body := resumetest.Padded([]byte(messages.Body(messages.Head, messages.Elems(3), ``)))
@@ -115,6 +117,11 @@ func TestResumedParts(t *testing.T) {
 	req, err := decodeInSession(s, body, false, false)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for i, m := range req.Messages {
+		if m != first.Messages[i] || req.Groups[i] != first.Groups[i] {
+			t.Fatalf("message %d was made again", i)
+		}
 	}
 	kept := req.conversation()
 	call, result := kept.Turns[1].Parts[1].Call, kept.Turns[2].Parts[0].Result
