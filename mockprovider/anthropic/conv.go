@@ -26,8 +26,10 @@ type Request struct {
 	// Present records which required top-level fields the body carried.
 	HasModel, HasMaxTokens, HasMessages bool
 
-	System     string
-	Messages   []Message
+	System string
+	// Messages are shared with the session's next request that resends
+	// them (read only).
+	Messages   []*Message
 	Tools      []conv.Tool
 	ToolChoice conv.ToolChoice
 	Stream     bool
@@ -82,7 +84,7 @@ type Request struct {
 	// Groups are the messages as the API sees them: consecutive messages
 	// of the same role merged into one turn (SDK doc comment on
 	// MessageParam; https://docs.claude.com/en/docs/agents-and-tools/tool-use/implement-tool-use).
-	Groups []Group
+	Groups []*Group
 }
 
 // Message is one entry of messages[], as sent.
@@ -96,6 +98,20 @@ type Message struct {
 	// ClearAt is a system message's clear_at: "next_user_message" hides
 	// its text from the model once a later user message exists.
 	ClearAt string
+
+	// parts are the message's blocks as the conversation reads them (nil
+	// for a system message, which takes no turn), a result named after
+	// its call in an earlier block; size is what the blocks add to the
+	// prompt-size estimate; facts what the rules read of its blocks. They
+	// depend only on this message and those before it, so they are made
+	// once, when the message is decoded, and a session's next request
+	// that resends the message shares them (read only).
+	parts []conv.Part
+	size  int
+	facts facts
+	// turn is the message as a turn of its own (mergeRuns copies it
+	// when a run merges it with the next).
+	turn Group
 }
 
 // Group is a run of consecutive same-role messages merged into one turn.
@@ -103,15 +119,13 @@ type Group struct {
 	Role   string
 	First  int // index of the first message of the run in messages[]
 	Blocks []Block
+	// facts are its message's, or made for a run of several.
+	facts *facts
 }
 
 // Block is one content block. Msg and Index locate it in the request, so
 // errors point at the block the client sent even after merging.
 type Block struct {
-	// inputArgs are a tool_use's input parsed once when a session keeps
-	// its message for the requests that resend it (resumed.go).
-	inputArgs  map[string]any
-	inputRead  bool
 	Msg, Index int
 	Type       string
 	Text       string // text, thinking
@@ -165,7 +179,7 @@ func str(p *string) string {
 
 // fromWire checks what decoding cannot (required members, the role enum)
 // and maps the wire request to the rules' Request.
-func fromWire(w *wireRequest, size int, reused []*Message) (*Request, *wire.APIError) {
+func fromWire(w *wireRequest, size int, reused []*Message) (*Request, []Message, *wire.APIError) {
 	req := &Request{BodySize: size, ToolChoice: conv.ToolChoice{Mode: conv.ToolChoiceAuto},
 		Model: str(w.Model), HasModel: w.Model != nil, HasMaxTokens: w.MaxTokens != nil, HasMessages: w.Messages != nil || len(reused) > 0}
 	if w.MaxTokens != nil {
@@ -181,39 +195,45 @@ func fromWire(w *wireRequest, size int, reused []*Message) (*Request, *wire.APIE
 		texts := make([]string, len(w.System.Blocks))
 		for i, b := range w.System.Blocks {
 			if b.Text == nil {
-				return nil, invalidRule(RuleRequiredFields, fmt.Sprintf("system.%d.text: %s", i, required))
+				return nil, nil, invalidRule(RuleRequiredFields, fmt.Sprintf("system.%d.text: %s", i, required))
 			}
 			texts[i] = *b.Text
 		}
 		req.System = strings.Join(texts, "\n")
 	}
 	if n := len(reused) + len(w.Messages); n > 0 {
-		req.Messages = make([]Message, 0, n)
+		req.Messages = make([]*Message, 0, n)
 	}
-	for _, m := range reused {
-		req.Messages = append(req.Messages, *m)
-	}
+	req.Messages = append(req.Messages, reused...)
 	// The blocks of every message in one array, each message's a window
 	// of it whose capacity ends where the next begins.
 	slab := make([]Block, 0, blockCount(w.Messages))
+	var fresh []Message
+	if req.Messages != nil {
+		fresh = make([]Message, 0, len(w.Messages))
+	}
 	for i := range w.Messages {
 		msg, err := fromMessage(len(reused)+i, &w.Messages[i], slab[len(slab):len(slab):cap(slab)])
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if n := len(msg.Blocks); n > 0 {
 			msg.Blocks = msg.Blocks[:n:n] // a merge appending to it copies
 			slab = slab[:min(len(slab)+n, cap(slab))]
 		}
-		req.Messages = append(req.Messages, msg)
+		fresh = append(fresh, msg)
 	}
+	for i := range fresh {
+		req.Messages = append(req.Messages, &fresh[i])
+	}
+	derive(req.Messages, len(reused))
 	if err := req.fromTools(w.Tools); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// A tool a tool_addition block defines inline counts as declared
 	// (tool_choice may name it).
 	var declared map[string]bool
-	req.blocks(func(b *Block) {
+	req.blocksWhere(func(f *facts) bool { return f.added }, func(b *Block) {
 		if b.Added == nil {
 			return
 		}
@@ -229,13 +249,13 @@ func fromWire(w *wireRequest, size int, reused []*Message) (*Request, *wire.APIE
 		}
 	})
 	if err := req.fromToolChoice(&w.ToolChoice); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	req.Thinking = w.Thinking.Enabled != nil || w.Thinking.Adaptive != nil
 	req.AdaptiveThinking = w.Thinking.Adaptive != nil
 	if w.Thinking.Enabled != nil {
 		if w.Thinking.Enabled.BudgetTokens == nil {
-			return nil, invalidRule(RuleRequiredFields, "thinking.enabled.budget_tokens: "+required)
+			return nil, nil, invalidRule(RuleRequiredFields, "thinking.enabled.budget_tokens: "+required)
 		}
 		req.ThinkingBudget = w.Thinking.Enabled.BudgetTokens
 	}
@@ -243,13 +263,13 @@ func fromWire(w *wireRequest, size int, reused []*Message) (*Request, *wire.APIE
 	req.caps = capabilityParamsOf(w)
 	out, aerr := readOutput(w)
 	if aerr != nil {
-		return nil, aerr
+		return nil, nil, aerr
 	}
 	req.out = out
 	req.compiled = req.readCompiledSchemas()
 	req.HasAnthropicVersion = w.AnthropicVersion != nil
 	req.Groups = mergeRuns(req.Messages)
-	return req, nil
+	return req, fresh, nil
 }
 
 // blockCount is how many blocks the messages map to.
@@ -469,11 +489,12 @@ func (req *Request) fromToolChoice(u *wToolChoiceUnion) *wire.APIError {
 
 // mergeRuns combines consecutive same-role messages into one turn, as the
 // API does before validating tool use.
-func mergeRuns(msgs []Message) []Group {
+func mergeRuns(msgs []*Message) []*Group {
 	if len(msgs) == 0 {
 		return nil
 	}
-	out := make([]Group, 0, len(msgs))
+	out := make([]*Group, 0, len(msgs))
+	merged := false
 	for _, m := range msgs {
 		if m.Role == "system" {
 			// Instructions between turns: they neither take a turn nor
@@ -482,21 +503,31 @@ func mergeRuns(msgs []Message) []Group {
 			continue
 		}
 		if n := len(out); n > 0 && out[n-1].Role == m.Role {
+			if out[n-1].facts != nil {
+				// Still a message's own turn: merged in a copy. Its blocks'
+				// capacity cap makes the append copy them too.
+				g := *out[n-1]
+				out[n-1] = &g
+			}
 			out[n-1].Blocks = append(out[n-1].Blocks, m.Blocks...)
+			out[n-1].facts, merged = nil, true
 			continue
 		}
-		// A group shares its first message's blocks (nothing edits them);
-		// the capacity cap makes a merge's append copy them first.
-		var blocks []Block
-		if len(m.Blocks) > 0 {
-			blocks = m.Blocks[:len(m.Blocks):len(m.Blocks)]
+		out = append(out, &m.turn)
+	}
+	if merged {
+		for i := range out {
+			if out[i].facts == nil {
+				f := factsOf(out[i].Blocks)
+				out[i].facts = &f
+			}
 		}
-		out = append(out, Group{Role: m.Role, First: m.Index, Blocks: blocks})
 	}
 	return out
 }
 
-// conversation maps the merged turns to the neutral model.
+// conversation maps the merged turns to the neutral model: each turn
+// the parts of its messages (a message's own when it is the only one).
 func (r *Request) conversation() *conv.Conversation {
 	system, tools := r.instructions()
 	c := &conv.Conversation{
@@ -508,48 +539,90 @@ func (r *Request) conversation() *conv.Conversation {
 	if len(r.Groups) > 0 {
 		c.Turns = make([]conv.Turn, 0, len(r.Groups))
 	}
-	// The parts of every turn in one array: each turn owns a window as
-	// long as its blocks, so no turn's append reaches another's.
-	var slab []conv.Part
-	for gi, g := range r.Groups {
-		t := conv.Turn{Role: conv.Role(g.Role)}
-		for bi, b := range g.Blocks {
-			if t.Parts == nil && convertible(b.Type) {
-				if slab == nil {
-					slab = make([]conv.Part, r.blockTotal())
-				}
-				t.Parts, slab = slab[:0:len(g.Blocks)], slab[len(g.Blocks):]
-			}
-			switch b.Type {
-			case "text":
-				t.Parts = append(t.Parts, conv.Part{Kind: conv.KindText, Text: b.Text})
-			case "thinking":
-				t.Parts = append(t.Parts, conv.Part{Kind: conv.KindReasoning, Reasoning: &conv.Reasoning{Summary: b.Text, EncryptedContent: b.Signature}})
-			case "redacted_thinking":
-				t.Parts = append(t.Parts, conv.Part{Kind: conv.KindReasoning, Reasoning: &conv.Reasoning{EncryptedContent: b.Signature, Redacted: true}})
-			case "image", "document":
-				media := b.Media
-				t.Parts = append(t.Parts, conv.Part{Kind: conv.KindMedia, Media: &media})
-			case "tool_use":
-				// A non-object input is a rule violation and keeps {}; null
-				// gives nil.
-				args := b.callArguments()
-				t.Parts = append(t.Parts, conv.Part{Kind: conv.KindCall, Call: &conv.Call{ID: b.ID, Name: b.Name, Arguments: args}})
-			case "tool_result":
-				res := &conv.Result{CallID: b.ToolUseID, Name: r.callName(gi, bi, b.ToolUseID), IsError: strings.TrimSpace(string(b.IsError)) == "true"}
-				if b.ResultHasItems {
-					for _, it := range b.ResultItems {
-						res.Content = append(res.Content, it.Content)
-					}
-				} else if b.ResultText != "" {
-					res.Content = []conv.Content{{Type: conv.ContentText, Text: b.ResultText}}
-				}
-				t.Parts = append(t.Parts, conv.Part{Kind: conv.KindResult, Result: res})
-			}
+	for _, m := range r.Messages {
+		if m.Role == "system" {
+			continue // not a turn, as in mergeRuns
 		}
-		c.Turns = append(c.Turns, t)
+		if n := len(c.Turns); n > 0 && c.Turns[n-1].Role == conv.Role(m.Role) {
+			// A message's parts are clipped: appending copies them.
+			c.Turns[n-1].Parts = append(c.Turns[n-1].Parts, m.parts...)
+			continue
+		}
+		c.Turns = append(c.Turns, conv.Turn{Role: conv.Role(m.Role), Parts: m.parts})
 	}
 	return c
+}
+
+// derive makes the parts, size and facts of msgs[from:], the messages
+// just decoded (those before them carry theirs already). The parts of
+// every message share one array, each message's clipped to its own
+// window.
+func derive(msgs []*Message, from int) {
+	n := 0
+	for i := from; i < len(msgs); i++ {
+		if msgs[i].Role != "system" {
+			n += len(msgs[i].Blocks)
+		}
+	}
+	var slab []conv.Part
+	if n > 0 {
+		slab = make([]conv.Part, 0, n)
+	}
+	for i := from; i < len(msgs); i++ {
+		m := msgs[i]
+		m.facts = factsOf(m.Blocks)
+		m.turn = Group{Role: m.Role, First: m.Index, Blocks: m.Blocks[:len(m.Blocks):len(m.Blocks)], facts: &m.facts}
+		if len(m.Blocks) == 0 {
+			m.turn.Blocks = nil
+		}
+		for j := range m.Blocks {
+			m.size += blockSize(&m.Blocks[j])
+		}
+		if m.Role == "system" {
+			continue
+		}
+		start := len(slab)
+		for j := range m.Blocks {
+			if p, ok := partOf(msgs, i, j); ok {
+				slab = append(slab, p)
+			}
+		}
+		if len(slab) > start {
+			m.parts = slab[start:len(slab):len(slab)]
+		}
+	}
+}
+
+// partOf maps block j of message i to the conversation's part, if the
+// conversation has one for its type.
+func partOf(msgs []*Message, i, j int) (conv.Part, bool) {
+	b := &msgs[i].Blocks[j]
+	switch b.Type {
+	case "text":
+		return conv.Part{Kind: conv.KindText, Text: b.Text}, true
+	case "thinking":
+		return conv.Part{Kind: conv.KindReasoning, Reasoning: &conv.Reasoning{Summary: b.Text, EncryptedContent: b.Signature}}, true
+	case "redacted_thinking":
+		return conv.Part{Kind: conv.KindReasoning, Reasoning: &conv.Reasoning{EncryptedContent: b.Signature, Redacted: true}}, true
+	case "image", "document":
+		media := b.Media
+		return conv.Part{Kind: conv.KindMedia, Media: &media}, true
+	case "tool_use":
+		// A non-object input is a rule violation and keeps {}; null
+		// gives nil.
+		return conv.Part{Kind: conv.KindCall, Call: &conv.Call{ID: b.ID, Name: b.Name, Arguments: arguments(b.Input)}}, true
+	case "tool_result":
+		res := &conv.Result{CallID: b.ToolUseID, Name: callName(msgs, i, j, b.ToolUseID), IsError: strings.TrimSpace(string(b.IsError)) == "true"}
+		if b.ResultHasItems {
+			for _, it := range b.ResultItems {
+				res.Content = append(res.Content, it.Content)
+			}
+		} else if b.ResultText != "" {
+			res.Content = []conv.Content{{Type: conv.ContentText, Text: b.ResultText}}
+		}
+		return conv.Part{Kind: conv.KindResult, Result: res}, true
+	}
+	return conv.Part{}, false
 }
 
 // instructions are what the model is told besides the turns: the system
@@ -615,42 +688,28 @@ func (r *Request) instructions() (string, []conv.Tool) {
 	return system.String(), out
 }
 
-// blockTotal is the number of blocks in the merged turns.
-func (r *Request) blockTotal() int {
-	n := 0
-	for _, g := range r.Groups {
-		n += len(g.Blocks)
-	}
-	return n
-}
-
-// callName is the name of the last tool_use with id before block bi of
-// group gi, as results are named ("" when there is none). A call is
-// looked for backwards: it is nearly always in the turn just before.
-func (r *Request) callName(gi, bi int, id string) string {
-	for ; gi >= 0; gi-- {
-		blocks := r.Groups[gi].Blocks
-		if bi < 0 || bi > len(blocks) {
-			bi = len(blocks)
+// callName is the name of the last tool_use with id before block j of
+// message i in the turns (system messages take none), as results are
+// named ("" when there is none). A call is looked for backwards: it is
+// nearly always in the message just before.
+func callName(msgs []*Message, i, j int, id string) string {
+	for ; i >= 0; i-- {
+		if msgs[i].Role == "system" {
+			j = -1
+			continue
 		}
-		for k := bi - 1; k >= 0; k-- {
+		blocks := msgs[i].Blocks
+		if j < 0 || j > len(blocks) {
+			j = len(blocks)
+		}
+		for k := j - 1; k >= 0; k-- {
 			if blocks[k].Type == "tool_use" && blocks[k].ID == id {
 				return blocks[k].Name
 			}
 		}
-		bi = -1
+		j = -1
 	}
 	return ""
-}
-
-// convertible reports whether conversation maps a block of this type to a
-// part (a turn whose blocks map to none keeps nil parts).
-func convertible(typ string) bool {
-	switch typ {
-	case "text", "thinking", "redacted_thinking", "image", "document", "tool_use", "tool_result":
-		return true
-	}
-	return false
 }
 
 // arguments decodes a tool_use input as the model sees it.
@@ -730,9 +789,7 @@ func isObject(raw json.RawMessage) bool {
 func (r *Request) promptSize() int {
 	n := len(r.System)
 	for _, m := range r.Messages {
-		for j := range m.Blocks {
-			n += blockSize(&m.Blocks[j])
-		}
+		n += m.size
 	}
 	for i := range r.Tools {
 		n += toolSize(&r.Tools[i])

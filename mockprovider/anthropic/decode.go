@@ -87,7 +87,7 @@ func decodeRequest(body []byte, lenient, countTokens bool) (*Request, *wire.APIE
 // first messages (resumed.go); fresh are the messages read from the
 // document. A plan that reuses messages fails on anything unclean
 // (resume.Decode then decodes the body whole).
-func decodePlanned(plan resume.Plan[Message], lenient, countTokens bool) (_ *Request, fresh []Message, _ *wire.APIError) {
+func decodePlanned(plan resume.Plan[Message], lenient, countTokens bool) (*Request, []Message, *wire.APIError) {
 	body := plan.Doc
 	var w wireRequest
 	var target any = &w
@@ -105,7 +105,7 @@ func decodePlanned(plan resume.Plan[Message], lenient, countTokens bool) (_ *Req
 		w = wireRequest{Model: ct.Model, Messages: ct.Messages, System: ct.System, Thinking: ct.Thinking,
 			ToolChoice: ct.ToolChoice, Tools: ct.Tools, AnthropicBeta: ct.AnthropicBeta, AnthropicVersion: ct.AnthropicVersion, CacheControl: ct.CacheControl}
 	}
-	req, aerr := fromWire(&w, len(plan.Body()), plan.Reused)
+	req, fresh, aerr := fromWire(&w, len(plan.Body()), plan.Reused)
 	if aerr != nil {
 		return nil, nil, aerr
 	}
@@ -120,10 +120,6 @@ func decodePlanned(plan resume.Plan[Message], lenient, countTokens bool) (_ *Req
 	}
 	for _, p := range unknown {
 		req.Unknown = append(req.Unknown, pydanticPath(body, root, p))
-	}
-	fresh = req.Messages[len(plan.Reused):]
-	if plan.Keeps() {
-		parseInputs(fresh)
 	}
 	return req, fresh, nil
 }

@@ -10,20 +10,29 @@ import (
 )
 
 // messagesKept declares what sessions keep of their last request's
-// messages (package resume): each message as the checks read it, shared
-// read only by the requests that resend it.
+// messages (package resume): each message as the checks read it, with
+// what the conversation and the token estimate make of it, shared read
+// only by the requests that resend it.
 var messagesKept = resume.New[Message]("messages")
 
 // decodeInSession decodes a Messages or count_tokens body, reusing the
 // messages s's last Messages request shares with it byte for byte.
 func decodeInSession(s *session.Session, body []byte, lenient, countTokens bool) (*Request, *wire.APIError) {
 	// Lenient decoding collects unknown members from the whole body;
-	// count_tokens bodies are another shape; the cache breakpoints are
-	// counted over the wire structs of every message.
-	if lenient || countTokens || bytes.Contains(body, []byte(`"cache_control"`)) {
+	// count_tokens bodies are another shape.
+	if lenient || countTokens {
 		return decodeRequest(body, lenient, countTokens)
 	}
 	return resume.Decode(messagesKept, s, body, func(plan resume.Plan[Message]) (*Request, []Message, *wire.APIError) {
+		// The cache breakpoints are counted over the wire structs of
+		// every message, so a body that mentions cache_control is decoded
+		// whole and not kept. Kept messages therefore never mention it,
+		// and the document (the body less the messages reused, which
+		// cannot hold part of the name either) tells for the body.
+		if bytes.Contains(plan.Doc, []byte(`"cache_control"`)) {
+			req, err := decodeRequest(plan.Body(), lenient, countTokens)
+			return req, nil, err
+		}
 		req, fresh, err := decodePlanned(plan, lenient, countTokens)
 		if err == nil && len(req.Unknown) > 0 {
 			fresh = nil
@@ -37,30 +46,4 @@ func sessionOf(x *dialect.Exchange) *session.Session {
 		return nil
 	}
 	return x.Session
-}
-
-// parseInputs parses the tool_use inputs of messages a session keeps,
-// once for every request that resends them.
-func parseInputs(ms []Message) {
-	for i := range ms {
-		for j := range ms[i].Blocks {
-			if b := &ms[i].Blocks[j]; b.Type == "tool_use" {
-				b.inputArgs, b.inputRead = arguments(b.Input), true
-			}
-		}
-	}
-}
-
-// callArguments are a tool_use's arguments for the conversation: a copy
-// of the input parsed when its message was kept (shared: a conversation
-// is read only, see conv.Conversation), or else parsed now. A non-object
-// input gives {}, null nil.
-func (b *Block) callArguments() map[string]any {
-	if !b.inputRead {
-		return arguments(b.Input)
-	}
-	if b.inputArgs == nil {
-		return nil
-	}
-	return b.inputArgs
 }

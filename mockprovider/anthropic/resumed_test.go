@@ -3,7 +3,6 @@ package anthropic
 import (
 	"fmt"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 
@@ -22,6 +21,7 @@ type outcome struct {
 	Conv       *conv.Conversation
 	Reply      *model.Reply
 	ModelErr   error
+	PromptSize int
 }
 
 func outcomeOf(req *Request, err *wire.APIError) any {
@@ -30,27 +30,7 @@ func outcomeOf(req *Request, err *wire.APIError) any {
 		out.Violations = rules.Run(ruleSet.Rules(), req, &rules.Env{Options: rules.DefaultOptions()})
 		out.Conv = req.conversation()
 		out.Reply, out.ModelErr = (&model.Engine{}).Next(out.Conv, "")
-		// Inputs are parsed ahead only for messages the session keeps;
-		// they are compared through the conversation.
-		bare := *req
-		bare.Messages = slices.Clone(req.Messages)
-		for i := range bare.Messages {
-			bare.Messages[i].Blocks = unparsed(bare.Messages[i].Blocks)
-		}
-		bare.Groups = slices.Clone(req.Groups)
-		for i := range bare.Groups {
-			bare.Groups[i].Blocks = unparsed(bare.Groups[i].Blocks)
-		}
-		out.Req = &bare
-	}
-	return out
-}
-
-// unparsed is a copy of blocks without the inputs parsed ahead.
-func unparsed(blocks []Block) []Block {
-	out := slices.Clone(blocks)
-	for i := range out {
-		out[i].inputArgs, out[i].inputRead = nil, false
+		out.PromptSize = req.promptSize()
 	}
 	return out
 }
@@ -92,9 +72,25 @@ func TestResumedMatchesFullDecode(t *testing.T) {
 		resumetest.C("unpaired tool_use", body(h, with(anthropicRound(resumetest.Rounds)[0]), ``), true),
 		resumetest.C("duplicate member in the new message", body(h, with(`{"role":"user","content":"x","content":"y"}`), ``), true),
 		resumetest.C("cache_control in the new message", body(h, with(`{"role":"user","content":[{"type":"text","text":"x","cache_control":{"type":"ephemeral"}}]}`), ``), false),
+		resumetest.C("top-level cache_control after the array", body(h, next, `,"cache_control":{"type":"ephemeral"}`), true),
+		resumetest.C("new user message merged into the last turn", body(h, with(`{"role":"user","content":"and Rome?"}`), ``), true),
+		resumetest.C("system message between turns", body(h, with(`{"role":"system","content":"Be brief."}`, anthropicRound(resumetest.Rounds)[1]), ``), true),
 		resumetest.C("earlier message changed", body(h, append(append(messages.Elems(2), `{"role":"assistant","content":"no"}`), base[6:]...), ``), true),
 		resumetest.C("last message's end changed", body(h, append(append([]string{}, base[:len(base)-1]...), `{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_4","content":"sunny 44"}]}`), ``), true),
 	))
+}
+
+// TestResumedResultOfKeptCall: a result in a new message is named after
+// its call in a message the session kept.
+func TestResumedResultOfKeptCall(t *testing.T) {
+	base := messages.Elems(resumetest.Rounds)
+	call := anthropicRound(resumetest.Rounds)
+	h, body := messages.Head, messages.Body
+	prev := append(append([]string{}, base...), call[0])
+	resumed.Run(t, body(h, prev, ``), []resumetest.Case{
+		resumetest.C("result of the kept call", body(h, append(prev, call[1]), ``), true),
+		resumetest.C("result of the kept call after a system message", body(h, append(prev, `{"role":"system","content":"x"}`, call[1]), ``), true),
+	})
 }
 
 func TestResumedLoop(t *testing.T) {
@@ -106,32 +102,40 @@ func FuzzResumed(f *testing.F) {
 	f.Fuzz(func(t *testing.T, prev, next []byte) { resumed.Check(t, prev, next) })
 }
 
-// TestResumedToolInput: the conversation reads each tool_use input as
-// parsed with its message (shared: a conversation is read only), and gets
-// what parsing it again gives.
-func TestResumedToolInput(t *testing.T) {
+// TestResumedParts: a resent message (its facts for the rules, its own
+// turn) and its parts (a tool_use's parsed input, a result named after
+// its call) are those made when the session first decoded it, shared by
+// the next request and its conversation (read only), and equal to what
+// decoding the body alone makes.
+func TestResumedParts(t *testing.T) {
 	s := session.NewStore(session.DefaultLimits()).Get("k")
 	body := resumetest.Padded([]byte(messages.Body(messages.Head, messages.Elems(3), ``)))
-	if _, err := decodeInSession(s, body, false, false); err != nil {
+	first, err := decodeInSession(s, body, false, false)
+	if err != nil {
 		t.Fatal(err)
 	}
 	req, err := decodeInSession(s, body, false, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !req.Messages[1].Blocks[1].inputRead {
-		t.Fatal("a reused tool_use has no parsed input")
-	}
-	kept := req.conversation()
-	if args := kept.Turns[1].Parts[1].Call.Arguments; reflect.ValueOf(args).UnsafePointer() != reflect.ValueOf(req.Messages[1].Blocks[1].inputArgs).UnsafePointer() {
-		t.Fatalf("the conversation's arguments %v are not the kept ones", args)
-	}
-	for i := range req.Groups {
-		for j := range req.Groups[i].Blocks {
-			req.Groups[i].Blocks[j].inputRead = false
+	for i, m := range req.Messages {
+		if m != first.Messages[i] || req.Groups[i] != first.Groups[i] {
+			t.Fatalf("message %d was made again", i)
 		}
 	}
-	if parsed := req.conversation(); !reflect.DeepEqual(kept, parsed) {
-		t.Fatalf("conversation from kept input\n%+v\ndiffers from\n%+v", kept, parsed)
+	kept := req.conversation()
+	call, result := kept.Turns[1].Parts[1].Call, kept.Turns[2].Parts[0].Result
+	if call != first.conversation().Turns[1].Parts[1].Call || result != first.conversation().Turns[2].Parts[0].Result {
+		t.Fatal("the resent messages' parts were made again")
+	}
+	if result.Name != "get_weather" {
+		t.Fatalf("the kept result is named %q", result.Name)
+	}
+	alone, err := decodeRequest(body, false, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if parsed := alone.conversation(); !reflect.DeepEqual(kept, parsed) {
+		t.Fatalf("conversation from kept parts\n%+v\ndiffers from\n%+v", kept, parsed)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
@@ -59,13 +60,104 @@ func messageBreach(i int, path, msg string) rules.Violation {
 		Order: rules.At(rules.PhaseShape, i)}
 }
 
-// blocks visits every content block as sent.
-func (r *Request) blocks(visit func(b *Block)) {
-	for i := range r.Messages {
-		for j := range r.Messages[i].Blocks {
-			visit(&r.Messages[i].Blocks[j])
+// blocksWhere visits, in order, the content blocks of the messages whose
+// facts may: the other messages hold no block the visit looks for.
+func (r *Request) blocksWhere(may func(*facts) bool, visit func(b *Block)) {
+	for _, m := range r.Messages {
+		if !may(&m.facts) {
+			continue
+		}
+		for j := range m.Blocks {
+			visit(&m.Blocks[j])
 		}
 	}
+}
+
+// facts are what the rules read of a run of blocks (a message's, or a
+// turn's that merges messages): the ids the pairing rules compare
+// between neighbouring turns, and whether the per-block checks can find
+// anything in it. They are made once with a message and kept with it
+// (Message.facts), so a long conversation's rules read a few words per
+// message, not its blocks.
+type facts struct {
+	calls, results []string // tool_use and tool_result ids, in order
+	lead           int      // how many blocks open the run as tool_result blocks
+	textAfterCall  bool     // a block other than a tool block follows a tool_use
+	repeatedCall   bool     // two tool_use blocks share an id
+	nonObjectInput bool     // a tool_use input that is not an object
+	resultItems    bool     // a tool_result given as a list of items
+	isError        bool     // a tool_result with is_error set
+	thinking       bool     // a thinking block
+	added          bool     // a tool_addition defining a tool inline
+	redacted       bool     // a redacted_thinking block
+	text           textFact // empty or blank text blocks
+}
+
+// textFact is what checkNonEmptyTextBlock finds in one message.
+type textFact int
+
+const (
+	textFine textFact = iota
+	textEmpty
+	textBlank // whitespace only, and nothing else of substance
+)
+
+func factsOf(blocks []Block) facts {
+	var f facts
+	blank, substance := false, false
+	lastCall := -1
+	for k := range blocks {
+		b := &blocks[k]
+		switch b.Type {
+		case "tool_use":
+			f.repeatedCall = f.repeatedCall || slices.Contains(f.calls, b.ID)
+			f.calls = append(f.calls, b.ID)
+			f.nonObjectInput = f.nonObjectInput || !isObject(b.Input)
+			lastCall = k
+		case "tool_result":
+			f.results = append(f.results, b.ToolUseID)
+			if f.lead == k {
+				f.lead++
+			}
+			f.resultItems = f.resultItems || len(b.ResultItems) > 0
+			f.isError = f.isError || b.IsError != nil
+		case "thinking":
+			f.thinking = true
+		case "redacted_thinking":
+			f.redacted = true
+		}
+		f.added = f.added || b.Added != nil
+		if lastCall >= 0 && k > lastCall && !isToolBlock(b.Type) {
+			f.textAfterCall = true
+		}
+		switch {
+		case b.Type != "text":
+			substance = true
+		case b.Text == "":
+			if f.text == textFine {
+				f.text = textEmpty
+			}
+		case strings.TrimSpace(b.Text) == "":
+			blank = true
+		default:
+			substance = true
+		}
+	}
+	if f.text == textFine && blank && !substance {
+		f.text = textBlank
+	}
+	return f
+}
+
+// allIn reports whether every id is in list (both are short: the calls
+// or results of one turn).
+func allIn(ids, list []string) bool {
+	for _, id := range ids {
+		if !slices.Contains(list, id) {
+			return false
+		}
+	}
+	return true
 }
 
 func blockPath(b *Block) string { return fmt.Sprintf("messages.%d.content.%d", b.Msg, b.Index) }

@@ -92,7 +92,7 @@ func checkNonEmpty(r *Request, _ *rules.Env) []rules.Violation {
 
 func checkInputObject(r *Request, _ *rules.Env) []rules.Violation {
 	var out []rules.Violation
-	r.blocks(func(b *Block) {
+	r.blocksWhere(func(f *facts) bool { return f.nonObjectInput }, func(b *Block) {
 		if b.Type == "tool_use" && !isObject(b.Input) {
 			p := blockPath(b) + ".tool_use.input"
 			out = append(out, messageBreach(b.Msg, p, p+": Input should be a valid dictionary"))
@@ -107,7 +107,7 @@ var resultTags = wToolResultBlockContentUnionTags
 
 func checkResultContentType(r *Request, _ *rules.Env) []rules.Violation {
 	var out []rules.Violation
-	r.blocks(func(b *Block) {
+	r.blocksWhere(func(f *facts) bool { return f.resultItems }, func(b *Block) {
 		if b.Type != "tool_result" {
 			return
 		}
@@ -126,7 +126,7 @@ func checkResultContentType(r *Request, _ *rules.Env) []rules.Violation {
 
 func checkIsErrorBool(r *Request, _ *rules.Env) []rules.Violation {
 	var out []rules.Violation
-	r.blocks(func(b *Block) {
+	r.blocksWhere(func(f *facts) bool { return f.isError }, func(b *Block) {
 		if b.Type != "tool_result" || b.IsError == nil {
 			return
 		}

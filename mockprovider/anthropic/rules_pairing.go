@@ -102,7 +102,7 @@ func checkUniqueIDs(r *Request, _ *rules.Env) []rules.Violation {
 	var out []rules.Violation
 	var stack [16]string
 	for _, g := range r.Groups {
-		if g.Role != "assistant" {
+		if g.Role != "assistant" || !g.facts.repeatedCall {
 			continue
 		}
 		seen := stack[:0] // the ids of the turn so far: a turn carries few
@@ -136,47 +136,51 @@ const (
 // that next turn. One finding per turn, with the dominant cause.
 func pairing(r *Request) []pairFinding {
 	var out []pairFinding
-	for gi, g := range r.Groups {
+	for gi := range r.Groups {
+		g := r.Groups[gi]
 		if g.Role != "assistant" || gi+1 >= len(r.Groups) {
 			continue // a final assistant turn is a prefill: nothing to answer yet
 		}
-		if !hasType(g.Blocks, "tool_use") {
-			continue
-		}
 		next := r.Groups[gi+1]
-		// The results before the first other block of the next turn.
-		lead := len(next.Blocks)
-		for k, b := range next.Blocks {
-			if b.Type != "tool_result" {
-				lead = k
-				break
-			}
-		}
-		f := pairFinding{msg: next.First, reason: pairMissing}
-		notFirst := false
-		for _, b := range g.Blocks {
-			if b.Type != "tool_use" {
-				continue
-			}
-			id := b.ID
-			textAfter := textAfterCall(g.Blocks, id)
-			if textAfter || !answers(next.Blocks[:lead], id) {
-				f.ids = append(f.ids, id)
-				notFirst = notFirst || answers(next.Blocks, id)
-				if textAfter {
-					f.reason = pairTextAfter
-				}
-			}
-		}
-		if len(f.ids) == 0 {
+		// The facts tell a turn whose calls are all answered first thing
+		// from its blocks: only a turn that is not is read block by block.
+		if len(g.facts.calls) == 0 || !g.facts.textAfterCall && allIn(g.facts.calls, next.facts.results[:next.facts.lead]) {
 			continue
 		}
-		if f.reason != pairTextAfter && notFirst {
-			f.reason = pairNotFirst
+		if f, ok := pairingOf(g, next); ok {
+			out = append(out, f)
 		}
-		out = append(out, f)
 	}
 	return out
+}
+
+// pairingOf is pairing's finding for assistant turn g and the turn after.
+func pairingOf(g, next *Group) (pairFinding, bool) {
+	// The results before the first other block of the next turn.
+	lead := next.Blocks[:next.facts.lead]
+	f := pairFinding{msg: next.First, reason: pairMissing}
+	notFirst := false
+	for k := range g.Blocks {
+		b := &g.Blocks[k]
+		if b.Type != "tool_use" {
+			continue
+		}
+		textAfter := textAfterCall(g.Blocks, b.ID)
+		if textAfter || !answers(lead, b.ID) {
+			f.ids = append(f.ids, b.ID)
+			notFirst = notFirst || answers(next.Blocks, b.ID)
+			if textAfter {
+				f.reason = pairTextAfter
+			}
+		}
+	}
+	if len(f.ids) == 0 {
+		return f, false
+	}
+	if f.reason != pairTextAfter && notFirst {
+		f.reason = pairNotFirst
+	}
+	return f, true
 }
 
 // textAfterCall reports whether a tool_use with id is followed in its
@@ -248,8 +252,8 @@ func issues(blocks []Block, id string) bool {
 func checkResultMatches(r *Request, _ *rules.Env) []rules.Violation {
 	var out []rules.Violation
 	for gi, g := range r.Groups {
-		if g.Role != "user" {
-			continue
+		if g.Role != "user" || len(g.facts.results) == 0 || gi > 0 && allIn(g.facts.results, r.Groups[gi-1].facts.calls) {
+			continue // no result, or each answers a call of the turn before
 		}
 		var previous []Block
 		if gi > 0 {

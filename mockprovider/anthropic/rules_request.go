@@ -3,7 +3,6 @@ package anthropic
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/toolwire/toolwire/mockprovider/rules"
 )
@@ -240,20 +239,10 @@ func checkNonEmptyTextBlock(r *Request, _ *rules.Env) []rules.Violation {
 		if i == len(r.Messages)-1 && m.Role == "assistant" {
 			continue
 		}
-		blank, substance := false, false
-		for _, b := range m.Blocks {
-			switch {
-			case b.Type != "text":
-				substance = true
-			case b.Text == "":
-				return []rules.Violation{messageBreach(i, "messages", "messages: text content blocks must be non-empty")}
-			case strings.TrimSpace(b.Text) == "":
-				blank = true
-			default:
-				substance = true
-			}
-		}
-		if blank && !substance {
+		switch m.facts.text {
+		case textEmpty:
+			return []rules.Violation{messageBreach(i, "messages", "messages: text content blocks must be non-empty")}
+		case textBlank:
 			return []rules.Violation{messageBreach(i, "messages", "messages: text content blocks must contain non-whitespace text")}
 		}
 	}

@@ -78,7 +78,7 @@ func checkFirstUser(strict bool) func(*Request, *rules.Env) []rules.Violation {
 			return nil
 		}
 		// System messages are instructions, not turns.
-		first := slices.IndexFunc(r.Messages, func(m Message) bool { return m.Role != "system" })
+		first := slices.IndexFunc(r.Messages, func(m *Message) bool { return m.Role != "system" })
 		if first < 0 || r.Messages[first].Role == "user" {
 			return nil
 		}

@@ -162,7 +162,7 @@ func checkThinkingSignature(r *Request, _ *rules.Env) []rules.Violation {
 		return nil
 	}
 	var out []rules.Violation
-	r.blocks(func(b *Block) {
+	r.blocksWhere(func(f *facts) bool { return f.thinking }, func(b *Block) {
 		if b.Type == "thinking" && !validSignature(b.Text, b.Signature) {
 			p := blockPath(b)
 			out = append(out, messageBreach(b.Msg, p, p+": Invalid `signature` in `thinking` block"))
