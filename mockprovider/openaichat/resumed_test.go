@@ -24,8 +24,8 @@ type outcome struct {
 	Conv       *conv.Conversation
 	Reply      *model.Reply
 	ModelErr   error
-	// Prompt is the prompt text with the calls the request rendered,
-	// PromptEncoded with every call encoded from the conversation.
+	// Prompt is the prompt text from the lines the request's messages
+	// made, PromptEncoded the one rendered from the conversation.
 	Prompt, PromptEncoded string
 }
 
@@ -36,13 +36,8 @@ func outcomeOf(req *Request, err *wire.APIError) outcome {
 	}
 	out.Violations = rules.Run(set.Rules(), req, &rules.Env{Options: rules.DefaultOptions()})
 	out.Conv = toConversation(req)
-	out.Prompt = string(promptText(nil, out.Conv, callsRendered(req, out.Conv)))
-	out.PromptEncoded = string(promptText(nil, out.Conv, nil))
-	// The rendered calls are prepared only for a request the session
-	// keeps; they are compared through Prompt.
-	bare := *req
-	bare.renderedCalls = nil
-	out.Req = &bare
+	out.Prompt = string(requestPrompt(req, out.Conv))
+	out.PromptEncoded = string(promptText(nil, out.Conv))
 	out.Reply, out.ModelErr = (&model.Engine{}).Next(out.Conv, "")
 	return out
 }
@@ -63,7 +58,7 @@ func checkResumed(t testing.TB, prevText, nextText string) int {
 			reused, prev, next, got.Err, got.Req, got.Violations, want.Err, want.Req, want.Violations)
 	}
 	if got.Prompt != got.PromptEncoded {
-		t.Fatalf("prompt text with the rendered calls\n%s\ndiffers from\n%s", got.Prompt, got.PromptEncoded)
+		t.Fatalf("prompt text from the messages' lines\n%s\ndiffers from\n%s", got.Prompt, got.PromptEncoded)
 	}
 	// What the session kept after next decodes a third request as a
 	// fresh decode does.
@@ -166,7 +161,8 @@ func TestResumedLoop(t *testing.T) {
 	tail := `,"tools":` + chatTools
 	for rounds := range 12 {
 		body := resumetest.Padded([]byte(chatBody(`"model":"gpt-4o",`, chatMessages(rounds), tail)))
-		if got, want := len(messagesKept.Begin(s, body).Reused), max(0, 2+2*rounds-2); rounds > 0 && got != want {
+		reused := messagesKept.Begin(s, body).Reused
+		if got, want := len(reused), max(0, 2+2*rounds-2); rounds > 0 && got != want {
 			t.Fatalf("round %d reused %d messages, want %d", rounds, got, want)
 		}
 		req, err := decodeInSession(s, body, false)
@@ -175,8 +171,10 @@ func TestResumedLoop(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("round %d: resumed decoding differs", rounds)
 		}
-		if n := len(callsRendered(req, got.Conv)); n != rounds {
-			t.Fatalf("round %d: %d calls rendered with their messages, want %d", rounds, n, rounds)
+		for i, m := range reused {
+			if req.turns[i] != &m.turn {
+				t.Fatalf("round %d: message %d's turn made again instead of reused", rounds, i)
+			}
 		}
 	}
 }

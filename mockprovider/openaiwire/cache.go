@@ -1,8 +1,7 @@
 package openaiwire
 
 import (
-	"hash/fnv"
-	"strconv"
+	"hash/maphash"
 
 	"github.com/toolwire/toolwire/mockprovider/session"
 )
@@ -24,6 +23,18 @@ const (
 	maxCachePoints = 1024
 )
 
+// prefixSeed keys the prefixes' hashes: made once, never changed.
+var prefixSeed = maphash.MakeSeed()
+
+// promptPrefix is a cacheable prefix a session has seen: the API's, of
+// the model and prompt the hash covers.
+type promptPrefix struct {
+	api string
+	sum uint64
+}
+
+var seenPrefixes = session.NewCounter(func(p promptPrefix) int { return len(p.api) + 8 })
+
 // CachedTokens marks every cacheable prefix of prompt (the prompt as the
 // model reads it, in a stable rendering) as seen in the session and
 // returns the longest one seen before: 0 offline, for a short prompt, or
@@ -33,14 +44,15 @@ func CachedTokens(s *session.Session, api, model string, prompt []byte) int {
 	if s == nil || tokens < CacheMinTokens {
 		return 0
 	}
-	h := fnv.New64a()
-	_, _ = h.Write([]byte(model))
+	var h maphash.Hash
+	h.SetSeed(prefixSeed)
+	_, _ = h.WriteString(model)
 	done, cached := 0, 0
 	for k, n := CacheMinTokens, 0; k <= tokens && n < maxCachePoints; k, n = k+CacheStepTokens, n+1 {
 		end := k * CharsPerToken
 		_, _ = h.Write(prompt[done:end])
 		done = end
-		if s.Count(api+":prompt-prefix:"+strconv.FormatUint(h.Sum64(), 36)) > 1 {
+		if seenPrefixes.Count(s, promptPrefix{api, h.Sum64()}) > 1 {
 			cached = k
 		}
 	}
