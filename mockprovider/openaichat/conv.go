@@ -18,8 +18,9 @@ type Request struct {
 	Model    string
 	HasModel bool // present, a string, and not empty
 	// Messages is nil with HasMessages false when the field is absent or
-	// null.
-	Messages    []Message
+	// null. A message a session kept is shared by the requests that
+	// resend it: read only.
+	Messages    []*Message
 	HasMessages bool
 	Tools       []Tool
 	ToolChoice  ToolChoice
@@ -343,7 +344,7 @@ func countTools(r *Request) int {
 }
 
 // toolRun counts the tool messages at the start of ms.
-func toolRun(ms []Message) int {
+func toolRun(ms []*Message) int {
 	n := 0
 	for n < len(ms) && ms[n].Role == "tool" {
 		n++

@@ -38,28 +38,27 @@ func decodeInSession(s *session.Session, body []byte, lenient bool) (*Request, *
 // to keep of the new ones, nil when keep is false.
 func takeMessages(req *Request, reused []*keptMessage, ws []chatMessage, keep bool) (fresh []keptMessage) {
 	req.turns = make([]*messageTurn, len(req.Messages))
-	for i := range reused {
-		req.Messages[i] = reused[i].view
-		req.MessageExtras = append(req.MessageExtras, reused[i].extras...)
-		req.turns[i] = &reused[i].turn
+	for i, m := range reused {
+		req.Messages[i] = &m.view
+		req.MessageExtras = append(req.MessageExtras, m.extras...)
+		req.turns[i] = &m.turn
 	}
-	// Kept or not, the new messages are made in one slice, so the
-	// conversation's parts of each stay where the session may keep them.
+	// Kept or not, the new messages are made where the session may keep
+	// them.
 	made := make([]keptMessage, len(ws))
 	names := callNames{reused: reused}
 	for j := range ws {
 		i := len(reused) + j
-		before := len(req.MessageExtras)
-		takeMessage(&req.Messages[i], i, &ws[j], req)
 		m := &made[j]
-		m.view = req.Messages[i]
+		before := len(req.MessageExtras)
+		takeMessage(&m.view, i, &ws[j], req)
 		m.extras = req.MessageExtras[before:len(req.MessageExtras):len(req.MessageExtras)]
 		var prev *messageTurn
 		if i > 0 {
 			prev = req.turns[i-1]
 		}
 		m.turn = makeTurn(&m.view, prev, &names)
-		req.turns[i] = &m.turn
+		req.Messages[i], req.turns[i] = &m.view, &m.turn
 	}
 	if !keep {
 		return nil
