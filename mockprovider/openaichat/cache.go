@@ -1,10 +1,6 @@
 package openaichat
 
-import (
-	"slices"
-
-	"github.com/toolwire/toolwire/mockprovider/conv"
-)
+import "github.com/toolwire/toolwire/mockprovider/conv"
 
 // The prompt caching rules are openaiwire's (shared with Responses); the
 // prompt they hash is this rendering of the conversation.
@@ -26,14 +22,17 @@ func promptText(b []byte, c *conv.Conversation) []byte {
 // requestPrompt is promptText of c, from the lines r's messages made once
 // (messageTurn.prompt) when c is the conversation made of r.
 func requestPrompt(r *Request, c *conv.Conversation) []byte {
-	if r.conv != c {
+	if r.conv != c || !r.turnPrompts {
 		return promptText(nil, c)
 	}
-	size := 0
+	size := len("system\n\n") + len(c.System)
+	for _, t := range c.Tools {
+		size += len("tool \n\n\n") + len(t.Name) + len(t.Description) + len(t.Parameters)
+	}
 	for _, t := range r.turns {
 		size += len(t.prompt)
 	}
-	b := slices.Grow(promptHead(nil, c), size)
+	b := promptHead(make([]byte, 0, size), c)
 	for _, t := range r.turns {
 		b = append(b, t.prompt...)
 	}

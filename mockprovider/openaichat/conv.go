@@ -63,10 +63,12 @@ type Request struct {
 	// received is when decoding began: openai-processing-ms counts from it.
 	received time.Time
 	// turns are what each message adds to the conversation, kept with
-	// the messages a session reuses (resumed.go); conv is the
-	// conversation toConversation made of them.
-	turns []*messageTurn
-	conv  *conv.Conversation
+	// the messages a session reuses (resumed.go), with their prompt lines
+	// when turnPrompts; conv is the conversation toConversation made of
+	// them.
+	turns       []*messageTurn
+	turnPrompts bool
+	conv        *conv.Conversation
 }
 
 // Message is one entry of messages.
@@ -300,8 +302,10 @@ type messageTurn struct {
 }
 
 // makeTurn makes m's turn; prev is the turn of the message before it (nil
-// for the first), names the calls before it.
-func makeTurn(m *Message, prev *messageTurn, names *callNames) messageTurn {
+// for the first), names the calls before it. Its prompt lines are made
+// only withPrompt: for a message a session keeps, as a request decoded
+// whole renders its prompt text in one piece.
+func makeTurn(m *Message, prev *messageTurn, names *callNames, withPrompt bool) messageTurn {
 	t := messageTurn{role: m.Role, inRun: prev != nil && prev.inRun}
 	switch m.Role {
 	case "system", "developer":
@@ -317,6 +321,9 @@ func makeTurn(m *Message, prev *messageTurn, names *callNames) messageTurn {
 		t.parts = []conv.Part{{Kind: conv.KindResult, Result: result}}
 		t.opensRun, t.inRun = !t.inRun, true
 	default:
+		return t
+	}
+	if !withPrompt {
 		return t
 	}
 	switch {

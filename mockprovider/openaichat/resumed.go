@@ -37,7 +37,7 @@ func decodeInSession(s *session.Session, body []byte, lenient bool) (*Request, *
 // then those decoded now (ws) at the indexes after them. fresh holds what
 // to keep of the new ones, nil when keep is false.
 func takeMessages(req *Request, reused []*keptMessage, ws []chatMessage, keep bool) (fresh []keptMessage) {
-	req.turns = make([]*messageTurn, len(req.Messages))
+	req.turns, req.turnPrompts = make([]*messageTurn, len(req.Messages)), keep
 	for i, m := range reused {
 		req.Messages[i] = &m.view
 		req.MessageExtras = append(req.MessageExtras, m.extras...)
@@ -57,7 +57,7 @@ func takeMessages(req *Request, reused []*keptMessage, ws []chatMessage, keep bo
 		if i > 0 {
 			prev = req.turns[i-1]
 		}
-		m.turn = makeTurn(&m.view, prev, &names)
+		m.turn = makeTurn(&m.view, prev, &names, keep)
 		req.Messages[i], req.turns[i] = &m.view, &m.turn
 	}
 	if !keep {

@@ -43,6 +43,11 @@ func outcomeOf(req *Request, err *wire.APIError) outcome {
 	out.PromptEncoded = string(promptText(nil, out.Conv))
 	turns, system := referenceTurns(req)
 	out.AsReference = reflect.DeepEqual(turns, out.Conv.Turns) && system == out.Conv.System
+	// The messages' turns carry prompt lines only when a session keeps
+	// them: they are compared through Conv and Prompt.
+	bare := *req
+	bare.turns, bare.turnPrompts, bare.conv = nil, false, nil
+	out.Req = &bare
 	out.Reply, out.ModelErr = (&model.Engine{}).Next(out.Conv, "")
 	return out
 }
@@ -224,6 +229,9 @@ func TestResumedLoop(t *testing.T) {
 		want := outcomeOf(decodeRequest(body, false))
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("round %d: resumed decoding differs", rounds)
+		}
+		if !req.turnPrompts {
+			t.Fatalf("round %d: the kept messages' prompt lines were not made", rounds)
 		}
 		for i, m := range reused {
 			if req.turns[i] != &m.turn {
