@@ -4,6 +4,7 @@ import (
 	"hash/fnv"
 	"math/rand/v2"
 	"strconv"
+	"sync"
 	"testing"
 
 	"github.com/toolwire/toolwire/mockprovider/session"
@@ -128,4 +129,29 @@ func TestPromptPrefixGenerations(t *testing.T) {
 	if !p.seen(1) {
 		t.Fatal("a prefix seen again in the last generation is forgotten")
 	}
+}
+
+// TestCachedTokensConcurrent: requests of one session mark and read its
+// prefixes at once (go test -race); a prompt sent before all of them
+// is cached for each.
+func TestCachedTokensConcurrent(t *testing.T) {
+	s := session.NewStore(session.DefaultLimits()).Get("k")
+	prompt := make([]byte, 40<<10)
+	CachedTokens(s, "openai-chat", "gpt-4o", prompt)
+	want := CacheMinTokens + (len(prompt)/CharsPerToken-CacheMinTokens)/CacheStepTokens*CacheStepTokens
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 20 {
+				longer := append(append([]byte(nil), prompt...), make([]byte, (w*20+i)<<9)...)
+				if got := CachedTokens(s, "openai-chat", "gpt-4o", longer); got < want {
+					t.Errorf("worker %d request %d: cached %d, want at least %d", w, i, got, want)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
