@@ -6,9 +6,41 @@ import "github.com/toolwire/toolwire/mockprovider/conv"
 // prompt they hash is this rendering of the conversation.
 
 // promptText renders the prompt in the order the model reads it: tools,
-// system, then every turn. Its length is the prompt-token estimate, and
-// its prefixes are what the cache matches.
-func promptText(b []byte, c *conv.Conversation, rendered []renderedCall) []byte {
+// system, then every turn, each part on a line. Its length is the
+// prompt-token estimate, and its prefixes are what the cache matches.
+func promptText(b []byte, c *conv.Conversation) []byte {
+	b = promptHead(b, c)
+	for _, t := range c.Turns {
+		b = append(append(b, t.Role...), '\n')
+		for _, p := range t.Parts {
+			b = promptLine(b, p)
+		}
+	}
+	return b
+}
+
+// requestPrompt is promptText of c, from the lines r's messages made once
+// (messageTurn.prompt) when c is the conversation made of r.
+func requestPrompt(r *Request, c *conv.Conversation) []byte {
+	if r.conv != c || !r.turnPrompts {
+		return promptText(nil, c)
+	}
+	size := len("system\n\n") + len(c.System)
+	for _, t := range c.Tools {
+		size += len("tool \n\n\n") + len(t.Name) + len(t.Description) + len(t.Parameters)
+	}
+	for _, t := range r.turns {
+		size += len(t.prompt)
+	}
+	b := promptHead(make([]byte, 0, size), c)
+	for _, t := range r.turns {
+		b = append(b, t.prompt...)
+	}
+	return b
+}
+
+// promptHead renders the tools and the system text.
+func promptHead(b []byte, c *conv.Conversation) []byte {
 	for _, t := range c.Tools {
 		b = append(append(append(b, "tool "...), t.Name...), '\n')
 		b = append(append(b, t.Description...), '\n')
@@ -17,31 +49,25 @@ func promptText(b []byte, c *conv.Conversation, rendered []renderedCall) []byte 
 	if c.System != "" {
 		b = append(append(append(b, "system\n"...), c.System...), '\n')
 	}
-	for _, t := range c.Turns {
-		b = append(append(b, t.Role...), '\n')
-		for _, p := range t.Parts {
-			b = append(b, p.Text...)
-			if p.Call != nil {
-				b = append(append(append(b, p.Call.ID...), ' '), p.Call.Name...)
-				if len(rendered) > 0 {
-					b = append(b, rendered[0].args...)
-					rendered = rendered[1:]
-				} else {
-					args, _ := marshalArguments(p.Call.Arguments)
-					b = append(b, args...)
-				}
-			}
-			if p.Result != nil {
-				b = append(b, p.Result.CallID...)
-				for _, ct := range p.Result.Content {
-					b = append(append(b, ct.Text...), ct.Data...)
-				}
-			}
-			if p.Media != nil {
-				b = append(append(b, p.Media.URL...), p.Media.Data...)
-			}
-			b = append(b, '\n')
+	return b
+}
+
+// promptLine renders one part of a turn.
+func promptLine(b []byte, p conv.Part) []byte {
+	b = append(b, p.Text...)
+	if p.Call != nil {
+		b = append(append(append(b, p.Call.ID...), ' '), p.Call.Name...)
+		args, _ := marshalArguments(p.Call.Arguments)
+		b = append(b, args...)
+	}
+	if p.Result != nil {
+		b = append(b, p.Result.CallID...)
+		for _, ct := range p.Result.Content {
+			b = append(append(b, ct.Text...), ct.Data...)
 		}
 	}
-	return b
+	if p.Media != nil {
+		b = append(append(b, p.Media.URL...), p.Media.Data...)
+	}
+	return append(b, '\n')
 }

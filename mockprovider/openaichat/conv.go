@@ -18,8 +18,9 @@ type Request struct {
 	Model    string
 	HasModel bool // present, a string, and not empty
 	// Messages is nil with HasMessages false when the field is absent or
-	// null.
-	Messages    []Message
+	// null. A message a session kept is shared by the requests that
+	// resend it: read only.
+	Messages    []*Message
 	HasMessages bool
 	Tools       []Tool
 	ToolChoice  ToolChoice
@@ -61,9 +62,13 @@ type Request struct {
 	caps capabilityParams
 	// received is when decoding began: openai-processing-ms counts from it.
 	received time.Time
-	// renderedCalls are the conversation's calls rendered for the prompt
-	// text, kept with the messages a session reuses (resumed.go).
-	renderedCalls []renderedCall
+	// turns are what each message adds to the conversation, kept with
+	// the messages a session reuses (resumed.go), with their prompt lines
+	// when turnPrompts; conv is the conversation toConversation made of
+	// them.
+	turns       []*messageTurn
+	turnPrompts bool
+	conv        *conv.Conversation
 }
 
 // Message is one entry of messages.
@@ -212,7 +217,8 @@ func quotedList(xs []string) string {
 	return strings.Join(q[:len(q)-1], ", ") + ", and " + q[len(q)-1]
 }
 
-// toConversation maps the request onto the neutral model. It never fails:
+// toConversation maps the request onto the neutral model (and notes it as
+// r.conv: the prompt text is r's when it renders that conversation). It never fails:
 // in lenient mode a request breaking a rule still reaches the model, so
 // every field is read defensively.
 func toConversation(r *Request) *conv.Conversation {
@@ -244,35 +250,28 @@ func toConversation(r *Request) *conv.Conversation {
 		Output:          r.ResponseFormat.output(),
 	}
 
-	var callNames callNameIndex // call id → function name, to name results
 	var systemBuf [2]string
 	system := systemBuf[:0]
-	resultsOpen := false // the last turn is a run of tool messages
-	for i, m := range r.Messages {
-		switch m.Role {
+	for i, t := range r.turns {
+		switch t.role {
 		case "system", "developer":
-			if s := textOf(m); s != "" {
-				system = append(system, s)
+			if t.system != "" {
+				system = append(system, t.system)
 			}
-			resultsOpen = false
-		case "user":
-			c.Turns = append(c.Turns, conv.Turn{Role: conv.User, Parts: userParts(m)})
-			resultsOpen = false
-		case "assistant":
-			c.Turns = append(c.Turns, conv.Turn{Role: conv.Assistant, Parts: assistantParts(m, &callNames)})
-			resultsOpen = false
+		case "user", "assistant":
+			c.Turns = append(c.Turns, conv.Turn{Role: conv.Role(t.role), Parts: t.parts})
 		case "tool":
 			// Consecutive tool messages answer one batch: one user turn of
 			// results, as Anthropic and Gemini carry them.
-			part := conv.Part{Kind: conv.KindResult, Result: &conv.Result{CallID: m.ToolCallID, Name: callNames.get(m.ToolCallID), Content: resultContent(m)}}
-			if resultsOpen {
+			if !t.opensRun {
 				last := c.LastTurn()
-				last.Parts = append(last.Parts, part)
+				last.Parts = append(last.Parts, t.parts...)
+			} else if n := toolRun(r.Messages[i:]); n == 1 {
+				c.Turns = append(c.Turns, conv.Turn{Role: conv.User, Parts: t.parts})
 			} else {
 				// Sized for the whole run of tool messages at once.
-				parts := make([]conv.Part, 0, toolRun(r.Messages[i:]))
-				c.Turns = append(c.Turns, conv.Turn{Role: conv.User, Parts: append(parts, part)})
-				resultsOpen = true
+				parts := make([]conv.Part, 0, n)
+				c.Turns = append(c.Turns, conv.Turn{Role: conv.User, Parts: append(parts, t.parts...)})
 			}
 		default:
 			// Legacy "function" messages predate tool calls; they carry
@@ -280,7 +279,63 @@ func toConversation(r *Request) *conv.Conversation {
 		}
 	}
 	c.System = strings.Join(system, "\n")
+	r.conv = c
 	return c
+}
+
+// messageTurn is what one message adds to the conversation and to the
+// prompt text, made once with the message: everything in it depends only
+// on the message and those before it, which are the same whenever a
+// session reuses the message. Read only once made.
+type messageTurn struct {
+	role string
+	// system is a system or developer message's text.
+	system string
+	// parts are the turn's parts; a tool message's one result joins the
+	// run of results it continues.
+	parts []conv.Part
+	// opensRun: a tool message that starts a run of results (a user turn
+	// of its own); inRun: a run of results is open after this message.
+	opensRun, inRun bool
+	// prompt is the message's lines of the prompt text (promptText).
+	prompt []byte
+}
+
+// makeTurn makes m's turn; prev is the turn of the message before it (nil
+// for the first), names the calls before it. Its prompt lines are made
+// only withPrompt: for a message a session keeps, as a request decoded
+// whole renders its prompt text in one piece.
+func makeTurn(m *Message, prev *messageTurn, names *callNames, withPrompt bool) messageTurn {
+	t := messageTurn{role: m.Role, inRun: prev != nil && prev.inRun}
+	switch m.Role {
+	case "system", "developer":
+		t.system, t.inRun = textOf(*m), false
+		return t
+	case "user":
+		t.parts, t.inRun = userParts(*m), false
+	case "assistant":
+		t.parts, t.inRun = assistantParts(*m), false
+		names.add(t.parts)
+	case "tool":
+		result := &conv.Result{CallID: m.ToolCallID, Name: names.get(m.ToolCallID), Content: resultContent(*m)}
+		t.parts = []conv.Part{{Kind: conv.KindResult, Result: result}}
+		t.opensRun, t.inRun = !t.inRun, true
+	default:
+		return t
+	}
+	if !withPrompt {
+		return t
+	}
+	switch {
+	case t.role == "assistant":
+		t.prompt = append(t.prompt, "assistant\n"...)
+	case t.role == "user" || t.opensRun:
+		t.prompt = append(t.prompt, "user\n"...)
+	}
+	for _, p := range t.parts {
+		t.prompt = promptLine(t.prompt, p)
+	}
+	return t
 }
 
 // countTools counts the tools the conversation declares, so the slice is
@@ -296,7 +351,7 @@ func countTools(r *Request) int {
 }
 
 // toolRun counts the tool messages at the start of ms.
-func toolRun(ms []Message) int {
+func toolRun(ms []*Message) int {
 	n := 0
 	for n < len(ms) && ms[n].Role == "tool" {
 		n++
@@ -329,16 +384,17 @@ func (x *callNameIndex) set(id, name string) {
 	x.m[id] = name
 }
 
-func (x *callNameIndex) get(id string) string {
+func (x *callNameIndex) lookup(id string) (string, bool) {
 	if x.m != nil {
-		return x.m[id]
+		name, ok := x.m[id]
+		return name, ok
 	}
 	for k := x.n - 1; k >= 0; k-- {
 		if x.ids[k] == id {
-			return x.names[k]
+			return x.names[k], true
 		}
 	}
-	return ""
+	return "", false
 }
 
 // textOf joins a message's text: the string content, or its text parts.
@@ -372,7 +428,7 @@ func userParts(m Message) []conv.Part {
 	return parts
 }
 
-func assistantParts(m Message, callNames *callNameIndex) []conv.Part {
+func assistantParts(m Message) []conv.Part {
 	n := len(m.ToolCalls)
 	if m.ContentIsArray {
 		n += len(m.Parts)
@@ -399,7 +455,6 @@ func assistantParts(m Message, callNames *callNameIndex) []conv.Part {
 		if tc.Type != "" && tc.Type != "function" {
 			continue
 		}
-		callNames.set(tc.ID, tc.Name)
 		parts = append(parts, conv.Part{Kind: conv.KindCall, Call: &conv.Call{ID: tc.ID, Name: tc.Name, Arguments: callArguments(tc)}})
 	}
 	if m.Refusal != "" {

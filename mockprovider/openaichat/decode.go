@@ -72,8 +72,8 @@ func decodePlanned(plan resume.Plan[keptMessage], lenient bool) (_ *Request, fre
 	req.caps = capabilityParamsOf(&w)
 	if w.Messages != nil || len(plan.Reused) > 0 {
 		req.HasMessages = true
-		req.Messages = make([]Message, len(plan.Reused)+len(w.Messages))
-		fresh = reuseMessages(req, plan.Reused, w.Messages, unknown == nil && plan.Keeps())
+		req.Messages = make([]*Message, len(plan.Reused)+len(w.Messages))
+		fresh = takeMessages(req, plan.Reused, w.Messages, unknown == nil && plan.Keeps())
 	}
 	if w.Tools != nil {
 		tools, extras := readTools(*w.Tools)

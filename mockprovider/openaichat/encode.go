@@ -124,7 +124,7 @@ func buildOutput(x *dialect.Exchange, r *Request, c *conv.Conversation, reply *m
 			out.Alternates[i] = reissued(out.Calls, ids)
 		}
 	}
-	text := promptText(nil, c, callsRendered(r, c))
+	text := requestPrompt(r, c)
 	prompt := max(1, len(text)/openaiwire.CharsPerToken)
 	// Every choice is generated, so every choice's tokens are billed
 	// (https://platform.openai.com/docs/api-reference/chat/create#chat-create-n:

@@ -8,15 +8,13 @@ import (
 )
 
 // keptMessage is what a session keeps of one message of its last request
-// (package resume): the checks' view, index included, and the members
-// its role does not define. Shared read only by the requests that
-// resend the message.
+// (package resume): the checks' view, index included, the members its
+// role does not define, and what it adds to the conversation. Shared
+// read only by the requests that resend the message.
 type keptMessage struct {
 	view   Message
 	extras []UnknownMember
-	// calls are the message's calls as the prompt renders them, in the
-	// order the conversation holds them.
-	calls []renderedCall
+	turn   messageTurn
 }
 
 // messagesKept declares what sessions keep of their last request's
@@ -35,78 +33,71 @@ func decodeInSession(s *session.Session, body []byte, lenient bool) (*Request, *
 	})
 }
 
-// reuseMessages fills req.Messages with the reused messages, then those
-// decoded now (ws) at the indexes after them. fresh holds what to keep of
-// the new ones, nil when keep is false.
-func reuseMessages(req *Request, reused []*keptMessage, ws []chatMessage, keep bool) (fresh []keptMessage) {
-	for i := range reused {
-		req.Messages[i] = reused[i].view
-		req.MessageExtras = append(req.MessageExtras, reused[i].extras...)
-		req.renderedCalls = append(req.renderedCalls, reused[i].calls...)
+// takeMessages fills req.Messages and req.turns with the reused messages,
+// then those decoded now (ws) at the indexes after them. fresh holds what
+// to keep of the new ones, nil when keep is false.
+func takeMessages(req *Request, reused []*keptMessage, ws []chatMessage, keep bool) (fresh []keptMessage) {
+	req.turns, req.turnPrompts = make([]*messageTurn, len(req.Messages)), keep
+	for i, m := range reused {
+		req.Messages[i] = &m.view
+		req.MessageExtras = append(req.MessageExtras, m.extras...)
+		req.turns[i] = &m.turn
 	}
-	if keep {
-		fresh = make([]keptMessage, 0, len(ws))
-	}
+	// Kept or not, the new messages are made where the session may keep
+	// them.
+	made := make([]keptMessage, len(ws))
+	names := callNames{reused: reused}
 	for j := range ws {
 		i := len(reused) + j
+		m := &made[j]
 		before := len(req.MessageExtras)
-		takeMessage(&req.Messages[i], i, &ws[j], req)
-		if keep {
-			m := keptMessage{view: req.Messages[i], extras: req.MessageExtras[before:len(req.MessageExtras):len(req.MessageExtras)]}
-			m.calls = renderCalls(&m.view)
-			req.renderedCalls = append(req.renderedCalls, m.calls...)
-			fresh = append(fresh, m)
+		takeMessage(&m.view, i, &ws[j], req)
+		m.extras = req.MessageExtras[before:len(req.MessageExtras):len(req.MessageExtras)]
+		var prev *messageTurn
+		if i > 0 {
+			prev = req.turns[i-1]
 		}
+		m.turn = makeTurn(&m.view, prev, &names, keep)
+		req.Messages[i], req.turns[i] = &m.view, &m.turn
 	}
 	if !keep {
-		req.renderedCalls = nil
-	}
-	return fresh
-}
-
-// renderedCall is one call of the conversation with its arguments as
-// the prompt text renders them: what a long conversation's request would
-// otherwise encode again for every earlier call.
-type renderedCall struct {
-	id, name string
-	args     []byte
-}
-
-// renderCalls renders the calls toConversation takes from m.
-func renderCalls(m *Message) []renderedCall {
-	if m.Role != "assistant" {
 		return nil
 	}
-	var out []renderedCall
-	for _, tc := range m.ToolCalls {
-		if tc.Type != "" && tc.Type != "function" {
-			continue
+	return made
+}
+
+// callNames names the results of the messages made now: the last call
+// before a result with its id, as a map filled in order would. The calls
+// of the reused messages are indexed only when a result's call is not
+// among the new ones, which an agent loop's new round never needs.
+type callNames struct {
+	recent  callNameIndex // the calls of the messages made now
+	reused  []*keptMessage
+	earlier *callNameIndex // the reused messages' calls, once needed
+}
+
+func (x *callNames) add(parts []conv.Part) {
+	for _, p := range parts {
+		if p.Kind == conv.KindCall {
+			x.recent.set(p.Call.ID, p.Call.Name)
 		}
-		args, _ := marshalArguments(callArguments(tc))
-		out = append(out, renderedCall{id: tc.ID, name: tc.Name, args: args})
 	}
-	return out
 }
 
-// callsRendered are r's rendered calls when they are c's calls in order
-// (nil otherwise: the prompt text then encodes each call).
-func callsRendered(r *Request, c *conv.Conversation) []renderedCall {
-	if r == nil || r.renderedCalls == nil {
-		return nil
+func (x *callNames) get(id string) string {
+	if name, ok := x.recent.lookup(id); ok {
+		return name
 	}
-	n := 0
-	for _, t := range c.Turns {
-		for _, p := range t.Parts {
-			if p.Call != nil {
-				if n >= len(r.renderedCalls) || r.renderedCalls[n].id != p.Call.ID || r.renderedCalls[n].name != p.Call.Name {
-					return nil
+	if x.earlier == nil {
+		x.earlier = &callNameIndex{}
+		for _, m := range x.reused {
+			for _, p := range m.turn.parts {
+				if p.Kind == conv.KindCall {
+					x.earlier.set(p.Call.ID, p.Call.Name)
 				}
-				n++
 			}
 		}
 	}
-	if n != len(r.renderedCalls) {
-		return nil
-	}
-	return r.renderedCalls
+	name, _ := x.earlier.lookup(id)
+	return name
 }

@@ -24,9 +24,12 @@ type outcome struct {
 	Conv       *conv.Conversation
 	Reply      *model.Reply
 	ModelErr   error
-	// Prompt is the prompt text with the calls the request rendered,
-	// PromptEncoded with every call encoded from the conversation.
+	// Prompt is the prompt text from the lines the request's messages
+	// made, PromptEncoded the one rendered from the conversation.
 	Prompt, PromptEncoded string
+	// AsReference: the conversation's turns and system text are those
+	// referenceTurns reads from the messages.
+	AsReference bool
 }
 
 func outcomeOf(req *Request, err *wire.APIError) outcome {
@@ -36,15 +39,58 @@ func outcomeOf(req *Request, err *wire.APIError) outcome {
 	}
 	out.Violations = rules.Run(set.Rules(), req, &rules.Env{Options: rules.DefaultOptions()})
 	out.Conv = toConversation(req)
-	out.Prompt = string(promptText(nil, out.Conv, callsRendered(req, out.Conv)))
-	out.PromptEncoded = string(promptText(nil, out.Conv, nil))
-	// The rendered calls are prepared only for a request the session
-	// keeps; they are compared through Prompt.
+	out.Prompt = string(requestPrompt(req, out.Conv))
+	out.PromptEncoded = string(promptText(nil, out.Conv))
+	turns, system := referenceTurns(req)
+	out.AsReference = reflect.DeepEqual(turns, out.Conv.Turns) && system == out.Conv.System
+	// The messages' turns carry prompt lines only when a session keeps
+	// them: they are compared through Conv and Prompt.
 	bare := *req
-	bare.renderedCalls = nil
+	bare.turns, bare.turnPrompts, bare.conv = nil, false, nil
 	out.Req = &bare
 	out.Reply, out.ModelErr = (&model.Engine{}).Next(out.Conv, "")
 	return out
+}
+
+// referenceTurns are the conversation's turns and system text read from
+// every message again, results named from a map of the calls before
+// them: what toConversation made before messages kept their turns.
+func referenceTurns(r *Request) ([]conv.Turn, string) {
+	names := map[string]string{}
+	turns := []conv.Turn{}
+	var system []string
+	inRun := false
+	for _, m := range r.Messages {
+		switch m.Role {
+		case "system", "developer":
+			if s := textOf(*m); s != "" {
+				system = append(system, s)
+			}
+			inRun = false
+		case "user":
+			turns = append(turns, conv.Turn{Role: conv.User, Parts: userParts(*m)})
+			inRun = false
+		case "assistant":
+			parts := assistantParts(*m)
+			for _, p := range parts {
+				if p.Kind == conv.KindCall {
+					names[p.Call.ID] = p.Call.Name
+				}
+			}
+			turns = append(turns, conv.Turn{Role: conv.Assistant, Parts: parts})
+			inRun = false
+		case "tool":
+			part := conv.Part{Kind: conv.KindResult, Result: &conv.Result{CallID: m.ToolCallID, Name: names[m.ToolCallID], Content: resultContent(*m)}}
+			if inRun {
+				last := &turns[len(turns)-1]
+				last.Parts = append(last.Parts, part)
+			} else {
+				turns = append(turns, conv.Turn{Role: conv.User, Parts: []conv.Part{part}})
+				inRun = true
+			}
+		}
+	}
+	return turns, strings.Join(system, "\n")
 }
 
 // checkResumed decodes prev then next in one session and next alone, and
@@ -62,8 +108,11 @@ func checkResumed(t testing.TB, prevText, nextText string) int {
 		t.Fatalf("resumed decoding differs (reused %d)\nprev %s\nnext %s\ngot  %+v %+v %+v\nwant %+v %+v %+v",
 			reused, prev, next, got.Err, got.Req, got.Violations, want.Err, want.Req, want.Violations)
 	}
+	if got.Err == nil && !got.AsReference {
+		t.Fatalf("conversation %+v differs from the messages' reading\nnext %s", got.Conv, next)
+	}
 	if got.Prompt != got.PromptEncoded {
-		t.Fatalf("prompt text with the rendered calls\n%s\ndiffers from\n%s", got.Prompt, got.PromptEncoded)
+		t.Fatalf("prompt text from the messages' lines\n%s\ndiffers from\n%s", got.Prompt, got.PromptEncoded)
 	}
 	// What the session kept after next decodes a third request as a
 	// fresh decode does.
@@ -129,6 +178,11 @@ func TestResumedMatchesFullDecode(t *testing.T) {
 		{"messages removed", chatBody(head, base[:5], tail), true},
 		{"first messages removed", chatBody(head, base[2:], tail), false},
 		{"last message's end changed", chatBody(head, append(append([]string{}, base[:len(base)-1]...), `{"role":"tool","tool_call_id":"call_5","content":"sunny 55"}`), tail), true},
+		{"result of a reused call", chatBody(head, append(append([]string{}, base[:len(base)-1]...), chatRound(6)[1], `{"role":"tool","tool_call_id":"call_5","content":"sunny"}`), tail), true},
+		{"call id of a reused call again", chatBody(head, with(`{"role":"assistant","tool_calls":[{"id":"call_5","type":"function","function":{"name":"get_time","arguments":"{}"}}]}`, `{"role":"tool","tool_call_id":"call_5","content":"noon"}`), tail), true},
+		{"call id again without a name", chatBody(head, with(`{"role":"assistant","tool_calls":[{"id":"call_5","type":"function","function":{"arguments":"{}"}}]}`, `{"role":"tool","tool_call_id":"call_5","content":"noon"}`), tail), true},
+		{"run of results continued", chatBody(head, with(`{"role":"tool","tool_call_id":"call_4","content":"again"}`, `{"role":"function","name":"f","content":"x"}`, `{"role":"tool","tool_call_id":"call_3","content":"late"}`), tail), true},
+		{"system message added", chatBody(head, with(`{"role":"developer","content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]}`, `{"role":"user","content":"go on"}`), tail), true},
 		{"reordered keys", `{"tools":` + chatTools + `,"messages":[` + strings.Join(with(chatRound(6)...), ",") + `],"model":"gpt-4o"}`, false},
 		{"empty array", chatBody(head, nil, tail), false},
 		{"messages null", `{"model":"gpt-4o","messages":null}`, false},
@@ -166,7 +220,8 @@ func TestResumedLoop(t *testing.T) {
 	tail := `,"tools":` + chatTools
 	for rounds := range 12 {
 		body := resumetest.Padded([]byte(chatBody(`"model":"gpt-4o",`, chatMessages(rounds), tail)))
-		if got, want := len(messagesKept.Begin(s, body).Reused), max(0, 2+2*rounds-2); rounds > 0 && got != want {
+		reused := messagesKept.Begin(s, body).Reused
+		if got, want := len(reused), max(0, 2+2*rounds-2); rounds > 0 && got != want {
 			t.Fatalf("round %d reused %d messages, want %d", rounds, got, want)
 		}
 		req, err := decodeInSession(s, body, false)
@@ -175,8 +230,13 @@ func TestResumedLoop(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("round %d: resumed decoding differs", rounds)
 		}
-		if n := len(callsRendered(req, got.Conv)); n != rounds {
-			t.Fatalf("round %d: %d calls rendered with their messages, want %d", rounds, n, rounds)
+		if !req.turnPrompts {
+			t.Fatalf("round %d: the kept messages' prompt lines were not made", rounds)
+		}
+		for i, m := range reused {
+			if req.turns[i] != &m.turn {
+				t.Fatalf("round %d: message %d's turn made again instead of reused", rounds, i)
+			}
 		}
 	}
 }

@@ -103,7 +103,7 @@ func checkToolMessageFollows(r *Request, _ *rules.Env) []rules.Violation {
 		case "assistant":
 			batch, batchIDs = nil, nil
 			if len(m.ToolCalls) > 0 {
-				batch = &r.Messages[i]
+				batch = m
 			}
 		case "tool":
 			if !m.HasToolCallID && batch != nil {
