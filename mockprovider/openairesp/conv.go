@@ -35,6 +35,8 @@ type Item struct {
 	// Execution is a tool_search_call's: "client" when the client runs
 	// the search and answers it.
 	Execution string
+	// AdditionalTools is an additional_tools item's.
+	AdditionalTools *ResponseInputItemAdditionalToolsParam
 	// FromReference is set on an item an item_reference stood for.
 	FromReference bool
 	// Unresolved marks an item_reference that names no item; NotPersisted
@@ -97,6 +99,7 @@ func itemOf(u *ResponseInputItemUnionParam, index int) Item {
 	case u.OfCompaction != nil:
 		it.Type, it.Typed, it.ID, it.EncryptedContent = "compaction", true, str(u.OfCompaction.ID), u.OfCompaction.EncryptedContent
 	default:
+		it.AdditionalTools = u.OfAdditionalTools
 		// Hosted-tool items: only their type and id matter here.
 		it.Type, it.Typed = typeMember(u.raw)
 		var o struct {
@@ -111,12 +114,13 @@ func itemOf(u *ResponseInputItemUnionParam, index int) Item {
 // resolveReferences replaces item_reference items by the items they
 // name: an earlier item of the effective conversation, else an item the
 // session stored (lookup; nil offline). A reference that finds nothing
-// stays in place, marked for the rules.
+// stays in place, marked for the rules. The items may be shared with the
+// session's kept ones (resumed.go): each one changed is a copy.
 func (r *Request) resolveReferences(lookup func(id string) (it Item, issued bool)) {
 	if !r.hasReferences() {
 		return // nothing to resolve: the map of ids is not built
 	}
-	byID := map[string]Item{}
+	byID := map[string]*Item{}
 	for _, it := range r.Prior {
 		if it.ID != "" {
 			byID[it.ID] = it
@@ -129,21 +133,24 @@ func (r *Request) resolveReferences(lookup func(id string) (it Item, issued bool
 			}
 			continue
 		}
+		marked := *it
 		ref, ok := byID[it.ID]
 		if !ok && lookup != nil {
-			var issued bool
-			ref, issued = lookup(it.ID)
-			ok = ref.Type != ""
+			found, issued := lookup(it.ID)
+			ok = found.Type != ""
+			ref = &found
 			// Issued by a store:false response, or asked for by one: the
 			// API explains that such items are not kept.
-			r.Items[i].NotPersisted = !ok && (issued || (r.Store != nil && !*r.Store))
+			marked.NotPersisted = !ok && (issued || (r.Store != nil && !*r.Store))
 		}
 		if !ok {
-			r.Items[i].Unresolved = true
+			marked.Unresolved = true
+			r.Items[i] = &marked
 			continue
 		}
-		ref.Index, ref.FromReference = it.Index, true
-		r.Items[i] = ref
+		resolved := *ref
+		resolved.Index, resolved.FromReference = it.Index, true
+		r.Items[i] = &resolved
 	}
 }
 
@@ -179,11 +186,7 @@ func (r *Request) conversation() *conv.Conversation {
 	}
 	// Functions an additional_tools input item brings are the model's to
 	// call as well.
-	for i := range r.W.Input.OfInputItemList {
-		a := r.W.Input.OfInputItemList[i].OfAdditionalTools
-		if a == nil {
-			continue
-		}
+	for _, a := range r.additionalTools {
 		for _, t := range a.Tools {
 			if f := t.OfFunction; f != nil && f.Name != nil {
 				c.Tools = append(c.Tools, conv.Tool{Name: *f.Name, Description: str(f.Description), Parameters: []byte(f.Parameters), Strict: f.Strict != nil && *f.Strict})
@@ -210,8 +213,7 @@ func (r *Request) conversation() *conv.Conversation {
 		parts = append(parts, p)
 		c.Turns[len(c.Turns)-1].Parts = parts[turnStart:len(parts):len(parts)]
 	}
-	for i := range items {
-		it := &items[i]
+	for _, it := range items {
 		switch it.Type {
 		case "message":
 			switch it.Role {
@@ -242,7 +244,7 @@ func (r *Request) conversation() *conv.Conversation {
 
 // partsBound is the most parts the items can make: one per item, or per
 // content part of a message.
-func partsBound(items []Item) int {
+func partsBound(items []*Item) int {
 	n := 0
 	for i := range items {
 		if c := items[i].Content; c != nil && len(c.OfParts) > 1 {

@@ -213,7 +213,7 @@ func (d *Dialect) remember(x *dialect.Exchange, req *Request, id string, done re
 	socket := socketCacheOf(x)
 	// The response itself is kept in the session, or on the socket only.
 	keep := stored || socket != nil
-	var in []Item
+	var in []*Item
 	if keep {
 		in = req.Effective()
 	}

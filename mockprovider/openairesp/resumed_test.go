@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 
@@ -40,10 +39,7 @@ func outcomeOf(req *Request, err *wire.APIError) any {
 		// A call's arguments are parsed ahead only for a request the
 		// session keeps; they are compared through the conversation.
 		bare := *req
-		bare.Items = slices.Clone(req.Items)
-		for i := range bare.Items {
-			bare.Items[i].parsedArgs = nil
-		}
+		bare.Items = withoutParsedArgs(req.Items)
 		out.Req = &bare
 	}
 	return out
@@ -55,6 +51,18 @@ var resumed = resumetest.Dialect{
 		return outcomeOf(decodeRequest(exchangeIn(session.NewStore(session.DefaultLimits()).Get("k")), body))
 	},
 	Reused: func(s *session.Session, body []byte) int { return len(inputKept.Begin(s, body).Reused) },
+}
+
+// withoutParsedArgs are copies of items without their parsed arguments
+// (the items may be the session's kept ones, read only).
+func withoutParsedArgs(items []*Item) []*Item {
+	out := make([]*Item, len(items))
+	for i, it := range items {
+		bare := *it
+		bare.parsedArgs = nil
+		out[i] = &bare
+	}
+	return out
 }
 
 func responsesRound(i int) []string {
@@ -121,9 +129,7 @@ func TestResumedCallArguments(t *testing.T) {
 	if args := kept.Turns[1].Parts[0].Call.Arguments; reflect.ValueOf(args).UnsafePointer() != reflect.ValueOf(req.Items[1].parsedArgs).UnsafePointer() {
 		t.Fatalf("the conversation's arguments %v are not the kept ones", args)
 	}
-	for i := range req.Items {
-		req.Items[i].parsedArgs = nil
-	}
+	req.Items = withoutParsedArgs(req.Items)
 	if parsed := req.conversation(); !reflect.DeepEqual(kept, parsed) {
 		t.Fatalf("conversation from kept arguments\n%+v\ndiffers from\n%+v", kept, parsed)
 	}
