@@ -127,11 +127,20 @@ func usageFor(req *Request, items []planned) usage {
 // estimate counts it (tools, then every effective item as sent): its
 // prefixes are what the prompt cache matches.
 func promptText(req *Request) []byte {
-	var b []byte
+	items := req.Effective()
+	n := 0
+	for _, t := range req.Tools {
+		n += len(str(t.Name)) + len(str(t.Description)) + len(t.Parameters)
+	}
+	for _, it := range items {
+		n += len(it.Raw)
+	}
+	// Sized once: a long conversation's prompt is most of the body.
+	b := make([]byte, 0, n)
 	for _, t := range req.Tools {
 		b = append(append(append(b, str(t.Name)...), str(t.Description)...), t.Parameters...)
 	}
-	for _, it := range req.Effective() {
+	for _, it := range items {
 		b = append(b, it.Raw...)
 	}
 	return b
