@@ -14,9 +14,11 @@ import (
 // position in the request's input array, or -1 for an item taken from a
 // stored response.
 type Item struct {
-	// parsedArgs are a function call's arguments parsed once when the
-	// session first decoded the item (resumed.go); nil: parse them.
-	parsedArgs map[string]any
+	// said is what the item says in the conversation (saidBy), made when
+	// the input is read (takeItems) and shared, read only, by every
+	// request of the session that resends the item (resumed.go); nil for
+	// items read otherwise, and for items that say nothing.
+	said []conv.Part
 	// Type is the item's type ("message" for a message in any form).
 	Type string
 	// Typed is set when the item carried a type member.
@@ -194,7 +196,9 @@ func (r *Request) conversation() *conv.Conversation {
 		}
 	}
 	items := r.Effective()
-	var names map[string]string // call_id → function name, for results
+	// call_id → function name, for the results whose call is not nearby:
+	// from then on, of every call so far.
+	var names map[string]string
 	// The parts of all turns share one array, each turn a capped span of
 	// it (an append to one turn's parts copies them out), and a turn per
 	// item is the most there can be: two allocations instead of one per
@@ -213,7 +217,8 @@ func (r *Request) conversation() *conv.Conversation {
 		parts = append(parts, p)
 		c.Turns[len(c.Turns)-1].Parts = parts[turnStart:len(parts):len(parts)]
 	}
-	for _, it := range items {
+	for i, it := range items {
+		role := conv.User
 		switch it.Type {
 		case "message":
 			switch it.Role {
@@ -221,25 +226,97 @@ func (r *Request) conversation() *conv.Conversation {
 				if s := textOf(it.Content); s != "" {
 					c.System = joinNonEmpty(c.System, s)
 				}
+				continue
 			case "assistant":
-				eachContentPart(it.Content, func(p conv.Part) { add(conv.Assistant, p) })
-			default:
-				eachContentPart(it.Content, func(p conv.Part) { add(conv.User, p) })
+				role = conv.Assistant
 			}
 		case "reasoning":
-			add(conv.Assistant, conv.Part{Kind: conv.KindReasoning, Reasoning: &conv.Reasoning{ID: it.ID, EncryptedContent: str(it.EncryptedContent), Summary: summaryText(it.Summary)}})
+			role = conv.Assistant
 		case "function_call":
-			if names == nil {
-				names = map[string]string{}
+			role = conv.Assistant
+			if names != nil {
+				names[str(it.CallID)] = str(it.Name)
 			}
-			names[str(it.CallID)] = str(it.Name)
-			add(conv.Assistant, conv.Part{Kind: conv.KindCall, Call: &conv.Call{ID: str(it.CallID), Name: str(it.Name), Arguments: it.callArguments(), ItemID: it.ID}})
 		case "function_call_output":
 			id := str(it.CallID)
-			add(conv.User, conv.Part{Kind: conv.KindResult, Result: &conv.Result{CallID: id, Name: names[id], Content: outputContent(it.Output)}})
+			name, ok := nameNearby(items, i, id)
+			if !ok {
+				if names == nil {
+					names = callNames(items[:i])
+				}
+				name = names[id]
+			}
+			said := it.said
+			if said == nil {
+				said = saidBy(it, name)
+			} else if said[0].Result.Name != name {
+				// Named as the item's neighbours were when it was kept.
+				result := *said[0].Result
+				result.Name = name
+				said = []conv.Part{{Kind: conv.KindResult, Result: &result}}
+			}
+			add(conv.User, said[0])
+			continue
+		}
+		said := it.said
+		if said == nil {
+			said = saidBy(it, "")
+		}
+		for _, p := range said {
+			add(role, p)
 		}
 	}
 	return c
+}
+
+// callLookBack is how far back a result's call is looked for before the
+// conversation maps every call's id to its name: a loop sends a call's
+// result right after it.
+const callLookBack = 8
+
+// nameNearby is the name of the latest function_call among items[:i]
+// whose call id is id, looking back callLookBack items at most; ok is
+// false when that did not decide it.
+func nameNearby(items []*Item, i int, id string) (name string, ok bool) {
+	for j := i - 1; j >= 0 && j >= i-callLookBack; j-- {
+		if it := items[j]; it.Type == "function_call" && str(it.CallID) == id {
+			return str(it.Name), true
+		}
+	}
+	return "", i <= callLookBack
+}
+
+// callNames maps the call id of each function_call to its name, the
+// later of two calls with one id winning.
+func callNames(items []*Item) map[string]string {
+	names := map[string]string{}
+	for _, it := range items {
+		if it.Type == "function_call" {
+			names[str(it.CallID)] = str(it.Name)
+		}
+	}
+	return names
+}
+
+// saidBy is what an item says in the conversation, in the turn of its
+// side: a user or assistant message's content parts, or the one part of
+// a reasoning item, a call or a call's output (whose call is named
+// callName). Nothing for any other item.
+func saidBy(it *Item, callName string) []conv.Part {
+	var out []conv.Part
+	switch it.Type {
+	case "message":
+		if it.Role != "system" && it.Role != "developer" {
+			eachContentPart(it.Content, func(p conv.Part) { out = append(out, p) })
+		}
+	case "reasoning":
+		out = []conv.Part{{Kind: conv.KindReasoning, Reasoning: &conv.Reasoning{ID: it.ID, EncryptedContent: str(it.EncryptedContent), Summary: summaryText(it.Summary)}}}
+	case "function_call":
+		out = []conv.Part{{Kind: conv.KindCall, Call: &conv.Call{ID: str(it.CallID), Name: str(it.Name), Arguments: callArguments(it.Arguments), ItemID: it.ID}}}
+	case "function_call_output":
+		out = []conv.Part{{Kind: conv.KindResult, Result: &conv.Result{CallID: str(it.CallID), Name: callName, Content: outputContent(it.Output)}}}
+	}
+	return out
 }
 
 // partsBound is the most parts the items can make: one per item, or per

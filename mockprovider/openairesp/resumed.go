@@ -48,12 +48,14 @@ func (r *Request) takeItems(reused []*Item, keep bool) (fresh []Item) {
 	for j := range ws {
 		it := &fresh[j]
 		*it = itemOf(&ws[j], len(reused)+j)
-		if keep && it.Type == "function_call" {
-			// Parsed once, for every request that resends the call (a
-			// call's arguments are otherwise parsed when the conversation
-			// is built).
-			it.parsedArgs = callArguments(it.Arguments)
+		// What it says in the conversation is made once for every request
+		// that resends it; a result is named after the call before it
+		// as sent, which the conversation checks.
+		name := ""
+		if it.Type == "function_call_output" {
+			name, _ = nameNearby(r.Items, len(r.Items), str(it.CallID))
 		}
+		it.said = saidBy(it, name)
 		r.Items = append(r.Items, it)
 	}
 	for _, it := range r.Items {
@@ -65,14 +67,4 @@ func (r *Request) takeItems(reused []*Item, keep bool) (fresh []Item) {
 		return nil
 	}
 	return fresh
-}
-
-// callArguments are the call's arguments for the conversation: those
-// parsed when the item was first decoded (shared: a conversation is read
-// only, see conv.Conversation), or else parsed now.
-func (it *Item) callArguments() map[string]any {
-	if it.parsedArgs == nil {
-		return callArguments(it.Arguments)
-	}
-	return it.parsedArgs
 }
