@@ -19,6 +19,10 @@ type Item struct {
 	// request of the session that resends the item (resumed.go); nil for
 	// items read otherwise, and for items that say nothing.
 	said []conv.Part
+	// readBack is the item as a stored response's items read it back
+	// (storedItem of Raw), made with it (takeItems) so that a response
+	// keeping it need not decode it again; nil when not made.
+	readBack *Item
 	// Type is the item's type ("message" for a message in any form).
 	Type string
 	// Typed is set when the item carried a type member.

@@ -238,13 +238,33 @@ func (r *Request) resolvePrevious(x *dialect.Exchange) {
 		r.PreviousMissing = true
 		return
 	}
-	r.Prior = make([]*Item, 0, len(stored.Items))
-	for _, raw := range stored.Items {
+	r.Prior = expandCompactions(readStored(stored))
+}
+
+// readStored reads back the items of a stored response: those kept read,
+// then the others from their bytes.
+func readStored(stored *StoredResponse) []*Item {
+	out := make([]*Item, 0, len(stored.read)+len(stored.rest))
+	out = append(out, stored.read...)
+	for _, raw := range stored.rest {
 		if it, ok := storedItem(raw); ok {
-			r.Prior = append(r.Prior, &it)
+			out = append(out, &it)
 		}
 	}
-	r.Prior = expandCompactions(r.Prior)
+	return out
+}
+
+// readBackItem is what storedItem makes of the item's bytes, when that
+// is at hand: made with an input item, or the item itself when it was
+// read back (ok false: decode the bytes).
+func (it *Item) readBackItem() (*Item, bool) {
+	switch {
+	case it.readBack != nil:
+		return it.readBack, true
+	case it.Index == -1 && !it.FromReference && !it.NotPersisted && !it.Unresolved:
+		return it, true
+	}
+	return nil, false
 }
 
 // storedItem reads back an item the mock stored (valid by construction).

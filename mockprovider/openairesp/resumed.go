@@ -43,6 +43,12 @@ func (r *Request) takeItems(reused []*Item, keep bool) (fresh []Item) {
 	r.W.Input.OfInputItemList = nil
 	r.InputList = true
 	fresh = make([]Item, len(ws))
+	var readBack []Item
+	if keep {
+		// Only a long conversation is worth keeping read for a
+		// continuation: a short one is read again in no time.
+		readBack = make([]Item, len(ws))
+	}
 	r.Items = make([]*Item, 0, len(reused)+len(ws))
 	r.Items = append(r.Items, reused...)
 	for j := range ws {
@@ -56,6 +62,13 @@ func (r *Request) takeItems(reused []*Item, keep bool) (fresh []Item) {
 			name, _ = nameNearby(r.Items, len(r.Items), str(it.CallID))
 		}
 		it.said = saidBy(it, name)
+		if keep && len(it.Raw) > 0 {
+			// What storedItem makes of the item's bytes: the item read as
+			// one of no request's input.
+			readBack[j] = *it
+			readBack[j].Index = -1
+			it.readBack = &readBack[j]
+		}
 		r.Items = append(r.Items, it)
 	}
 	for _, it := range r.Items {

@@ -44,6 +44,16 @@ func outcomeOf(req *Request, err *wire.APIError, madeNow bool) any {
 			out.Conv = saying(req, nil).conversation()
 		}
 		out.Reply, out.ModelErr = (&model.Engine{}).Next(out.Conv, "")
+		// Read-back twins are made only for a request the session keeps:
+		// TestStoredItemsReadAsDecoded checks them.
+		bare := *req
+		bare.Items = make([]*Item, len(req.Items))
+		for i, it := range req.Items {
+			cp := *it
+			cp.readBack = nil
+			bare.Items[i] = &cp
+		}
+		out.Req = &bare
 	}
 	return out
 }
@@ -172,7 +182,7 @@ func TestResultNamedAsMadeNow(t *testing.T) {
 		"call by reference": {user, `{"type":"function_call","id":"fc_1","call_id":"c1","name":"referenced","arguments":"{}"}`, user, `{"type":"item_reference","id":"fc_1"}`, output("c1")},
 	}
 	s := session.NewStore(session.DefaultLimits()).Get("k")
-	putResponses(s, &StoredResponse{ID: "resp_prior", Body: []byte(`{}`), Items: []json.RawMessage{json.RawMessage(call("c9", "stored"))}})
+	putResponses(s, &StoredResponse{ID: "resp_prior", Body: []byte(`{}`), rest: []json.RawMessage{json.RawMessage(call("c9", "stored"))}})
 	for name, items := range bodies {
 		for _, prior := range []string{``, `"previous_response_id":"resp_prior",`} {
 			body := `{"model":"gpt-4.1",` + prior + `"input":[` + strings.Join(items, ",") + `]}`
