@@ -244,3 +244,34 @@ func callNamesInOrder(items []*Item) []string {
 	}
 	return out
 }
+
+// TestResolvingLeavesKeptItemsAlone: resolving item references marks or
+// replaces copies, never the items the session keeps for its next
+// request (shared read only, by concurrent requests too).
+func TestResolvingLeavesKeptItemsAlone(t *testing.T) {
+	s := session.NewStore(session.DefaultLimits()).Get("k")
+	body := resumetest.Padded([]byte(`{"model":"gpt-4.1","store":false,"input":[{"role":"user","content":"hi"},` +
+		`{"type":"function_call","id":"fc_1","call_id":"c1","name":"f","arguments":"{}"},{"type":"function_call_output","call_id":"c1","output":"ok"},` +
+		`{"type":"item_reference","id":"fc_1"},{"type":"item_reference","id":"fc_unknown"}]}`))
+	for range 2 {
+		req, err := decodeInSession(exchangeIn(s), body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := req.Items[3]; got.Type != "function_call" || !got.FromReference || got.Index != 3 {
+			t.Fatalf("the reference to an input item reads %+v", got)
+		}
+		if got := req.Items[4]; !got.Unresolved || !got.NotPersisted {
+			t.Fatalf("the reference to no item reads %+v", got)
+		}
+		kept := inputKept.Begin(s, body).Reused
+		if len(kept) != 5 {
+			t.Fatalf("%d items kept", len(kept))
+		}
+		for _, i := range []int{3, 4} {
+			if it := kept[i]; it.Type != "item_reference" || it.FromReference || it.Unresolved || it.NotPersisted || it.Index != i {
+				t.Fatalf("kept item %d changed by resolving: %+v", i, it)
+			}
+		}
+	}
+}
