@@ -14,9 +14,15 @@ import (
 // position in the request's input array, or -1 for an item taken from a
 // stored response.
 type Item struct {
-	// parsedArgs are a function call's arguments parsed once when the
-	// session first decoded the item (resumed.go); nil: parse them.
-	parsedArgs map[string]any
+	// said is what the item says in the conversation (saidBy), made when
+	// the input is read (takeItems) and shared, read only, by every
+	// request of the session that resends the item (resumed.go); nil for
+	// items read otherwise, and for items that say nothing.
+	said []conv.Part
+	// readBack is the item as a stored response's items read it back
+	// (storedItem of Raw), made with it (takeItems) so that a response
+	// keeping it need not decode it again; nil when not made.
+	readBack *Item
 	// Type is the item's type ("message" for a message in any form).
 	Type string
 	// Typed is set when the item carried a type member.
@@ -35,6 +41,8 @@ type Item struct {
 	// Execution is a tool_search_call's: "client" when the client runs
 	// the search and answers it.
 	Execution string
+	// AdditionalTools is an additional_tools item's.
+	AdditionalTools *ResponseInputItemAdditionalToolsParam
 	// FromReference is set on an item an item_reference stood for.
 	FromReference bool
 	// Unresolved marks an item_reference that names no item; NotPersisted
@@ -97,6 +105,7 @@ func itemOf(u *ResponseInputItemUnionParam, index int) Item {
 	case u.OfCompaction != nil:
 		it.Type, it.Typed, it.ID, it.EncryptedContent = "compaction", true, str(u.OfCompaction.ID), u.OfCompaction.EncryptedContent
 	default:
+		it.AdditionalTools = u.OfAdditionalTools
 		// Hosted-tool items: only their type and id matter here.
 		it.Type, it.Typed = typeMember(u.raw)
 		var o struct {
@@ -111,12 +120,13 @@ func itemOf(u *ResponseInputItemUnionParam, index int) Item {
 // resolveReferences replaces item_reference items by the items they
 // name: an earlier item of the effective conversation, else an item the
 // session stored (lookup; nil offline). A reference that finds nothing
-// stays in place, marked for the rules.
+// stays in place, marked for the rules. The items may be shared with the
+// session's kept ones (resumed.go): each one changed is a copy.
 func (r *Request) resolveReferences(lookup func(id string) (it Item, issued bool)) {
 	if !r.hasReferences() {
 		return // nothing to resolve: the map of ids is not built
 	}
-	byID := map[string]Item{}
+	byID := map[string]*Item{}
 	for _, it := range r.Prior {
 		if it.ID != "" {
 			byID[it.ID] = it
@@ -129,21 +139,24 @@ func (r *Request) resolveReferences(lookup func(id string) (it Item, issued bool
 			}
 			continue
 		}
+		marked := *it
 		ref, ok := byID[it.ID]
 		if !ok && lookup != nil {
-			var issued bool
-			ref, issued = lookup(it.ID)
-			ok = ref.Type != ""
+			found, issued := lookup(it.ID)
+			ok = found.Type != ""
+			ref = &found
 			// Issued by a store:false response, or asked for by one: the
 			// API explains that such items are not kept.
-			r.Items[i].NotPersisted = !ok && (issued || (r.Store != nil && !*r.Store))
+			marked.NotPersisted = !ok && (issued || (r.Store != nil && !*r.Store))
 		}
 		if !ok {
-			r.Items[i].Unresolved = true
+			marked.Unresolved = true
+			r.Items[i] = &marked
 			continue
 		}
-		ref.Index, ref.FromReference = it.Index, true
-		r.Items[i] = ref
+		resolved := *ref
+		resolved.Index, resolved.FromReference = it.Index, true
+		r.Items[i] = &resolved
 	}
 }
 
@@ -179,11 +192,7 @@ func (r *Request) conversation() *conv.Conversation {
 	}
 	// Functions an additional_tools input item brings are the model's to
 	// call as well.
-	for i := range r.W.Input.OfInputItemList {
-		a := r.W.Input.OfInputItemList[i].OfAdditionalTools
-		if a == nil {
-			continue
-		}
+	for _, a := range r.additionalTools {
 		for _, t := range a.Tools {
 			if f := t.OfFunction; f != nil && f.Name != nil {
 				c.Tools = append(c.Tools, conv.Tool{Name: *f.Name, Description: str(f.Description), Parameters: []byte(f.Parameters), Strict: f.Strict != nil && *f.Strict})
@@ -191,7 +200,9 @@ func (r *Request) conversation() *conv.Conversation {
 		}
 	}
 	items := r.Effective()
-	var names map[string]string // call_id → function name, for results
+	// call_id → function name, for the results whose call is not nearby:
+	// from then on, of every call so far.
+	var names map[string]string
 	// The parts of all turns share one array, each turn a capped span of
 	// it (an append to one turn's parts copies them out), and a turn per
 	// item is the most there can be: two allocations instead of one per
@@ -210,8 +221,8 @@ func (r *Request) conversation() *conv.Conversation {
 		parts = append(parts, p)
 		c.Turns[len(c.Turns)-1].Parts = parts[turnStart:len(parts):len(parts)]
 	}
-	for i := range items {
-		it := &items[i]
+	for i, it := range items {
+		role := conv.User
 		switch it.Type {
 		case "message":
 			switch it.Role {
@@ -219,30 +230,102 @@ func (r *Request) conversation() *conv.Conversation {
 				if s := textOf(it.Content); s != "" {
 					c.System = joinNonEmpty(c.System, s)
 				}
+				continue
 			case "assistant":
-				eachContentPart(it.Content, func(p conv.Part) { add(conv.Assistant, p) })
-			default:
-				eachContentPart(it.Content, func(p conv.Part) { add(conv.User, p) })
+				role = conv.Assistant
 			}
 		case "reasoning":
-			add(conv.Assistant, conv.Part{Kind: conv.KindReasoning, Reasoning: &conv.Reasoning{ID: it.ID, EncryptedContent: str(it.EncryptedContent), Summary: summaryText(it.Summary)}})
+			role = conv.Assistant
 		case "function_call":
-			if names == nil {
-				names = map[string]string{}
+			role = conv.Assistant
+			if names != nil {
+				names[str(it.CallID)] = str(it.Name)
 			}
-			names[str(it.CallID)] = str(it.Name)
-			add(conv.Assistant, conv.Part{Kind: conv.KindCall, Call: &conv.Call{ID: str(it.CallID), Name: str(it.Name), Arguments: it.callArguments(), ItemID: it.ID}})
 		case "function_call_output":
 			id := str(it.CallID)
-			add(conv.User, conv.Part{Kind: conv.KindResult, Result: &conv.Result{CallID: id, Name: names[id], Content: outputContent(it.Output)}})
+			name, ok := nameNearby(items, i, id)
+			if !ok {
+				if names == nil {
+					names = callNames(items[:i])
+				}
+				name = names[id]
+			}
+			said := it.said
+			if said == nil {
+				said = saidBy(it, name)
+			} else if said[0].Result.Name != name {
+				// Named as the item's neighbours were when it was kept.
+				result := *said[0].Result
+				result.Name = name
+				said = []conv.Part{{Kind: conv.KindResult, Result: &result}}
+			}
+			add(conv.User, said[0])
+			continue
+		}
+		said := it.said
+		if said == nil {
+			said = saidBy(it, "")
+		}
+		for _, p := range said {
+			add(role, p)
 		}
 	}
 	return c
 }
 
+// callLookBack is how far back a result's call is looked for before the
+// conversation maps every call's id to its name: a loop sends a call's
+// result right after it.
+const callLookBack = 8
+
+// nameNearby is the name of the latest function_call among items[:i]
+// whose call id is id, looking back callLookBack items at most; ok is
+// false when that did not decide it.
+func nameNearby(items []*Item, i int, id string) (name string, ok bool) {
+	for j := i - 1; j >= 0 && j >= i-callLookBack; j-- {
+		if it := items[j]; it.Type == "function_call" && str(it.CallID) == id {
+			return str(it.Name), true
+		}
+	}
+	return "", i <= callLookBack
+}
+
+// callNames maps the call id of each function_call to its name, the
+// later of two calls with one id winning.
+func callNames(items []*Item) map[string]string {
+	names := map[string]string{}
+	for _, it := range items {
+		if it.Type == "function_call" {
+			names[str(it.CallID)] = str(it.Name)
+		}
+	}
+	return names
+}
+
+// saidBy is what an item says in the conversation, in the turn of its
+// side: a user or assistant message's content parts, or the one part of
+// a reasoning item, a call or a call's output (whose call is named
+// callName). Nothing for any other item.
+func saidBy(it *Item, callName string) []conv.Part {
+	var out []conv.Part
+	switch it.Type {
+	case "message":
+		if it.Role != "system" && it.Role != "developer" {
+			eachContentPart(it.Content, func(p conv.Part) { out = append(out, p) })
+		}
+	case "reasoning":
+		out = []conv.Part{{Kind: conv.KindReasoning, Reasoning: &conv.Reasoning{ID: it.ID, EncryptedContent: str(it.EncryptedContent), Summary: summaryText(it.Summary)}}}
+	case "function_call":
+		out = []conv.Part{{Kind: conv.KindCall, Call: &conv.Call{ID: str(it.CallID), Name: str(it.Name), Arguments: callArguments(it.Arguments), ItemID: it.ID}}}
+	case "function_call_output":
+		out = []conv.Part{{Kind: conv.KindResult, Result: &conv.Result{CallID: str(it.CallID), Name: callName, Content: outputContent(it.Output)}}}
+	}
+	return out
+}
+
 // partsBound is the most parts the items can make: one per item, or per
 // content part of a message.
-func partsBound(items []Item) int {
+func partsBound(items []*Item) int {
 	n := 0
 	for i := range items {
 		if c := items[i].Content; c != nil && len(c.OfParts) > 1 {

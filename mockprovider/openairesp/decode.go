@@ -42,16 +42,20 @@ type Request struct {
 	// Tools are the function tools (and a bare entry for the others).
 	Tools []Tool
 	// Items are the request's own input items, in order (a string input
-	// becomes one user message).
-	Items []Item
+	// becomes one user message). Read only: they may be the session's
+	// kept items (resumed.go).
+	Items []*Item
 	// Prior are the stored effective items of previous_response_id, which
 	// the API prepends to Items.
-	Prior []Item
+	Prior []*Item
 	// PreviousMissing is set when previous_response_id names no stored
 	// response of the session (only known online).
 	PreviousMissing bool
-	// InputString is set when input was a plain string.
-	InputString bool
+	// InputString is set when input was a plain string, InputList when
+	// it was a list (W.Input.OfInputItemList is then moved to Items).
+	InputString, InputList bool
+	// additionalTools are the additional_tools input items, in order.
+	additionalTools []*ResponseInputItemAdditionalToolsParam
 	// Unknown are the members the wire model does not know (lenient mode
 	// only: strict mode answers them with a 400).
 	Unknown [][]string
@@ -76,11 +80,11 @@ type Tool struct {
 
 // Effective is the conversation the API sees: stored items, then the
 // request's own. Callers only read it.
-func (r *Request) Effective() []Item {
+func (r *Request) Effective() []*Item {
 	if len(r.Prior) == 0 && r.Items != nil {
 		return r.Items[:len(r.Items):len(r.Items)]
 	}
-	out := make([]Item, 0, len(r.Prior)+len(r.Items))
+	out := make([]*Item, 0, len(r.Prior)+len(r.Items))
 	out = append(out, r.Prior...)
 	return append(out, r.Items...)
 }
@@ -100,7 +104,7 @@ func (d *Dialect) Decode(x *dialect.Exchange, body []byte) (any, *conv.Conversat
 }
 
 func decodeRequest(x *dialect.Exchange, body []byte) (*Request, *wire.APIError) {
-	req, _, err := decodePlanned(x, resume.Full[keptItem](body))
+	req, _, err := decodePlanned(x, resume.Full[Item](body))
 	return req, err
 }
 
@@ -108,7 +112,7 @@ func decodeRequest(x *dialect.Exchange, body []byte) (*Request, *wire.APIError) 
 // first input items (resumed.go); fresh are the items read from the
 // document. A plan that reuses items fails on anything unclean
 // (resume.Decode then decodes the body whole).
-func decodePlanned(x *dialect.Exchange, plan resume.Plan[keptItem]) (_ *Request, fresh []keptItem, _ *wire.APIError) {
+func decodePlanned(x *dialect.Exchange, plan resume.Plan[Item]) (_ *Request, fresh []Item, _ *wire.APIError) {
 	body := plan.Doc
 	req := &Request{Endpoint: endpointOf(x)}
 	lenient := x != nil && x.Env != nil && x.Env.Options.Lenient
@@ -141,7 +145,7 @@ func decodePlanned(x *dialect.Exchange, plan resume.Plan[keptItem]) (_ *Request,
 }
 
 // fromWire fills the checks' fields from the decoded body.
-func (r *Request) fromWire(body []byte, reused []*keptItem, keep bool) (fresh []keptItem) {
+func (r *Request) fromWire(body []byte, reused []*Item, keep bool) (fresh []Item) {
 	w := &r.W
 	r.Model, r.PreviousResponseID, r.Store, r.ParallelToolCalls = w.Model, w.PreviousResponseID, w.Store, w.ParallelToolCalls
 	r.Stream = w.Stream != nil && *w.Stream
@@ -184,7 +188,7 @@ func (r *Request) fromWire(body []byte, reused []*keptItem, keep bool) (fresh []
 			Content string `json:"content"`
 			Role    string `json:"role"`
 		}{*in.OfString, "user"})
-		r.Items = []Item{{Type: "message", Role: "user", Content: &MessageContent{OfString: in.OfString}, Raw: raw}}
+		r.Items = []*Item{{Type: "message", Role: "user", Content: &MessageContent{OfString: in.OfString}, Raw: raw}}
 		r.InputString = true
 	case in.OfInputItemList != nil || len(reused) > 0:
 		fresh = r.takeItems(reused, keep)
@@ -234,13 +238,33 @@ func (r *Request) resolvePrevious(x *dialect.Exchange) {
 		r.PreviousMissing = true
 		return
 	}
-	r.Prior = make([]Item, 0, len(stored.Items))
-	for _, raw := range stored.Items {
+	r.Prior = expandCompactions(readStored(stored))
+}
+
+// readStored reads back the items of a stored response: those kept read,
+// then the others from their bytes.
+func readStored(stored *StoredResponse) []*Item {
+	out := make([]*Item, 0, len(stored.read)+len(stored.rest))
+	out = append(out, stored.read...)
+	for _, raw := range stored.rest {
 		if it, ok := storedItem(raw); ok {
-			r.Prior = append(r.Prior, it)
+			out = append(out, &it)
 		}
 	}
-	r.Prior = expandCompactions(r.Prior)
+	return out
+}
+
+// readBackItem is what storedItem makes of the item's bytes, when that
+// is at hand: made with an input item, or the item itself when it was
+// read back (ok false: decode the bytes).
+func (it *Item) readBackItem() (*Item, bool) {
+	switch {
+	case it.readBack != nil:
+		return it.readBack, true
+	case it.Index == -1 && !it.FromReference && !it.NotPersisted && !it.Unresolved:
+		return it, true
+	}
+	return nil, false
 }
 
 // storedItem reads back an item the mock stored (valid by construction).

@@ -127,11 +127,20 @@ func usageFor(req *Request, items []planned) usage {
 // estimate counts it (tools, then every effective item as sent): its
 // prefixes are what the prompt cache matches.
 func promptText(req *Request) []byte {
-	var b []byte
+	items := req.Effective()
+	n := 0
+	for _, t := range req.Tools {
+		n += len(str(t.Name)) + len(str(t.Description)) + len(t.Parameters)
+	}
+	for _, it := range items {
+		n += len(it.Raw)
+	}
+	// Sized once: a long conversation's prompt is most of the body.
+	b := make([]byte, 0, n)
 	for _, t := range req.Tools {
 		b = append(append(append(b, str(t.Name)...), str(t.Description)...), t.Parameters...)
 	}
-	for _, it := range req.Effective() {
+	for _, it := range items {
 		b = append(b, it.Raw...)
 	}
 	return b
@@ -213,9 +222,22 @@ func (d *Dialect) remember(x *dialect.Exchange, req *Request, id string, done re
 	socket := socketCacheOf(x)
 	// The response itself is kept in the session, or on the socket only.
 	keep := stored || socket != nil
-	var in []Item
+	// The effective items are kept as a continuation reads them as far as
+	// they are at hand read (shared); the others, the output at least, as
+	// bytes.
+	var in, read []*Item
 	if keep {
 		in = req.Effective()
+		for _, it := range in {
+			back, ok := it.readBackItem()
+			if !ok {
+				break
+			}
+			if read == nil {
+				read = make([]*Item, 0, len(in))
+			}
+			read = append(read, back)
+		}
 	}
 	n := len(items)
 	// The entries, the pointers handed over, all their item lists and all
@@ -223,7 +245,7 @@ func (d *Dialect) remember(x *dialect.Exchange, req *Request, id string, done re
 	entries := make([]StoredResponse, n, n+1)
 	handed := make([]*StoredResponse, n, n+1)
 	var raws []json.RawMessage
-	if need := outputRaws(stored, keep, n) + len(in); need > 0 {
+	if need := outputRaws(stored, keep, n) + len(in) - len(read); need > 0 {
 		raws = make([]json.RawMessage, 0, need)
 	}
 	keys := itemKeys(items)
@@ -232,7 +254,7 @@ func (d *Dialect) remember(x *dialect.Exchange, req *Request, id string, done re
 		e.ID, keys = keys[:len(itemKeyPrefix)+len(items[i].id)], keys[len(itemKeyPrefix)+len(items[i].id):]
 		if stored {
 			raws = append(raws, done.item(i))
-			e.Items = raws[len(raws)-1 : len(raws) : len(raws)]
+			e.rest = raws[len(raws)-1 : len(raws) : len(raws)]
 		}
 		handed[i] = e
 	}
@@ -241,17 +263,17 @@ func (d *Dialect) remember(x *dialect.Exchange, req *Request, id string, done re
 		return
 	}
 	start := len(raws)
-	for _, it := range in {
+	for _, it := range in[len(read):] {
 		raws = append(raws, json.RawMessage(it.Raw))
 	}
 	for i := range items {
 		raws = append(raws, done.item(i))
 	}
-	var effective []json.RawMessage
+	var rest []json.RawMessage
 	if len(raws) > start {
-		effective = raws[start:len(raws):len(raws)]
+		rest = raws[start:len(raws):len(raws)]
 	}
-	entries = append(entries, StoredResponse{ID: id, Body: done.body, Items: effective})
+	entries = append(entries, StoredResponse{ID: id, Body: done.body, read: read, rest: rest})
 	e := &entries[n] // within capacity: the items' entries stay where handed points
 	if !stored {
 		putResponses(x.Session, handed...)

@@ -103,10 +103,10 @@ const compactionPrefix = "gAAAAA"
 
 // expandCompactions replaces each compaction item the mock issued by the
 // conversation it stands for, dropping the user messages it repeats.
-func expandCompactions(items []Item) []Item {
-	var out []Item
+func expandCompactions(items []*Item) []*Item {
+	var out []*Item
 	for i, it := range items {
-		p, ok := openCompaction(&items[i])
+		p, ok := openCompaction(it)
 		if !ok {
 			if out != nil {
 				out = append(out, it)
@@ -114,7 +114,7 @@ func expandCompactions(items []Item) []Item {
 			continue
 		}
 		if out == nil {
-			out = append(make([]Item, 0, len(items)+len(p.Items)), items[:i]...)
+			out = append(make([]*Item, 0, len(items)+len(p.Items)), items[:i]...)
 		}
 		kept := out[:0]
 		for _, prev := range out {
@@ -126,7 +126,7 @@ func expandCompactions(items []Item) []Item {
 		for _, raw := range p.Items {
 			if e, ok := storedItem(raw); ok {
 				e.Index, e.FromReference = it.Index, true
-				out = append(out, e)
+				out = append(out, &e)
 			}
 		}
 	}

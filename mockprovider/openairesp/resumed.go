@@ -7,18 +7,11 @@ import (
 	"github.com/toolwire/toolwire/mockprovider/wire"
 )
 
-// keptItem is what a session keeps of one input item of its last request
-// (package resume): the wire item (the checks read the list) and the
-// item read from it, before references and compactions are resolved
-// against the session's store. Shared read only by the requests that
-// resend it.
-type keptItem struct {
-	wire ResponseInputItemUnionParam
-	item Item
-}
-
-// inputKept declares what sessions keep of their last request's input.
-var inputKept = resume.New[keptItem]("input")
+// inputKept declares what sessions keep of their last request's input:
+// each item as read from the wire, before references and compactions are
+// resolved against the session's store. Shared read only by the
+// requests that resend it.
+var inputKept = resume.New[Item]("input")
 
 // decodeInSession decodes a create body, reusing the input items the
 // session's last one shares with it byte for byte.
@@ -33,7 +26,7 @@ func decodeInSession(x *dialect.Exchange, body []byte) (*Request, *wire.APIError
 	if s == nil || lenient || endpointOf(x) != Path {
 		return decodeRequest(x, body)
 	}
-	return resume.Decode(inputKept, s, body, func(plan resume.Plan[keptItem]) (*Request, []keptItem, *wire.APIError) {
+	return resume.Decode(inputKept, s, body, func(plan resume.Plan[Item]) (*Request, []Item, *wire.APIError) {
 		req, fresh, err := decodePlanned(x, plan)
 		if err == nil && len(req.Unknown) > 0 {
 			fresh = nil
@@ -42,46 +35,49 @@ func decodeInSession(x *dialect.Exchange, body []byte) (*Request, *wire.APIError
 	})
 }
 
-// takeItems sets the input list to the reused items and those decoded
-// now, at the indexes after them, and returns what to keep of the new
-// ones (their own copies: resolving references rewrites r.Items); nil
-// unless keep.
-func (r *Request) takeItems(reused []*keptItem, keep bool) (fresh []keptItem) {
+// takeItems moves the input list to Items: the reused items, then those
+// decoded now at the indexes after them; it returns the new ones, to be
+// kept when keep (the session's next request then shares them).
+func (r *Request) takeItems(reused []*Item, keep bool) (fresh []Item) {
 	ws := r.W.Input.OfInputItemList
-	if len(reused) > 0 {
-		all := make([]ResponseInputItemUnionParam, 0, len(reused)+len(ws))
-		for i := range reused {
-			all = append(all, reused[i].wire)
-		}
-		r.W.Input.OfInputItemList = append(all, ws...)
-	}
-	r.Items = make([]Item, len(reused)+len(ws))
-	for i := range reused {
-		r.Items[i] = reused[i].item
-	}
+	r.W.Input.OfInputItemList = nil
+	r.InputList = true
+	fresh = make([]Item, len(ws))
+	var readBack []Item
 	if keep {
-		fresh = make([]keptItem, len(ws))
+		// Only a long conversation is worth keeping read for a
+		// continuation: a short one is read again in no time.
+		readBack = make([]Item, len(ws))
 	}
+	r.Items = make([]*Item, 0, len(reused)+len(ws))
+	r.Items = append(r.Items, reused...)
 	for j := range ws {
-		i := len(reused) + j
-		r.Items[i] = itemOf(&ws[j], i)
-		if !keep {
-			continue // a call's arguments are parsed when the conversation is built
+		it := &fresh[j]
+		*it = itemOf(&ws[j], len(reused)+j)
+		// What it says in the conversation is made once for every request
+		// that resends it; a result is named after the call before it
+		// as sent, which the conversation checks.
+		name := ""
+		if it.Type == "function_call_output" {
+			name, _ = nameNearby(r.Items, len(r.Items), str(it.CallID))
 		}
-		if r.Items[i].Type == "function_call" {
-			r.Items[i].parsedArgs = callArguments(r.Items[i].Arguments)
+		it.said = saidBy(it, name)
+		if keep && len(it.Raw) > 0 {
+			// What storedItem makes of the item's bytes: the item read as
+			// one of no request's input.
+			readBack[j] = *it
+			readBack[j].Index = -1
+			it.readBack = &readBack[j]
 		}
-		fresh[j] = keptItem{wire: ws[j], item: r.Items[i]}
+		r.Items = append(r.Items, it)
+	}
+	for _, it := range r.Items {
+		if it.AdditionalTools != nil {
+			r.additionalTools = append(r.additionalTools, it.AdditionalTools)
+		}
+	}
+	if !keep {
+		return nil
 	}
 	return fresh
-}
-
-// callArguments are the call's arguments for the conversation: those
-// parsed when the item was first decoded (shared: a conversation is read
-// only, see conv.Conversation), or else parsed now.
-func (it *Item) callArguments() map[string]any {
-	if it.parsedArgs == nil {
-		return callArguments(it.Arguments)
-	}
-	return it.parsedArgs
 }

@@ -73,7 +73,7 @@ func missing(order int, param string) rules.Violation {
 
 // itemPath names an effective item for the journal: input[N] for the
 // request's own, previous_response_id for stored ones.
-func itemPath(it Item) string {
+func itemPath(it *Item) string {
 	if it.Index < 0 {
 		return "previous_response_id"
 	}

@@ -270,7 +270,7 @@ func checkRequired(r *Request, _ *rules.Env) []rules.Violation {
 	if r.Model == "" && r.Endpoint != InputTokensPath && !stored {
 		out = append(out, missing(atMembers, "model"))
 	}
-	if r.W.Input.OfString == nil && r.W.Input.OfInputItemList == nil && r.Endpoint == Path && !stored {
+	if r.W.Input.OfString == nil && !r.InputList && r.Endpoint == Path && !stored {
 		if r.PreviousResponseID == nil || *r.PreviousResponseID == "" {
 			out = append(out, missing(atInput, "input"))
 		}

@@ -171,11 +171,9 @@ func declaredTools(r *Request) []*ToolUnionParam {
 	for i := range r.W.Tools {
 		out = append(out, &r.W.Tools[i])
 	}
-	for i := range r.W.Input.OfInputItemList {
-		if a := r.W.Input.OfInputItemList[i].OfAdditionalTools; a != nil {
-			for j := range a.Tools {
-				out = append(out, &a.Tools[j])
-			}
+	for _, a := range r.additionalTools {
+		for j := range a.Tools {
+			out = append(out, &a.Tools[j])
 		}
 	}
 	return out

@@ -162,7 +162,7 @@ var RuleItemsPersisted = set.Add(rules.Rule{
 	var out []rules.Violation
 	storeOff := r.Store != nil && !*r.Store
 	for _, it := range r.Items {
-		if it.NotPersisted || storeOff && reasoningByID(&it) {
+		if it.NotPersisted || storeOff && reasoningByID(it) {
 			v := inputBreach(atItem(it.Index), itemPath(it), fmt.Sprintf("Item with id '%s' not found. Items are not persisted when `store` is set to false. Try again with `store` set to true, or remove this item from your input.", it.ID))
 			v.Status = http.StatusNotFound
 			out = append(out, v)

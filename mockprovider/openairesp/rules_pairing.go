@@ -38,6 +38,9 @@ var RuleToolOutput = set.Add(rules.Rule{
 	},
 }, func(r *Request, _ *rules.Env) []rules.Violation {
 	items := r.Effective()
+	if everyCallAnsweredNearby(items) {
+		return nil
+	}
 	answered := map[string]bool{}
 	for _, it := range items {
 		if it.Kind() == "function_call_output" && it.CallID != nil {
@@ -106,9 +109,13 @@ var RuleToolCall = set.Add(rules.Rule{
 // earlier unanswered call: an output before its call, a second output for
 // the same call, or an output for no call at all finds none.
 func checkToolCalls(r *Request, _ *rules.Env) []rules.Violation {
+	items := r.Effective()
+	if everyOutputAfterItsCall(items) {
+		return nil
+	}
 	open := map[string]int{}
 	var out []rules.Violation
-	for i, it := range r.Effective() {
+	for i, it := range items {
 		switch it.Kind() {
 		case "function_call":
 			if it.CallID != nil {
@@ -132,4 +139,67 @@ func checkToolCalls(r *Request, _ *rules.Env) []rules.Violation {
 		}
 	}
 	return out
+}
+
+// pairLookAround is how far from a call or an output the pairing rules
+// look for its partner before they map the whole conversation's call ids:
+// a loop sends each result right after its call.
+const pairLookAround = 8
+
+// everyCallAnsweredNearby reports whether each function_call has an
+// output with its call_id among the items just after it: then none goes
+// unanswered, without mapping every output.
+func everyCallAnsweredNearby(items []*Item) bool {
+	for i, it := range items {
+		if it.Kind() != "function_call" || it.CallID == nil {
+			continue
+		}
+		answered := false
+		for _, next := range items[i+1 : min(len(items), i+1+pairLookAround)] {
+			if next.Kind() == "function_call_output" && next.CallID != nil && *next.CallID == *it.CallID {
+				answered = true
+				break
+			}
+		}
+		if !answered {
+			return false
+		}
+	}
+	return true
+}
+
+// everyOutputAfterItsCall reports whether, for each function_call_output,
+// the nearest earlier item that opens or answers its call_id is a call
+// within a few items: that call is then still open for it (the scan of
+// checkToolCalls binds it), without counting every call.
+func everyOutputAfterItsCall(items []*Item) bool {
+	for i, it := range items {
+		if it.Kind() != "function_call_output" || it.CallID == nil {
+			continue
+		}
+		bound := false
+		for j := i - 1; j >= 0 && j >= i-pairLookAround; j-- {
+			prev := items[j]
+			if prev.CallID == nil || *prev.CallID != *it.CallID {
+				continue
+			}
+			if opensCall(prev) {
+				bound = true
+				break
+			}
+			if prev.Kind() == "function_call_output" {
+				break
+			}
+		}
+		if !bound {
+			return false
+		}
+	}
+	return true
+}
+
+// opensCall reports whether an item is a call a function_call_output
+// answers: a function_call, or a tool search the client runs.
+func opensCall(it *Item) bool {
+	return it.Kind() == "function_call" || it.Kind() == "tool_search_call" && it.Execution == "client"
 }

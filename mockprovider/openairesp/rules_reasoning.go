@@ -52,7 +52,7 @@ var RuleReasoningBefore = set.Add(rules.Rule{
 // reasoningPrecedes reports whether reasoning item rs sits in the run of
 // assistant-side items just before the call (parallel calls share one
 // reasoning item, so other calls may stand in between).
-func reasoningPrecedes(before []Item, rs string) bool {
+func reasoningPrecedes(before []*Item, rs string) bool {
 	for j := len(before) - 1; j >= 0; j-- {
 		it := before[j]
 		if !it.Assistant() {
@@ -109,7 +109,7 @@ var RuleReasoningFollowed = set.Add(rules.Rule{
 		if it.Kind() != "reasoning" || it.ID == "" {
 			continue
 		}
-		if i+1 < len(items) && followsReasoning(&items[i+1]) {
+		if i+1 < len(items) && followsReasoning(items[i+1]) {
 			continue
 		}
 		out = append(out, inputBreach(atEffective(i), itemPath(it), fmt.Sprintf("Item '%s' of type 'reasoning' was provided without its required following item.", it.ID)))

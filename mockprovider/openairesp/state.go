@@ -16,14 +16,33 @@ import (
 type StoredResponse struct {
 	ID   string
 	Body json.RawMessage // the response object as sent
-	// Items is the effective conversation up to and including this
-	// response's output, as native input items.
-	Items []json.RawMessage
+	// The effective conversation up to and including this response's
+	// output, as native input items (Items): the first ones as a
+	// continuation reads them (storedItem of each), those at hand read
+	// when the response was stored, shared read only by the requests
+	// that continue it; the others as bytes.
+	read []*Item
+	rest []json.RawMessage
+}
+
+// Items are the stored items' bytes, in order.
+func (r *StoredResponse) Items() []json.RawMessage {
+	if len(r.read) == 0 {
+		return r.rest
+	}
+	out := make([]json.RawMessage, 0, len(r.read)+len(r.rest))
+	for _, it := range r.read {
+		out = append(out, json.RawMessage(it.Raw))
+	}
+	return append(out, r.rest...)
 }
 
 func (r *StoredResponse) cost() int64 {
 	n := int64(len(r.Body) + 256)
-	for _, it := range r.Items {
+	for _, it := range r.read {
+		n += int64(len(it.Raw) + 24)
+	}
+	for _, it := range r.rest {
 		n += int64(len(it) + 24)
 	}
 	return n

@@ -61,8 +61,8 @@ func lookupItem(sess *session.Session, id string) (it Item, issued bool) {
 	if !ok {
 		return Item{}, false
 	}
-	if len(e.Items) == 1 {
-		if it, ok := storedItem(e.Items[0]); ok {
+	if len(e.rest) == 1 {
+		if it, ok := storedItem(e.rest[0]); ok {
 			return it, true
 		}
 	}
@@ -121,12 +121,13 @@ func (d *Dialect) listInputItems(w http.ResponseWriter, r *http.Request, _ *sess
 		Output []json.RawMessage `json:"output"`
 	}
 	_ = json.Unmarshal(stored.Body, &body)
-	n := len(stored.Items) - len(body.Output)
+	all := stored.Items()
+	n := len(all) - len(body.Output)
 	if n < 0 {
 		n = 0
 	}
 	items := make([]json.RawMessage, 0, n)
-	for i, raw := range stored.Items[:n] {
+	for i, raw := range all[:n] {
 		items = append(items, listedItem(stored.ID, i, raw))
 	}
 	q := r.URL.Query()
