@@ -9,8 +9,8 @@ func (c *Conversation) Size() int {
 }
 
 // Measure is Size for the conversations of one session, one after the
-// other: a turn whose parts are the very parts of the previous
-// conversation's turn at the same index is charged what it was charged
+// other: a turn whose parts are the parts of the previous conversation's
+// turn at the same index (see sameParts) is charged what it was charged
 // then. A session's resumed requests share the turns they resend (a
 // conversation is read only, so the same parts hold the same values), so
 // a long conversation's journal entry walks its new turns only.
@@ -45,9 +45,23 @@ func (m *Measure) Size(c *Conversation) int {
 	return n
 }
 
-// sameParts reports whether a and b are one slice of parts.
+// sameParts reports whether a and b hold the same parts: the same text and
+// the very same calls, results and media (a conversation is read only, so
+// those hold the same values). A dialect that builds its turns afresh from
+// kept calls and results still gets them charged as measured before.
 func sameParts(a, b []Part) bool {
-	return len(a) == len(b) && len(a) > 0 && &a[0] == &b[0]
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) > 0 && &a[0] == &b[0] {
+		return true
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 func turnSize(t Turn) int {

@@ -77,10 +77,14 @@ func TestMeasureReusesSharedTurns(t *testing.T) {
 	// be measured again even though it looks alike.
 	changed.Turns[1] = Turn{Role: Assistant, Parts: []Part{{Kind: KindReasoning, Reasoning: &Reasoning{ID: "rs_1"}},
 		{Kind: KindCall, Call: &Call{ID: "c1", Name: "f", Arguments: map[string]any{"a": strings.Repeat("x", 5000)}}}}}
+	// The same parts in a turn built afresh: reused, and still right.
+	rebuilt := grown
+	rebuilt.Turns = append([]Turn{}, grown.Turns...)
+	rebuilt.Turns[2] = Turn{Role: User, Parts: append([]Part{}, grown.Turns[2].Parts...)}
 	shorter := *first
 	shorter.Turns = first.Turns[:1]
 	var m Measure
-	for i, c := range []*Conversation{first, first, &grown, &changed, &shorter, &grown, nil, first} {
+	for i, c := range []*Conversation{first, first, &grown, &rebuilt, &changed, &shorter, &grown, nil, first} {
 		if got, want := m.Size(c), c.Size(); got != want {
 			t.Fatalf("conversation %d: measured %d after the one before, %d alone", i, got, want)
 		}

@@ -293,7 +293,8 @@ func keepBody(body json.RawMessage, raw bool, max int, truncated bool) (kept jso
 			return validUTF8(body), false, truncated
 		}
 		// Quoting makes the clipped bytes valid UTF-8 (a cut rune too).
-		return append(bytes.Clone(body[:max]), "…"...), true, true
+		const more = "…"
+		return append(append(make([]byte, 0, max+len(more)), body[:max]...), more...), true, true
 	}
 	if max > 0 && len(body) > max {
 		body, truncated = body[:max], true
