@@ -112,6 +112,13 @@ type Message struct {
 	// turn is the message as a turn of its own (mergeRuns copies it
 	// when a run merges it with the next).
 	turn Group
+	// breakpoints counts the cache_control members the message sets;
+	// cacheTTL is the ttl of each block's breakpoint ("" for none; nil
+	// when the message sets none); blockHashes are its blocks' hashes in
+	// the prompt cache's keys. Made with the message, like parts.
+	breakpoints int
+	cacheTTL    []string
+	blockHashes []uint64
 }
 
 // Group is a run of consecutive same-role messages merged into one turn.
@@ -578,6 +585,7 @@ func derive(msgs []*Message, from int) {
 		for j := range m.Blocks {
 			m.size += blockSize(&m.Blocks[j])
 		}
+		m.blockHashes = hashBlocks(m)
 		if m.Role == "system" {
 			continue
 		}

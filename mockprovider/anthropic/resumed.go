@@ -1,8 +1,6 @@
 package anthropic
 
 import (
-	"bytes"
-
 	"github.com/toolwire/toolwire/mockprovider/dialect"
 	"github.com/toolwire/toolwire/mockprovider/resume"
 	"github.com/toolwire/toolwire/mockprovider/session"
@@ -24,15 +22,6 @@ func decodeInSession(s *session.Session, body []byte, lenient, countTokens bool)
 		return decodeRequest(body, lenient, countTokens)
 	}
 	return resume.Decode(messagesKept, s, body, func(plan resume.Plan[Message]) (*Request, []Message, *wire.APIError) {
-		// The cache breakpoints are counted over the wire structs of
-		// every message, so a body that mentions cache_control is decoded
-		// whole and not kept. Kept messages therefore never mention it,
-		// and the document (the body less the messages reused, which
-		// cannot hold part of the name either) tells for the body.
-		if bytes.Contains(plan.Doc, []byte(`"cache_control"`)) {
-			req, err := decodeRequest(plan.Body(), lenient, countTokens)
-			return req, nil, err
-		}
 		req, fresh, err := decodePlanned(plan, lenient, countTokens)
 		if err == nil && len(req.Unknown) > 0 {
 			fresh = nil
