@@ -221,25 +221,23 @@ func (r *Request) cacheSegments() []cacheSegment {
 	return out
 }
 
-// hashBlocks hashes each block of m as the cache keys it, role included.
-func hashBlocks(m *Message) []uint64 {
-	if len(m.Blocks) == 0 {
-		return nil
-	}
-	out := make([]uint64, len(m.Blocks))
+// hashBlocks hashes each block of m as the cache keys it, role
+// included, into hashes (one per block).
+func hashBlocks(m *Message, hashes []uint64) {
 	var h maphash.Hash
 	h.SetSeed(cacheSeed)
 	for j := range m.Blocks {
 		b := &m.Blocks[j]
 		h.Reset()
-		write(&h, m.Role, b.Type, b.Text, b.Signature, b.ID, b.Name, string(b.Input), b.ToolUseID, b.ResultText,
-			b.Media.Data, b.Media.Text, b.Media.URL)
+		write(&h, m.Role, b.Type, b.Text, b.Signature, b.ID, b.Name)
+		_, _ = h.Write(b.Input)
+		_ = h.WriteByte(0)
+		write(&h, b.ToolUseID, b.ResultText, b.Media.Data, b.Media.Text, b.Media.URL)
 		for _, it := range b.ResultItems {
 			write(&h, it.Type, it.Content.Text, it.Content.Data, it.Content.URL)
 		}
-		out[j] = h.Sum64()
+		hashes[j] = h.Sum64()
 	}
-	return out
 }
 
 // cacheSeed seeds the prompt cache's hashes: written prefixes are kept
