@@ -174,8 +174,11 @@ func (r *Request) cacheSegments() []cacheSegment {
 	var h maphash.Hash
 	h.SetSeed(cacheSeed)
 	write(&h, r.Model)
-	size := 0
-	out := make([]cacheSegment, 0, len(r.ToolNames)+len(p.systemTexts)+8)
+	size, n := 0, len(r.ToolNames)+len(p.systemTexts)
+	for _, m := range r.Messages {
+		n += len(m.Blocks)
+	}
+	out := make([]cacheSegment, 0, n)
 	add := func(n int, hash uint64, ttl string, cacheable bool) {
 		size += n
 		out = append(out, cacheSegment{tokens: size / charsPerToken, hash: hash, ttl: ttl, cacheable: cacheable})
