@@ -9,8 +9,9 @@ import (
 
 // messagesKept declares what sessions keep of their last request's
 // messages (package resume): each message as the checks read it, with
-// what the conversation and the token estimate make of it, shared read
-// only by the requests that resend it.
+// what the conversation, the token estimate and the prompt cache (its
+// breakpoints, its blocks' hashes) make of it, shared read only by the
+// requests that resend it.
 var messagesKept = resume.New[Message]("messages")
 
 // decodeInSession decodes a Messages or count_tokens body, reusing the
