@@ -1,8 +1,8 @@
 package anthropic
 
 import (
-	"hash"
-	"hash/fnv"
+	"bytes"
+	"hash/maphash"
 	"reflect"
 	"strconv"
 	"strings"
@@ -60,14 +60,13 @@ func cacheMinimum(model string) int {
 	return 1024
 }
 
-// cachePlan is where a request's breakpoints sit, read from the wire
-// request only when the body mentions cache_control (nil otherwise: no
-// breakpoint, nothing cached).
+// cachePlan is where a request's breakpoints outside its messages sit
+// (a message keeps its own: Message.cacheTTL), read from the wire
+// request only when it has a breakpoint (nil otherwise: nothing cached).
 type cachePlan struct {
 	tools       []string // ttl per tools[] entry, "" for none
 	systemTexts []string // the system prompt's blocks (one for a string)
 	systemTTL   []string
-	blocks      map[[2]int]string // (message, block) → ttl
 	// automatic is the ttl of the top-level cache_control, which puts the
 	// breakpoint on the last cacheable block ("" when absent).
 	automatic string
@@ -116,9 +115,33 @@ func ttlOf(c *wCacheControlEphemeral) string {
 	return ttl5m
 }
 
-// readCachePlan records the breakpoints of the wire request.
+// mayHoldCacheControl is false only for a document that cannot hold a
+// cache_control member: its name spelled plainly, or with a \u escape
+// (the one JSON escape that can spell a letter or '_'), so the walk by
+// reflection over every block type runs only where one may be.
+func mayHoldCacheControl(doc []byte) bool {
+	return bytes.Contains(doc, []byte(`"cache_control"`)) || bytes.Contains(doc, []byte(`\u`))
+}
+
+// readBreakpoints records what the cache reads of message m decoded
+// from w: how many cache_control members it sets, and the ttl of each
+// block's breakpoint. They are kept with the message, so a request that
+// resends it counts its breakpoints without its wire form.
+func (m *Message) readBreakpoints(w *wMessage) {
+	m.breakpoints = countCacheControl(reflect.ValueOf(w).Elem())
+	if m.breakpoints == 0 {
+		return
+	}
+	m.cacheTTL = make([]string, len(w.Content.Blocks))
+	for j := range w.Content.Blocks {
+		m.cacheTTL[j] = ttlOf(findCacheControl(reflect.ValueOf(&w.Content.Blocks[j]).Elem()))
+	}
+}
+
+// readCachePlan records the breakpoints of the wire request outside its
+// messages.
 func (r *Request) readCachePlan(w *wireRequest) {
-	p := &cachePlan{automatic: ttlOf(w.CacheControl), blocks: map[[2]int]string{}}
+	p := &cachePlan{automatic: ttlOf(w.CacheControl)}
 	for i := range w.Tools {
 		p.tools = append(p.tools, ttlOf(findCacheControl(reflect.ValueOf(&w.Tools[i]).Elem())))
 	}
@@ -128,13 +151,6 @@ func (r *Request) readCachePlan(w *wireRequest) {
 	for _, b := range w.System.Blocks {
 		p.systemTexts = append(p.systemTexts, str(b.Text))
 		p.systemTTL = append(p.systemTTL, ttlOf(b.CacheControl))
-	}
-	for i := range w.Messages {
-		for j := range w.Messages[i].Content.Blocks {
-			if ttl := ttlOf(findCacheControl(reflect.ValueOf(&w.Messages[i].Content.Blocks[j]).Elem())); ttl != "" {
-				p.blocks[[2]int{i, j}] = ttl
-			}
-		}
 	}
 	r.cache = p
 }
@@ -149,45 +165,50 @@ type cacheSegment struct {
 
 // cacheSegments lays the prompt out as the cache sees it: tools, system
 // blocks, message blocks, each with the running size (counted as
-// promptSize counts it) and the running hash of everything before.
+// promptSize counts it) and the running hash of everything before. A
+// message block enters the running hash by its own hash, made once with
+// the message (hashBlocks), so a long conversation's prefixes are not
+// hashed again on each request.
 func (r *Request) cacheSegments() []cacheSegment {
 	p := r.cache
-	h := fnv.New64a()
-	write(h, r.Model)
-	size := 0
-	out := make([]cacheSegment, 0, len(r.ToolNames)+len(p.systemTexts)+8)
-	add := func(n int, ttl string, cacheable bool) {
+	var h maphash.Hash
+	h.SetSeed(cacheSeed)
+	write(&h, r.Model)
+	size, n := 0, len(r.ToolNames)+len(p.systemTexts)
+	for _, m := range r.Messages {
+		n += len(m.Blocks)
+	}
+	out := make([]cacheSegment, 0, n)
+	add := func(n int, hash uint64, ttl string, cacheable bool) {
 		size += n
-		out = append(out, cacheSegment{tokens: size / charsPerToken, hash: h.Sum64(), ttl: ttl, cacheable: cacheable})
+		out = append(out, cacheSegment{tokens: size / charsPerToken, hash: hash, ttl: ttl, cacheable: cacheable})
 	}
 	custom := 0
 	for i, name := range r.ToolNames {
 		n := 0
-		write(h, "tool", name)
+		write(&h, "tool", name)
 		if custom < len(r.customIndex) && r.customIndex[custom] == i {
 			t := &r.Tools[custom]
-			write(h, t.Description, string(t.Parameters))
+			write(&h, t.Description, string(t.Parameters))
 			n = toolSize(t)
 			custom++
 		}
-		add(n, at(p.tools, i), true)
+		add(n, h.Sum64(), at(p.tools, i), true)
 	}
 	for i, text := range p.systemTexts {
-		write(h, "system", text)
+		write(&h, "system", text)
 		n := len(text)
 		if i > 0 {
 			n++ // the newline promptSize counts between joined blocks
 		}
-		add(n, at(p.systemTTL, i), true)
+		add(n, h.Sum64(), at(p.systemTTL, i), true)
 	}
+	running := h.Sum64()
 	for _, m := range r.Messages {
-		for _, b := range m.Blocks {
-			write(h, m.Role, b.Type, b.Text, b.Signature, b.ID, b.Name, string(b.Input), b.ToolUseID, b.ResultText,
-				b.Media.Data, b.Media.Text, b.Media.URL)
-			for _, it := range b.ResultItems {
-				write(h, it.Type, it.Content.Text, it.Content.Data, it.Content.URL)
-			}
-			add(blockSize(&b), p.blocks[[2]int{b.Msg, b.Index}], b.Type != "thinking" && b.Type != "redacted_thinking")
+		for j := range m.Blocks {
+			b := &m.Blocks[j]
+			running = chainHash(running, m.blockHashes[j])
+			add(blockSize(b), running, at(m.cacheTTL, b.Index), b.Type != "thinking" && b.Type != "redacted_thinking")
 		}
 	}
 	if p.automatic != "" {
@@ -203,6 +224,41 @@ func (r *Request) cacheSegments() []cacheSegment {
 	return out
 }
 
+// hashBlocks hashes each block of m as the cache keys it, role
+// included, into hashes (one per block).
+func hashBlocks(m *Message, hashes []uint64) {
+	var h maphash.Hash
+	h.SetSeed(cacheSeed)
+	for j := range m.Blocks {
+		b := &m.Blocks[j]
+		h.Reset()
+		write(&h, m.Role, b.Type, b.Text, b.Signature, b.ID, b.Name)
+		_, _ = h.Write(b.Input)
+		_ = h.WriteByte(0)
+		write(&h, b.ToolUseID, b.ResultText, b.Media.Data, b.Media.Text, b.Media.URL)
+		for _, it := range b.ResultItems {
+			write(&h, it.Type, it.Content.Text, it.Content.Data, it.Content.URL)
+		}
+		hashes[j] = h.Sum64()
+	}
+}
+
+// cacheSeed seeds the prompt cache's hashes: written prefixes are kept
+// per session, in memory, so the keys need only be stable in a process.
+var cacheSeed = maphash.MakeSeed()
+
+// chainHash extends the hash of a prefix by a block's hash, FNV-1a
+// style over its eight bytes, so equal prefixes chain to equal hashes.
+func chainHash(prefix, block uint64) uint64 {
+	const prime = 1099511628211
+	for range 8 {
+		prefix ^= block & 0xff
+		prefix *= prime
+		block >>= 8
+	}
+	return prefix
+}
+
 func at(s []string, i int) string {
 	if i < len(s) {
 		return s[i]
@@ -212,10 +268,10 @@ func at(s []string, i int) string {
 
 // write feeds fields to the hash, each ended by a zero byte so that
 // neighbouring fields cannot trade characters.
-func write(h hash.Hash64, fields ...string) {
+func write(h *maphash.Hash, fields ...string) {
 	for _, f := range fields {
-		_, _ = h.Write([]byte(f))
-		_, _ = h.Write([]byte{0})
+		_, _ = h.WriteString(f)
+		_ = h.WriteByte(0)
 	}
 }
 

@@ -112,6 +112,13 @@ type Message struct {
 	// turn is the message as a turn of its own (mergeRuns copies it
 	// when a run merges it with the next).
 	turn Group
+	// breakpoints counts the cache_control members the message sets;
+	// cacheTTL is the ttl of each block's breakpoint ("" for none; nil
+	// when the message sets none); blockHashes are its blocks' hashes in
+	// the prompt cache's keys. Made with the message, like parts.
+	breakpoints int
+	cacheTTL    []string
+	blockHashes []uint64
 }
 
 // Group is a run of consecutive same-role messages merged into one turn.
@@ -558,16 +565,18 @@ func (r *Request) conversation() *conv.Conversation {
 // every message share one array, each message's clipped to its own
 // window.
 func derive(msgs []*Message, from int) {
-	n := 0
+	n, blocks := 0, 0
 	for i := from; i < len(msgs); i++ {
 		if msgs[i].Role != "system" {
 			n += len(msgs[i].Blocks)
 		}
+		blocks += len(msgs[i].Blocks)
 	}
 	var slab []conv.Part
 	if n > 0 {
 		slab = make([]conv.Part, 0, n)
 	}
+	hashes := make([]uint64, blocks)
 	for i := from; i < len(msgs); i++ {
 		m := msgs[i]
 		m.facts = factsOf(m.Blocks)
@@ -577,6 +586,10 @@ func derive(msgs []*Message, from int) {
 		}
 		for j := range m.Blocks {
 			m.size += blockSize(&m.Blocks[j])
+		}
+		if k := len(m.Blocks); k > 0 {
+			m.blockHashes, hashes = hashes[:k:k], hashes[k:]
+			hashBlocks(m, m.blockHashes)
 		}
 		if m.Role == "system" {
 			continue

@@ -1,7 +1,6 @@
 package anthropic
 
 import (
-	"bytes"
 	"fmt"
 	"net/http"
 	"reflect"
@@ -110,13 +109,23 @@ func decodePlanned(plan resume.Plan[Message], lenient, countTokens bool) (*Reque
 		return nil, nil, aerr
 	}
 	req.CountTokens = countTokens
-	// The walk is by reflection over every block type: only bodies that
-	// mention cache_control pay for it.
-	if bytes.Contains(body, []byte(`"cache_control"`)) {
+	// The walk is by reflection over every block type: only documents
+	// that may hold a cache_control pay for it. Each message read here
+	// keeps its own count, so reused messages are not walked again.
+	if mayHoldCacheControl(body) {
+		msgs := w.Messages
+		w.Messages = nil
 		req.CacheBreakpoints = countCacheControl(reflect.ValueOf(&w).Elem())
-		if req.CacheBreakpoints > 0 {
-			req.readCachePlan(&w)
+		w.Messages = msgs
+		for i := range fresh {
+			fresh[i].readBreakpoints(&w.Messages[i])
 		}
+	}
+	for _, m := range req.Messages {
+		req.CacheBreakpoints += m.breakpoints
+	}
+	if req.CacheBreakpoints > 0 {
+		req.readCachePlan(&w)
 	}
 	for _, p := range unknown {
 		req.Unknown = append(req.Unknown, pydanticPath(body, root, p))

@@ -1,8 +1,6 @@
 package anthropic
 
 import (
-	"bytes"
-
 	"github.com/toolwire/toolwire/mockprovider/dialect"
 	"github.com/toolwire/toolwire/mockprovider/resume"
 	"github.com/toolwire/toolwire/mockprovider/session"
@@ -11,8 +9,9 @@ import (
 
 // messagesKept declares what sessions keep of their last request's
 // messages (package resume): each message as the checks read it, with
-// what the conversation and the token estimate make of it, shared read
-// only by the requests that resend it.
+// what the conversation, the token estimate and the prompt cache (its
+// breakpoints, its blocks' hashes) make of it, shared read only by the
+// requests that resend it.
 var messagesKept = resume.New[Message]("messages")
 
 // decodeInSession decodes a Messages or count_tokens body, reusing the
@@ -24,15 +23,6 @@ func decodeInSession(s *session.Session, body []byte, lenient, countTokens bool)
 		return decodeRequest(body, lenient, countTokens)
 	}
 	return resume.Decode(messagesKept, s, body, func(plan resume.Plan[Message]) (*Request, []Message, *wire.APIError) {
-		// The cache breakpoints are counted over the wire structs of
-		// every message, so a body that mentions cache_control is decoded
-		// whole and not kept. Kept messages therefore never mention it,
-		// and the document (the body less the messages reused, which
-		// cannot hold part of the name either) tells for the body.
-		if bytes.Contains(plan.Doc, []byte(`"cache_control"`)) {
-			req, err := decodeRequest(plan.Body(), lenient, countTokens)
-			return req, nil, err
-		}
 		req, fresh, err := decodePlanned(plan, lenient, countTokens)
 		if err == nil && len(req.Unknown) > 0 {
 			fresh = nil

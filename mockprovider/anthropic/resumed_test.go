@@ -22,6 +22,11 @@ type outcome struct {
 	Reply      *model.Reply
 	ModelErr   error
 	PromptSize int
+	// Segments and ColdUsage are the prompt cache's view of the request:
+	// its blocks with their sizes, ttls and prefix hashes, and the usage
+	// a session that has cached nothing yet answers.
+	Segments  []cacheSegment
+	ColdUsage usage
 }
 
 func outcomeOf(req *Request, err *wire.APIError) any {
@@ -31,6 +36,11 @@ func outcomeOf(req *Request, err *wire.APIError) any {
 		out.Conv = req.conversation()
 		out.Reply, out.ModelErr = (&model.Engine{}).Next(out.Conv, "")
 		out.PromptSize = req.promptSize()
+		if req.cache != nil {
+			out.Segments = req.cacheSegments()
+			cold := session.NewStore(session.DefaultLimits()).Get("cold")
+			out.ColdUsage = fullUsage(tokens(out.PromptSize), 0, req.useCache(cold))
+		}
 	}
 	return out
 }
