@@ -1,12 +1,16 @@
 // Package resume lets a session decode only what is new in a request: an
 // agent loop resends its whole conversation each turn, so a request's
-// conversation array (Chat "messages", Responses "input", Anthropic
-// "messages", Gemini "contents") mostly repeats the previous request's,
-// byte for byte. Decoding those bytes again costs more than everything
-// else a long conversation's request asks of the server.
+// conversation array (Chat "messages", Responses "input", Anthropic and
+// Bedrock "messages", Gemini "contents") mostly repeats the previous
+// request's, byte for byte. Decoding those bytes again, or converting and
+// checking them again, costs more than everything else a long
+// conversation's request asks of the server.
 //
 // The session keeps its last request's body, where each element of its
-// conversation array ends, and what the dialect made of each element.
+// conversation array ends, and what the dialect made of each element:
+// the decoded element and whatever depends on it and the elements before
+// it alone (its conversation turn, its prompt text, the facts its rules
+// read), made once and read only after.
 // The next request's elements that lie wholly inside the bytes it shares
 // with that body are the same elements at the same indexes (JSON is read
 // left to right, so identical leading bytes parse identically); they are
