@@ -203,23 +203,37 @@ func (r *Request) conversation() *conv.Conversation {
 	// call_id → function name, for the results whose call is not nearby:
 	// from then on, of every call so far.
 	var names map[string]string
-	// The parts of all turns share one array, each turn a capped span of
-	// it (an append to one turn's parts copies them out), and a turn per
-	// item is the most there can be: two allocations instead of one per
-	// turn and per growth.
+	// A turn of one item says what the item says: its parts are the
+	// item's own, shared (read only, and capped: an append copies them
+	// out), so a resent conversation's turns cost no copy of their parts.
+	// The parts of turns of several items share one array, each turn a
+	// capped span of it, sized once for the most there can be.
 	var parts []conv.Part
-	turnStart := 0
-	add := func(role conv.Role, p conv.Part) {
-		if parts == nil {
-			parts = make([]conv.Part, 0, partsBound(items))
+	turnStart, joined := 0, false
+	add := func(role conv.Role, said []conv.Part) {
+		if len(said) == 0 {
+			return
+		}
+		if c.Turns == nil {
 			c.Turns = make([]conv.Turn, 0, len(items))
 		}
-		if n := len(c.Turns); n == 0 || c.Turns[n-1].Role != role {
-			c.Turns = append(c.Turns, conv.Turn{Role: role})
-			turnStart = len(parts)
+		n := len(c.Turns)
+		if n == 0 || c.Turns[n-1].Role != role {
+			c.Turns = append(c.Turns, conv.Turn{Role: role, Parts: said[:len(said):len(said)]})
+			joined = false
+			return
 		}
-		parts = append(parts, p)
-		c.Turns[len(c.Turns)-1].Parts = parts[turnStart:len(parts):len(parts)]
+		t := &c.Turns[n-1]
+		if !joined {
+			if parts == nil {
+				parts = make([]conv.Part, 0, partsBound(items))
+			}
+			turnStart = len(parts)
+			parts = append(parts, t.Parts...)
+			joined = true
+		}
+		parts = append(parts, said...)
+		t.Parts = parts[turnStart:len(parts):len(parts)]
 	}
 	for i, it := range items {
 		role := conv.User
@@ -259,16 +273,14 @@ func (r *Request) conversation() *conv.Conversation {
 				result.Name = name
 				said = []conv.Part{{Kind: conv.KindResult, Result: &result}}
 			}
-			add(conv.User, said[0])
+			add(conv.User, said[:1])
 			continue
 		}
 		said := it.said
 		if said == nil {
 			said = saidBy(it, "")
 		}
-		for _, p := range said {
-			add(role, p)
-		}
+		add(role, said)
 	}
 	return c
 }
