@@ -2,6 +2,7 @@ package openaichat
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/toolwire/toolwire/mockprovider/rules"
@@ -42,19 +43,7 @@ func checkToolCallsAnswered(r *Request, env *rules.Env) []rules.Violation {
 		if m.Role != "assistant" || len(m.ToolCalls) == 0 {
 			continue
 		}
-		answered := map[string]bool{}
-		for j := i + 1; j < len(r.Messages) && r.Messages[j].Role == "tool"; j++ {
-			answered[r.Messages[j].ToolCallID] = true
-		}
-		var unanswered []string
-		seen := map[string]bool{}
-		for _, tc := range m.ToolCalls {
-			if !tc.HasID || answered[tc.ID] || seen[tc.ID] {
-				continue
-			}
-			seen[tc.ID] = true
-			unanswered = append(unanswered, tc.ID)
-		}
+		unanswered := unansweredCalls(m.ToolCalls, r.Messages[i+1:][:toolRun(r.Messages[i+1:])])
 		if len(unanswered) == 0 {
 			continue
 		}
@@ -64,6 +53,37 @@ func checkToolCallsAnswered(r *Request, env *rules.Env) []rules.Violation {
 		}
 		out = append(out, badRequest(atMeaning(i), fmt.Sprintf("messages[%d].tool_calls", i), param, "",
 			toolCallsAnsweredPrefix+strings.Join(unanswered, ", ")))
+	}
+	return out
+}
+
+// unansweredCalls are the ids of the calls no message of run answers,
+// each once, in call order. A batch of a few calls and answers, the usual
+// one, is searched in place: sets for each of a long conversation's
+// batches were a tenth of its request's time. A large batch gets sets, so
+// it stays linear.
+func unansweredCalls(calls []ToolCall, run []*Message) []string {
+	const searchInPlace = 16
+	var out []string
+	if len(calls) <= searchInPlace && len(run) <= searchInPlace {
+		for _, tc := range calls {
+			if tc.HasID && !slices.ContainsFunc(run, func(m *Message) bool { return m.ToolCallID == tc.ID }) && !slices.Contains(out, tc.ID) {
+				out = append(out, tc.ID)
+			}
+		}
+		return out
+	}
+	answered := make(map[string]bool, len(run))
+	for _, m := range run {
+		answered[m.ToolCallID] = true
+	}
+	seen := map[string]bool{}
+	for _, tc := range calls {
+		if !tc.HasID || answered[tc.ID] || seen[tc.ID] {
+			continue
+		}
+		seen[tc.ID] = true
+		out = append(out, tc.ID)
 	}
 	return out
 }
