@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/toolwire/toolwire/mockprovider/rules"
+	"github.com/toolwire/toolwire/mockprovider/session"
 )
 
 // referenceToolCallsAnswered is checkToolCallsAnswered as it was before
@@ -133,5 +134,141 @@ func TestPairingMatchesReference(t *testing.T) {
 		if got, want := contentRequired(role), referenceContentRequired[role]; got != want {
 			t.Errorf("contentRequired(%q) = %v, want %v", role, got, want)
 		}
+	}
+}
+
+// TestSettledMessagesHideNothing: the checks that start after the settled
+// messages (checkFrom) report exactly what they report reading every
+// message (a request without turns), over every rule case and random
+// conversations (batches over the in-place limit, repeated, missing,
+// unknown and reordered ids, missing fields, object arguments, images,
+// unknown roles), decoded whole and resumed after a shorter one; and a
+// clean long conversation does settle.
+func TestSettledMessagesHideNothing(t *testing.T) {
+	envs := []*rules.Env{{Options: rules.DefaultOptions()}, {Options: rules.Options{OpenAIToolParam: "messages"}}}
+	compare := func(name string, r *Request) {
+		t.Helper()
+		bare := *r
+		bare.turns = nil
+		if bare.checkFrom() != 0 {
+			t.Fatalf("%s: a request without turns starts its checks at %d", name, bare.checkFrom())
+		}
+		for _, env := range envs {
+			if got, want := rules.Run(set.Rules(), r, env), rules.Run(set.Rules(), &bare, env); !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s (checks from %d): got %+v, want %+v", name, r.checkFrom(), got, want)
+			}
+		}
+	}
+	for _, c := range RuleCases() {
+		for _, b := range [][]byte{c.Bad, c.Good} {
+			if r, apiErr := decodeRequest(b, false); apiErr == nil {
+				compare(c.Rule+"/"+c.Name, r)
+			}
+		}
+	}
+
+	rng := rand.New(rand.NewPCG(21, 401))
+	pool := 0
+	id := func() string { return fmt.Sprint("call_", rng.IntN(pool)) }
+	flip := func(odds int) bool { return rng.IntN(odds) == 0 }
+	message := func() []any {
+		switch rng.IntN(6) {
+		case 0:
+			if flip(10) {
+				return arr{obj{"role": "user", "content": arr{obj{"type": "image_url", "image_url": obj{"url": "data:image/png;base64,aGVsbG8="}}}}}
+			}
+			if flip(10) {
+				return arr{obj{"role": "user"}}
+			}
+			return arr{userMsg("go on")}
+		case 1:
+			n := 1 + rng.IntN(3)
+			if flip(4) {
+				n = 15 + rng.IntN(6) // around the in-place limit
+			}
+			var calls []obj
+			var ids []string
+			for range n {
+				c := call(id(), "Paris")
+				switch {
+				case flip(30):
+					delete(c, "id")
+				case flip(30):
+					c["function"] = obj{"name": "get_weather", "arguments": obj{"city": "Paris"}}
+				case flip(30):
+					delete(c, "type")
+				case flip(30):
+					c["id"] = "" // answered by a tool message without an id?
+				}
+				if s, ok := c["id"].(string); ok {
+					ids = append(ids, s)
+				}
+				calls = append(calls, c)
+			}
+			out := arr{callMsg(calls...)}
+			if flip(20) {
+				out = arr{obj{"role": "assistant", "content": "none", "tool_calls": arr{}}}
+			}
+			rng.Shuffle(len(ids), func(a, b int) { ids[a], ids[b] = ids[b], ids[a] })
+			for _, x := range ids {
+				switch {
+				case flip(12): // unanswered
+				case flip(20):
+					out = append(out, obj{"role": "tool", "content": "22"})
+				case flip(15):
+					out = append(out, toolMsg(id(), "22"))
+				default:
+					out = append(out, toolMsg(x, "22"))
+				}
+			}
+			return out
+		case 2:
+			return arr{toolMsg(id(), "stray")}
+		case 3:
+			if flip(8) {
+				return arr{obj{"role": "function", "name": "f", "content": "x"}}
+			}
+			return arr{obj{"role": "system", "content": "Be brief."}}
+		default:
+			return arr{obj{"role": "assistant", "content": "ok"}}
+		}
+	}
+	settledSome := false
+	for n := range 1500 {
+		pool = 1 + rng.IntN(30)
+		msgs := arr{userMsg("hi")}
+		for range rng.IntN(16) {
+			msgs = append(msgs, message()...)
+		}
+		whole, apiErr := decodeRequest(body(msgs), false)
+		if apiErr != nil {
+			continue
+		}
+		compare(fmt.Sprint("random ", n), whole)
+		settledSome = settledSome || whole.checkFrom() > 0
+
+		s := session.NewStore(session.DefaultLimits()).Get("k")
+		_, _ = decodeInSession(s, body(msgs[:rng.IntN(len(msgs)+1)]), false)
+		resumed, apiErr := decodeInSession(s, body(msgs), false)
+		if apiErr != nil {
+			t.Fatalf("random %d: resumed decoding failed: %v", n, apiErr)
+		}
+		compare(fmt.Sprint("random resumed ", n), resumed)
+	}
+	if !settledSome {
+		t.Fatal("no random conversation settled a message")
+	}
+
+	// A clean agent loop settles all but its open batch.
+	msgs := arr{obj{"role": "system", "content": "Be brief."}, userMsg("Weather?")}
+	for i := range 50 {
+		msgs = append(msgs, callMsg(call(fmt.Sprint("call_", i), "Paris")), toolMsg(fmt.Sprint("call_", i), "22"))
+	}
+	r, apiErr := decodeRequest(body(msgs), false)
+	if apiErr != nil {
+		t.Fatal(apiErr)
+	}
+	if got, want := r.checkFrom(), len(msgs)-2; got != want {
+		t.Fatalf("a clean loop of %d messages starts its checks at %d, want %d (its last batch)", len(msgs), got, want)
 	}
 }

@@ -39,7 +39,8 @@ var RuleToolCallsAnswered = set.Add(rules.Rule{
 // index the API means is not settled].
 func checkToolCallsAnswered(r *Request, env *rules.Env) []rules.Violation {
 	var out []rules.Violation
-	for i, m := range r.Messages {
+	for i := r.checkFrom(); i < len(r.Messages); i++ {
+		m := r.Messages[i]
 		if m.Role != "assistant" || len(m.ToolCalls) == 0 {
 			continue
 		}
@@ -118,7 +119,8 @@ func checkToolMessageFollows(r *Request, _ *rules.Env) []rules.Violation {
 	var out []rules.Violation
 	var batch *Message // the open tool_calls message, nil when none
 	var batchIDs map[string]bool
-	for i, m := range r.Messages {
+	for i := r.checkFrom(); i < len(r.Messages); i++ {
+		m := r.Messages[i]
 		switch m.Role {
 		case "assistant":
 			batch, batchIDs = nil, nil
