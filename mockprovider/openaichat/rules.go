@@ -218,7 +218,7 @@ func quiet(m *Message) bool {
 	default:
 		return false
 	}
-	if !m.HasRole || contentRequired(m.Role) && !m.HasContent || m.Role == "tool" && !m.HasToolCallID {
+	if !m.HasRole || contentRequired[m.Role] && !m.HasContent || m.Role == "tool" && !m.HasToolCallID {
 		return false
 	}
 	if m.ToolCallsSent && len(m.ToolCalls) == 0 || m.Role != "assistant" && len(m.ToolCalls) > 0 || len(m.ToolCalls) > 16 {

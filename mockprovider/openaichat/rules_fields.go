@@ -73,17 +73,9 @@ var RuleRequiredFields = set.Add(rules.Rule{
 	},
 }, checkRequired)
 
-// contentRequired reports whether a role's content may not be omitted;
-// an assistant message may leave it out when it carries tool_calls. A
-// switch, not a set: hashing every message's role was a third of the
-// check's time on a long conversation.
-func contentRequired(role string) bool {
-	switch role {
-	case "system", "developer", "user", "tool":
-		return true
-	}
-	return false
-}
+// contentRequired are the roles whose content may not be omitted; an
+// assistant message may leave it out when it carries tool_calls.
+var contentRequired = map[string]bool{"system": true, "developer": true, "user": true, "tool": true}
 
 // checkRequired builds each path only for a violation: a well-formed
 // request, the common case, costs no formatting.
@@ -102,7 +94,7 @@ func checkRequired(r *Request, _ *rules.Env) []rules.Violation {
 			out = append(out, missing(at, messagePath(m.Index)+".role"))
 			continue
 		}
-		if contentRequired(m.Role) && !m.HasContent {
+		if contentRequired[m.Role] && !m.HasContent {
 			out = append(out, missing(at, messagePath(m.Index)+".content"))
 		}
 		for j, part := range m.Parts {

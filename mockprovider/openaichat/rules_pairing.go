@@ -2,7 +2,6 @@ package openaichat
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/toolwire/toolwire/mockprovider/rules"
@@ -59,21 +58,9 @@ func checkToolCallsAnswered(r *Request, env *rules.Env) []rules.Violation {
 }
 
 // unansweredCalls are the ids of the calls no message of run answers,
-// each once, in call order. A batch of a few calls and answers, the usual
-// one, is searched in place: sets for each of a long conversation's
-// batches were a tenth of its request's time. A large batch gets sets, so
-// it stays linear.
+// each once, in call order.
 func unansweredCalls(calls []ToolCall, run []*Message) []string {
-	const searchInPlace = 16
 	var out []string
-	if len(calls) <= searchInPlace && len(run) <= searchInPlace {
-		for _, tc := range calls {
-			if tc.HasID && !slices.ContainsFunc(run, func(m *Message) bool { return m.ToolCallID == tc.ID }) && !slices.Contains(out, tc.ID) {
-				out = append(out, tc.ID)
-			}
-		}
-		return out
-	}
 	answered := make(map[string]bool, len(run))
 	for _, m := range run {
 		answered[m.ToolCallID] = true
