@@ -299,6 +299,12 @@ type messageTurn struct {
 	opensRun, inRun bool
 	// prompt is the message's lines of the prompt text (promptText).
 	prompt []byte
+	// settled: the checks that read messages one by one find nothing in
+	// this message nor in those before it, but for the answers of a batch
+	// of calls still open after it: openBatch is that batch's assistant
+	// message's index plus one (0: none open). See settle and checkFrom.
+	settled   bool
+	openBatch int
 }
 
 // makeTurn makes m's turn; prev is the turn of the message before it (nil

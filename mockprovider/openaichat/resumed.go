@@ -59,6 +59,7 @@ func takeMessages(req *Request, reused []*keptMessage, ws []chatMessage, keep bo
 		}
 		m.turn = makeTurn(&m.view, prev, &names, keep)
 		req.Messages[i], req.turns[i] = &m.view, &m.turn
+		settle(&m.turn, req.Messages[:i+1], prev)
 	}
 	if !keep {
 		return nil

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
+	"sort"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/dialect"
@@ -146,4 +148,94 @@ func loopWithCall(edit func(c obj)) arr {
 
 func toolWith(params obj, strict bool) obj {
 	return obj{"type": "function", "function": obj{"name": "get_weather", "parameters": params, "strict": strict}}
+}
+
+// checkFrom is the first message the checks that read messages one by one
+// (required fields, tool_calls shapes, arguments, images, pairing) need
+// to read: the ones before it are settled (messageTurn.settled), so a
+// resumed request's checks read its new messages, and the batch of calls
+// still open before them, not the whole conversation again. 0 when r has
+// no turns (a request made by hand).
+func (r *Request) checkFrom() int {
+	if len(r.turns) != len(r.Messages) {
+		return 0
+	}
+	// Settled messages are a leading run: a message settles only after
+	// the one before it.
+	n := sort.Search(len(r.turns), func(i int) bool { return !r.turns[i].settled })
+	if n > 0 && r.turns[n-1].openBatch > 0 {
+		return r.turns[n-1].openBatch - 1
+	}
+	return n
+}
+
+// settle notes whether msgs' last message is settled, given the turn of
+// the one before it (nil for the first). A message settles when the one
+// before it did, none of the checks that read messages one by one can
+// find anything in it alone (quiet), a tool message answers an id of the
+// open batch, and any other message closes a batch whose calls are all
+// answered. Settled is an under-statement: whatever it leaves out is
+// read by the checks. A batch too large to search in place never
+// settles, so settling a message costs at most a small search.
+func settle(t *messageTurn, msgs []*Message, prev *messageTurn) {
+	const searchInPlace = 16
+	i := len(msgs) - 1
+	m := msgs[i]
+	open := 0
+	if prev != nil {
+		if !prev.settled {
+			return
+		}
+		open = prev.openBatch
+	}
+	if !quiet(m) {
+		return
+	}
+	if m.Role == "tool" {
+		if open == 0 || !slices.ContainsFunc(msgs[open-1].ToolCalls, func(tc ToolCall) bool { return tc.ID == m.ToolCallID }) {
+			return
+		}
+		t.settled, t.openBatch = true, open
+		return
+	}
+	if open > 0 && len(unansweredCalls(msgs[open-1].ToolCalls, msgs[open:i])) > 0 {
+		return
+	}
+	if len(m.ToolCalls) > 0 {
+		t.openBatch = i + 1
+	}
+	t.settled = true
+}
+
+// quiet reports whether m is one of the plainest messages: a known role,
+// text content where content is required, complete function calls with
+// string arguments on an assistant message only, at most 16 of them, an
+// id on a tool message. None of the checks that read messages one by one
+// can find anything in such a message alone.
+func quiet(m *Message) bool {
+	switch m.Role {
+	case "system", "developer", "user", "assistant", "tool":
+	default:
+		return false
+	}
+	if !m.HasRole || contentRequired[m.Role] && !m.HasContent || m.Role == "tool" && !m.HasToolCallID {
+		return false
+	}
+	if m.ToolCallsSent && len(m.ToolCalls) == 0 || m.Role != "assistant" && len(m.ToolCalls) > 0 || len(m.ToolCalls) > 16 {
+		return false
+	}
+	for _, p := range m.Parts {
+		if !p.HasType || p.Type != "text" {
+			return false
+		}
+	}
+	for _, tc := range m.ToolCalls {
+		if !tc.HasID || !tc.HasType || tc.Type != "function" || !tc.HasFunction || !tc.HasName || !tc.HasArguments {
+			return false
+		}
+		if _, ok := tc.Arguments.(string); !ok {
+			return false
+		}
+	}
+	return true
 }

@@ -88,7 +88,7 @@ func checkRequired(r *Request, _ *rules.Env) []rules.Violation {
 		// captured for messages itself].
 		out = append(out, emptyArray(requestLevel, "messages"))
 	}
-	for _, m := range r.Messages {
+	for _, m := range r.Messages[r.checkFrom():] {
 		at := atMessage(m.Index)
 		if !m.HasRole {
 			out = append(out, missing(at, messagePath(m.Index)+".role"))
@@ -184,7 +184,7 @@ var RuleToolCallsNonEmpty = set.Add(rules.Rule{
 	},
 }, func(r *Request, _ *rules.Env) []rules.Violation {
 	var out []rules.Violation
-	for _, m := range r.Messages {
+	for _, m := range r.Messages[r.checkFrom():] {
 		if m.ToolCallsSent && len(m.ToolCalls) == 0 {
 			out = append(out, emptyArray(atMessage(m.Index), fmt.Sprintf("messages[%d].tool_calls", m.Index)))
 		}
@@ -213,7 +213,7 @@ var RuleArgumentsString = set.Add(rules.Rule{
 // as messages[2] (no dot), unlike the tool-pairing messages.
 func checkArgumentsString(r *Request, _ *rules.Env) []rules.Violation {
 	var out []rules.Violation
-	for _, m := range r.Messages {
+	for _, m := range r.Messages[r.checkFrom():] {
 		if m.Role != "assistant" {
 			continue
 		}

@@ -28,7 +28,7 @@ var RuleImageOnlyInUser = set.Add(rules.Rule{
 	},
 }, func(r *Request, _ *rules.Env) []rules.Violation {
 	var out []rules.Violation
-	for _, m := range r.Messages {
+	for _, m := range r.Messages[r.checkFrom():] {
 		if m.Role == "user" || !m.HasRole {
 			continue
 		}
@@ -69,7 +69,7 @@ var RuleImageFormat = set.Add(rules.Rule{
 // refused even when its media type claims one. A URL the API would fetch
 // is not judged (the mock fetches nothing).
 func checkImageFormat(r *Request, _ *rules.Env) []rules.Violation {
-	for _, m := range r.Messages {
+	for _, m := range r.Messages[r.checkFrom():] {
 		for j, part := range m.Parts {
 			if part.Type != "image_url" {
 				continue

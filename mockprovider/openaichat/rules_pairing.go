@@ -38,23 +38,12 @@ var RuleToolCallsAnswered = set.Add(rules.Rule{
 // index the API means is not settled].
 func checkToolCallsAnswered(r *Request, env *rules.Env) []rules.Violation {
 	var out []rules.Violation
-	for i, m := range r.Messages {
+	for i := r.checkFrom(); i < len(r.Messages); i++ {
+		m := r.Messages[i]
 		if m.Role != "assistant" || len(m.ToolCalls) == 0 {
 			continue
 		}
-		answered := map[string]bool{}
-		for j := i + 1; j < len(r.Messages) && r.Messages[j].Role == "tool"; j++ {
-			answered[r.Messages[j].ToolCallID] = true
-		}
-		var unanswered []string
-		seen := map[string]bool{}
-		for _, tc := range m.ToolCalls {
-			if !tc.HasID || answered[tc.ID] || seen[tc.ID] {
-				continue
-			}
-			seen[tc.ID] = true
-			unanswered = append(unanswered, tc.ID)
-		}
+		unanswered := unansweredCalls(m.ToolCalls, r.Messages[i+1:][:toolRun(r.Messages[i+1:])])
 		if len(unanswered) == 0 {
 			continue
 		}
@@ -64,6 +53,25 @@ func checkToolCallsAnswered(r *Request, env *rules.Env) []rules.Violation {
 		}
 		out = append(out, badRequest(atMeaning(i), fmt.Sprintf("messages[%d].tool_calls", i), param, "",
 			toolCallsAnsweredPrefix+strings.Join(unanswered, ", ")))
+	}
+	return out
+}
+
+// unansweredCalls are the ids of the calls no message of run answers,
+// each once, in call order.
+func unansweredCalls(calls []ToolCall, run []*Message) []string {
+	var out []string
+	answered := make(map[string]bool, len(run))
+	for _, m := range run {
+		answered[m.ToolCallID] = true
+	}
+	seen := map[string]bool{}
+	for _, tc := range calls {
+		if !tc.HasID || answered[tc.ID] || seen[tc.ID] {
+			continue
+		}
+		seen[tc.ID] = true
+		out = append(out, tc.ID)
 	}
 	return out
 }
@@ -98,7 +106,8 @@ func checkToolMessageFollows(r *Request, _ *rules.Env) []rules.Violation {
 	var out []rules.Violation
 	var batch *Message // the open tool_calls message, nil when none
 	var batchIDs map[string]bool
-	for i, m := range r.Messages {
+	for i := r.checkFrom(); i < len(r.Messages); i++ {
+		m := r.Messages[i]
 		switch m.Role {
 		case "assistant":
 			batch, batchIDs = nil, nil
