@@ -31,21 +31,20 @@ var prefixSeed = maphash.MakeSeed()
 // promptPrefixes are the hashes of the cacheable prefixes (API and model
 // included) a session's prompts held, in two generations of at most
 // prefixGeneration each: making room forgets what only older prompts
-// held, never what the latest ones did. last is the latest prompt as
-// hashed, so the next one hashes only what it adds.
+// held, never what the latest ones did.
 type promptPrefixes struct {
 	mu            sync.Mutex
 	recent, older map[uint64]struct{}
-	last          *hashedPrompt
 }
 
-// hashedPrompt is a prompt's pieces and its prefixes' hashes, read only
-// once made: a prompt that starts with the same bytes (an agent loop's
-// next request, a retry, which resend the same kept pieces) reuses them
-// and resumes hashing at end.
+// hashedPrompt is a session's latest prompt: its pieces and its
+// prefixes' hashes, read only once made. A prompt that starts with the
+// same bytes (an agent loop's next request, a retry, which resend the
+// pieces the session keeps) reuses them and resumes hashing at end.
 type hashedPrompt struct {
 	api, model string
 	pieces     [][]byte
+	size       int // the pieces' bytes
 	sums       []uint64
 	// hashed is how many bytes end hashes: the whole prompt, or up to
 	// its last possible prefix.
@@ -56,16 +55,23 @@ type hashedPrompt struct {
 const (
 	prefixGeneration = maxCachePoints
 	// prefixesCost is what a session's prefixes are charged: both
-	// generations full, a map slot of about 16 bytes each, and the last
-	// prompt's hashes (its pieces are those the session's resume cache
-	// keeps, charged there).
-	prefixesCost = 2*prefixGeneration*16 + maxCachePoints*8
+	// generations full, a map slot of about 16 bytes each.
+	prefixesCost = 2 * prefixGeneration * 16
 	prefixesID   = "prompt-prefixes"
+	lastPromptID = "last-prompt"
 	// maxHashed is where the last possible prefix ends.
 	maxHashed = (CacheMinTokens + (maxCachePoints-1)*CacheStepTokens) * CharsPerToken
 )
 
 var keptPrefixes = session.NewKept(func(session.Limits) int { return 1 }, func(*promptPrefixes) int64 { return prefixesCost })
+
+// keptLastPrompt is charged all the latest prompt holds, its pieces'
+// bytes included: they are often those the session's resume cache keeps
+// too, but not always (a request decoded whole), and the budget must
+// bound what the session alone holds.
+var keptLastPrompt = session.NewKept(func(session.Limits) int { return 1 }, func(h *hashedPrompt) int64 {
+	return int64(h.size + 24*len(h.pieces) + 8*len(h.sums) + 256)
+})
 
 // seen reports whether sum was seen before, and notes it as seen now.
 func (p *promptPrefixes) seen(sum uint64) bool {
@@ -104,14 +110,12 @@ func CachedTokens(s *session.Session, api, model string, pieces [][]byte) int {
 	if s == nil || size/CharsPerToken < CacheMinTokens {
 		return 0
 	}
+	last, _ := keptLastPrompt.Get(s, lastPromptID)
+	h := hashPrompt(last, api, model, pieces, size)
+	keptLastPrompt.Put(s, session.KeptItem[*hashedPrompt]{ID: lastPromptID, Value: h})
 	p := prefixesOf(s)
 	p.mu.Lock()
-	last := p.last
-	p.mu.Unlock()
-	h := hashPrompt(last, api, model, pieces, size)
-	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.last = h
 	// Every prefix is marked, those reused as well: which ones the
 	// generations keep depends on all of them, in order.
 	cached := 0
@@ -131,7 +135,7 @@ func CachedTokens(s *session.Session, api, model string, pieces [][]byte) int {
 func hashPrompt(last *hashedPrompt, api, model string, pieces [][]byte, size int) *hashedPrompt {
 	tokens := size / CharsPerToken
 	points := min(maxCachePoints, (tokens-CacheMinTokens)/CacheStepTokens+1)
-	h := &hashedPrompt{api: api, model: model, pieces: pieces, sums: make([]uint64, 0, points), hashed: min(size, maxHashed)}
+	h := &hashedPrompt{api: api, model: model, pieces: pieces, size: size, sums: make([]uint64, 0, points), hashed: min(size, maxHashed)}
 	from := 0
 	if last != nil && last.api == api && last.model == model && sharedBytes(last.pieces, pieces) >= last.hashed {
 		h.sums = append(h.sums, last.sums...)

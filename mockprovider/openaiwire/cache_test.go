@@ -267,8 +267,7 @@ func TestCachedTokensPiecesAsWhole(t *testing.T) {
 			// The session keeps what it is given: each request's pieces
 			// are a slice of their own.
 			sent := slices.Clone(pieces)
-			p := prefixesOf(pieced)
-			before := p.last
+			before, _ := keptLastPrompt.Get(pieced, lastPromptID)
 			got := CachedTokens(pieced, api, model, sent)
 			want := wholeCachedTokens(whole, api, model, bytes.Join(sent, nil))
 			if got != want {
@@ -303,5 +302,30 @@ func TestCachedTokensResumes(t *testing.T) {
 	want := CacheMinTokens + (len(first)/CharsPerToken-CacheMinTokens)/CacheStepTokens*CacheStepTokens
 	if got := CachedTokens(s, "openai-chat", "gpt-4o", grown); got != want {
 		t.Fatalf("cached %d, want %d (the first prompt's prefixes, not hashed again)", got, want)
+	}
+}
+
+// TestLastPromptCharged: what a session keeps of its latest prompt (its
+// pieces, which a request decoded whole holds alone) is charged to the
+// store's budget, so sessions past it drop theirs: memory stays within
+// the budget however many sessions send long prompts.
+func TestLastPromptCharged(t *testing.T) {
+	limits := session.DefaultLimits()
+	limits.JournalBudget = 4 << 20
+	st := session.NewStore(limits)
+	const prompt = 200 << 10
+	for i := range 64 {
+		CachedTokens(st.Get(strconv.Itoa(i)), "openai-chat", "gpt-4o", [][]byte{make([]byte, prompt)})
+	}
+	held := 0
+	for i := range 64 {
+		if s, ok := st.Lookup(strconv.Itoa(i)); ok {
+			if _, ok := keptLastPrompt.Get(s, lastPromptID); ok {
+				held += prompt
+			}
+		}
+	}
+	if held == 0 || int64(held) > limits.JournalBudget || st.JournalBytes() > limits.JournalBudget {
+		t.Fatalf("sessions hold %d bytes of prompts, %d charged, budget %d", held, st.JournalBytes(), limits.JournalBudget)
 	}
 }
