@@ -129,9 +129,8 @@ func CachedTokens(s *session.Session, api, model string, pieces [][]byte) int {
 
 // hashPrompt hashes the prefixes of the prompt made of pieces (size bytes
 // in all), resuming after last when the prompt starts with all last
-// hashed: hashing a piece's bytes or comparing them with a piece at the
-// same address is what costs, so a resent conversation costs only what
-// it adds.
+// hashed. A resent piece (at the same address) compares equal without its
+// bytes being read, so a resent conversation costs only what it adds.
 func hashPrompt(last *hashedPrompt, api, model string, pieces [][]byte, size int) *hashedPrompt {
 	tokens := size / CharsPerToken
 	points := min(maxCachePoints, (tokens-CacheMinTokens)/CacheStepTokens+1)
