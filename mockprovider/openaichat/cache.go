@@ -19,24 +19,25 @@ func promptText(b []byte, c *conv.Conversation) []byte {
 	return b
 }
 
-// requestPrompt is promptText of c, from the lines r's messages made once
-// (messageTurn.prompt) when c is the conversation made of r.
-func requestPrompt(r *Request, c *conv.Conversation) []byte {
+// requestPrompt is promptText of c in pieces, and its length: the tools
+// and system text, then the lines r's messages made once
+// (messageTurn.prompt) when c is the conversation made of r, so a session
+// that resends them hashes only what is new (openaiwire.CachedTokens).
+func requestPrompt(r *Request, c *conv.Conversation) ([][]byte, int) {
 	if r.conv != c || !r.turnPrompts {
-		return promptText(nil, c)
+		b := promptText(nil, c)
+		return [][]byte{b}, len(b)
 	}
-	size := len("system\n\n") + len(c.System)
-	for _, t := range c.Tools {
-		size += len("tool \n\n\n") + len(t.Name) + len(t.Description) + len(t.Parameters)
-	}
+	pieces := make([][]byte, 0, 1+len(r.turns))
+	pieces = append(pieces, promptHead(nil, c))
+	size := len(pieces[0])
 	for _, t := range r.turns {
-		size += len(t.prompt)
+		if len(t.prompt) > 0 {
+			pieces = append(pieces, t.prompt)
+			size += len(t.prompt)
+		}
 	}
-	b := promptHead(make([]byte, 0, size), c)
-	for _, t := range r.turns {
-		b = append(b, t.prompt...)
-	}
-	return b
+	return pieces, size
 }
 
 // promptHead renders the tools and the system text.

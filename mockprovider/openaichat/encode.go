@@ -124,15 +124,15 @@ func buildOutput(x *dialect.Exchange, r *Request, c *conv.Conversation, reply *m
 			out.Alternates[i] = reissued(out.Calls, ids)
 		}
 	}
-	text := requestPrompt(r, c)
-	prompt := max(1, len(text)/openaiwire.CharsPerToken)
+	pieces, size := requestPrompt(r, c)
+	prompt := max(1, size/openaiwire.CharsPerToken)
 	// Every choice is generated, so every choice's tokens are billed
 	// (https://platform.openai.com/docs/api-reference/chat/create#chat-create-n:
 	// "charged based on the number of generated tokens across all of the
 	// choices"); the prompt is read once.
 	completion := max(1, completionChars/4) * out.choices()
 	out.Usage = usage{PromptTokens: prompt, CompletionTokens: completion, TotalTokens: prompt + completion}
-	out.Usage.PromptTokensDetails.CachedTokens = openaiwire.CachedTokens(x.Session, "openai-chat", c.Model, text)
+	out.Usage.PromptTokensDetails.CachedTokens = openaiwire.CachedTokens(x.Session, "openai-chat", c.Model, pieces)
 	return out
 }
 

@@ -1,6 +1,7 @@
 package openaichat
 
 import (
+	"bytes"
 	"fmt"
 	"reflect"
 	"strings"
@@ -39,7 +40,8 @@ func outcomeOf(req *Request, err *wire.APIError) outcome {
 	}
 	out.Violations = rules.Run(set.Rules(), req, &rules.Env{Options: rules.DefaultOptions()})
 	out.Conv = toConversation(req)
-	out.Prompt = string(requestPrompt(req, out.Conv))
+	pieces, _ := requestPrompt(req, out.Conv)
+	out.Prompt = string(bytes.Join(pieces, nil))
 	out.PromptEncoded = string(promptText(nil, out.Conv))
 	turns, system := referenceTurns(req)
 	out.AsReference = reflect.DeepEqual(turns, out.Conv.Turns) && system == out.Conv.System

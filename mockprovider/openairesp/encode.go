@@ -124,26 +124,28 @@ func usageFor(req *Request, items []planned) usage {
 }
 
 // promptText is the prompt as the model reads it, in the order the usage
-// estimate counts it (tools, then every effective item as sent): its
-// prefixes are what the prompt cache matches.
-func promptText(req *Request) []byte {
+// estimate counts it (tools, then every effective item as sent), in
+// pieces: its prefixes are what the prompt cache matches, and a session
+// that resends the items it keeps hashes only what is new
+// (openaiwire.CachedTokens).
+func promptText(req *Request) [][]byte {
 	items := req.Effective()
 	n := 0
 	for _, t := range req.Tools {
 		n += len(str(t.Name)) + len(str(t.Description)) + len(t.Parameters)
 	}
-	for _, it := range items {
-		n += len(it.Raw)
-	}
-	// Sized once: a long conversation's prompt is most of the body.
-	b := make([]byte, 0, n)
+	tools := make([]byte, 0, n)
 	for _, t := range req.Tools {
-		b = append(append(append(b, str(t.Name)...), str(t.Description)...), t.Parameters...)
+		tools = append(append(append(tools, str(t.Name)...), str(t.Description)...), t.Parameters...)
 	}
+	pieces := make([][]byte, 0, 1+len(items))
+	pieces = append(pieces, tools)
 	for _, it := range items {
-		b = append(b, it.Raw...)
+		if len(it.Raw) > 0 {
+			pieces = append(pieces, it.Raw)
+		}
 	}
-	return b
+	return pieces
 }
 
 // Encode answers with a Response object or its event stream. The
