@@ -58,6 +58,7 @@ func (r *Request) derive() {
 		r.turns[i] = toTurn(&r.Contents[i])
 		r.shapes[i] = shapeOf(&r.Contents[i])
 	}
+	r.paired = pairingOf(r)
 }
 
 // contentShapes is the shape of each content (made now for a request

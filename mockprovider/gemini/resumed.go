@@ -72,6 +72,7 @@ func decodeInSession(s *session.Session, body []byte, lenient bool) (*Request, *
 			req.turns = append(req.turns, k.turn)
 			req.shapes = append(req.shapes, k.shape)
 		}
+		req.paired = pairingOf(req)
 		return req, fresh, nil
 	})
 }

@@ -379,32 +379,58 @@ func nextPart(parts []Part, from int, match func(*Part) bool) int {
 	return i
 }
 
-func checkResponseCount(r *Request, _ *rules.Env) []rules.Violation {
-	var out []rules.Violation
-	answeredPairs(r, func(run answerRun, callParts, responseParts []Part) {
-		if !run.answersAll() {
-			out = append(out, turnBreach(run.first, fmt.Sprintf("contents[%d]", run.first), MsgResponseCount))
-		}
-	})
-	return out
+// pairingVerdicts are the violations of the four rules that read the
+// answered runs (function-response-count, -order, -order-ids, -id). Each
+// rule walked every run of the conversation on every request; one walk,
+// made when the request is decoded, gives all four, and each rule reads
+// its share.
+type pairingVerdicts struct {
+	count, order, orderByID, id []rules.Violation
 }
 
-func checkResponseOrder(r *Request, _ *rules.Env) []rules.Violation {
-	var out []rules.Violation
+func pairingOf(r *Request) *pairingVerdicts {
+	v := new(pairingVerdicts)
 	answeredPairs(r, func(run answerRun, callParts, responseParts []Part) {
-		if !run.answersAll() || run.matchedByID(callParts, responseParts) {
+		if !run.answersAll() {
+			v.count = append(v.count, turnBreach(run.first, fmt.Sprintf("contents[%d]", run.first), MsgResponseCount))
 			return
 		}
+		byID := run.matchedByID(callParts, responseParts)
+		orderDone := false
 		for z := pairsOf(callParts, responseParts); z.next(); {
-			if fc, fr := z.pair(); fc.Name != fr.Name {
+			fc, fr := z.pair()
+			if !orderDone && !byID && fc.Name != fr.Name {
+				orderDone = true
 				at, part := run.locate(z.response)
-				out = append(out, turnBreach(at, fmt.Sprintf("contents[%d].parts[%d].functionResponse.name", at, part), msgResponseOrder))
-				return
+				v.order = append(v.order, turnBreach(at, fmt.Sprintf("contents[%d].parts[%d].functionResponse.name", at, part), msgResponseOrder))
+			}
+			if !orderDone && byID && fc.ID != fr.ID {
+				orderDone = true
+				at, part := run.locate(z.response)
+				v.orderByID = append(v.orderByID, turnBreach(at, fmt.Sprintf("contents[%d].parts[%d].functionResponse.id", at, part), msgResponseOrderIDs))
+			}
+			if !byID && run.callsWithoutID != run.calls && fc.ID != "" && fr.ID != fc.ID {
+				at, part := run.locate(z.response)
+				v.id = append(v.id, turnBreach(at, fmt.Sprintf("contents[%d].parts[%d].functionResponse.id", at, part),
+					fmt.Sprintf(msgResponseIDFormat, fc.Name, fc.ID, fr.ID)))
 			}
 		}
 	})
-	return out
+	return v
 }
+
+// pairing is the request's pairing verdicts (found now for a request
+// built by hand).
+func (r *Request) pairing() *pairingVerdicts {
+	if r.paired != nil && len(r.shapes) == len(r.Contents) {
+		return r.paired
+	}
+	return pairingOf(r)
+}
+
+func checkResponseCount(r *Request, _ *rules.Env) []rules.Violation { return r.pairing().count }
+
+func checkResponseOrder(r *Request, _ *rules.Env) []rules.Violation { return r.pairing().order }
 
 // matchedByID reports a batch whose calls all carry ids and whose
 // responses name each of them once: the API can pair them in any order.
@@ -434,36 +460,6 @@ func (run answerRun) matchedByID(callParts, responseParts []Part) bool {
 
 // checkResponseOrderByID notes a batch answered out of call order whose
 // responses all name their calls' ids.
-func checkResponseOrderByID(r *Request, _ *rules.Env) []rules.Violation {
-	var out []rules.Violation
-	answeredPairs(r, func(run answerRun, callParts, responseParts []Part) {
-		if !run.answersAll() || !run.matchedByID(callParts, responseParts) {
-			return
-		}
-		for z := pairsOf(callParts, responseParts); z.next(); {
-			if fc, fr := z.pair(); fc.ID != fr.ID {
-				at, part := run.locate(z.response)
-				out = append(out, turnBreach(at, fmt.Sprintf("contents[%d].parts[%d].functionResponse.id", at, part), msgResponseOrderIDs))
-				return
-			}
-		}
-	})
-	return out
-}
+func checkResponseOrderByID(r *Request, _ *rules.Env) []rules.Violation { return r.pairing().orderByID }
 
-func checkResponseID(r *Request, _ *rules.Env) []rules.Violation {
-	var out []rules.Violation
-	answeredPairs(r, func(run answerRun, callParts, responseParts []Part) {
-		if !run.answersAll() || run.callsWithoutID == run.calls || run.matchedByID(callParts, responseParts) {
-			return // no call has an id to echo, or every response echoes one
-		}
-		for z := pairsOf(callParts, responseParts); z.next(); {
-			if fc, fr := z.pair(); fc.ID != "" && fr.ID != fc.ID {
-				at, part := run.locate(z.response)
-				out = append(out, turnBreach(at, fmt.Sprintf("contents[%d].parts[%d].functionResponse.id", at, part),
-					fmt.Sprintf(msgResponseIDFormat, fc.Name, fc.ID, fr.ID)))
-			}
-		}
-	})
-	return out
-}
+func checkResponseID(r *Request, _ *rules.Env) []rules.Violation { return r.pairing().id }

@@ -59,6 +59,8 @@ type Request struct {
 	// the content for the requests that resend it (resumed.go).
 	turns  []conv.Turn    `json:"-"`
 	shapes []contentShape `json:"-"`
+	// paired is what the pairing rules find, made with the shapes.
+	paired *pairingVerdicts `json:"-"`
 	// Unknown lists the members a lenient decode skipped.
 	Unknown []unknownMember `json:"-"`
 }
