@@ -72,7 +72,9 @@ func decodeInSession(s *session.Session, body []byte, lenient bool) (*Request, *
 			req.turns = append(req.turns, k.turn)
 			req.shapes = append(req.shapes, k.shape)
 		}
-		req.paired = pairingOf(req)
+		if n > 0 {
+			req.paired = pairingOf(req)
+		}
 		return req, fresh, nil
 	})
 }

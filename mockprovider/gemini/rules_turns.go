@@ -265,7 +265,7 @@ func checkCallAfterUser(r *Request, _ *rules.Env) []rules.Violation {
 // both. Consecutive call turns of the model are one call turn whose steps
 // one run answers together (their calls in order); consecutive user
 // contents are one turn, so a run may spread its responses over several
-// contents. Several rules walk the pairs on every request, so a single
+// contents. Every request walks the pairs (pairingOf), so a single
 // content's parts are not copied (callResponsePairs zips the parts) and
 // the contents' kinds are read from their shapes, counted once.
 func answeredPairs(r *Request, visit func(run answerRun, callParts, responseParts []Part)) {
