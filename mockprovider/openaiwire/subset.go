@@ -63,15 +63,21 @@ var (
 // 10 µs here, which moves no dialect's figure in `make bench` by the 0.1
 // a cache must earn (schemaVerdicts, the meta-schema compile, does).
 func SubsetProblem(raw json.RawMessage) string {
-	var doc any
-	if json.Unmarshal(raw, &doc) != nil {
-		return ""
-	}
-	root, ok := doc.(map[string]any)
-	if !ok {
+	root := schemaObject(raw)
+	if root == nil {
 		return ""
 	}
 	return keywordProblem(root, nil)
+}
+
+// schemaObject is raw parsed when it is a JSON object, else nil: the
+// subset checks leave anything else to the schema checks.
+func schemaObject(raw json.RawMessage) map[string]any {
+	var root map[string]any
+	if json.Unmarshal(raw, &root) != nil {
+		return nil
+	}
+	return root
 }
 
 func keywordProblem(s map[string]any, ctx []string) string {
@@ -127,15 +133,9 @@ func eachSubschema(s map[string]any, ctx []string, f func(sub map[string]any, ct
 // a single schema when using structured outputs, but received 520. …",
 // community.openai.com/t/974416); the other texts are the mock's own.
 // How the API counts is not public, so the rules journal these.
-func SubsetLimit(raw json.RawMessage) string { return subsetLimit(raw) }
-
-func subsetLimit(raw json.RawMessage) string {
-	var doc any
-	if json.Unmarshal(raw, &doc) != nil {
-		return ""
-	}
-	root, ok := doc.(map[string]any)
-	if !ok {
+func SubsetLimit(raw json.RawMessage) string {
+	root := schemaObject(raw)
+	if root == nil {
 		return ""
 	}
 	var t schemaTally
