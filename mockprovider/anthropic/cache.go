@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"hash/maphash"
 	"reflect"
-	"strconv"
 	"strings"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
@@ -286,6 +285,10 @@ func (c cacheUse) created() int { return c.created5m + c.created1h }
 // charsPerToken is the usage estimate's ratio (tokens = bytes / 4).
 const charsPerToken = 4
 
+// writtenPrefixes counts the cache prefixes a session wrote, by their
+// hash (model, tools, system and blocks chained, see cacheSegments).
+var writtenPrefixes = session.NewCounter(func(uint64) int { return 8 })
+
 // useCache looks the request's breakpoints up in the session's cache and
 // writes the prefixes it did not find. Offline (no session), without a
 // breakpoint, or for count_tokens, nothing is cached.
@@ -295,7 +298,6 @@ func (r *Request) useCache(s *session.Session) cacheUse {
 	}
 	segs := r.cacheSegments()
 	minimum := cacheMinimum(r.Model)
-	key := func(i int) string { return "anthropic:cache:" + strconv.FormatUint(segs[i].hash, 36) }
 	// The longest prefix written before that a breakpoint can see.
 	hit := -1
 	for b := range segs {
@@ -303,7 +305,7 @@ func (r *Request) useCache(s *session.Session) cacheUse {
 			continue
 		}
 		for j := b; j >= 0 && j >= b-cacheLookback && j > hit; j-- {
-			if segs[j].tokens >= minimum && s.Counted(key(j)) {
+			if segs[j].tokens >= minimum && writtenPrefixes.Counted(s, segs[j].hash) {
 				hit = j
 				break
 			}
@@ -320,7 +322,7 @@ func (r *Request) useCache(s *session.Session) cacheUse {
 		if segs[b].ttl == "" || segs[b].tokens < minimum {
 			continue
 		}
-		s.Count(key(b))
+		writtenPrefixes.Count(s, segs[b].hash)
 		if b <= hit {
 			continue
 		}

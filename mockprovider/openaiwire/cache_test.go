@@ -13,6 +13,10 @@ import (
 	"github.com/toolwire/toolwire/mockprovider/session"
 )
 
+// namedCounts is the string-named counter namedCachedTokens used (the
+// session's own, since removed).
+var namedCounts = session.NewCounter(func(name string) int { return len(name) })
+
 // namedCachedTokens is CachedTokens as it was before the typed counts:
 // FNV-1a over the prompt, each prefix a string-named count.
 func namedCachedTokens(s *session.Session, api, model string, prompt []byte) int {
@@ -27,7 +31,7 @@ func namedCachedTokens(s *session.Session, api, model string, prompt []byte) int
 		end := k * CharsPerToken
 		_, _ = h.Write(prompt[done:end])
 		done = end
-		if s.Count(api+":prompt-prefix:"+strconv.FormatUint(h.Sum64(), 36)) > 1 {
+		if namedCounts.Count(s, api+":prompt-prefix:"+strconv.FormatUint(h.Sum64(), 36)) > 1 {
 			cached = k
 		}
 	}

@@ -91,13 +91,3 @@ func (s *Session) countersCostLocked() int64 {
 	}
 	return n
 }
-
-// named is the counter of the string-named counts (Count, Counted).
-var named = NewCounter(func(name string) int { return len(name) })
-
-// Count bumps and returns a count named by a string (a prompt-cache
-// prefix seen); a typed Counter says what its key is.
-func (s *Session) Count(name string) int { return named.Count(s, name) }
-
-// Counted reports whether a string-named count exists, without bumping it.
-func (s *Session) Counted(name string) bool { return named.Counted(s, name) }
