@@ -447,7 +447,7 @@ func (s *Server) pipeline(d dialect.Dialect) http.HandlerFunc {
 			name = sess.Scenario()
 		}
 		entry.Scenario, entry.Turn = name, c.AssistantTurns()
-		reply, err := s.engine.NextContext(r.Context(), c, name)
+		reply, err := s.engine.NextContext(r.Context(), c, name, sessionMemo{sess})
 		if reply != nil {
 			entry.Notes = reply.Notes
 		}

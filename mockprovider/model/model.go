@@ -130,16 +130,35 @@ func (e *ErrUnknownScenario) Error() string {
 
 // Next decides the reply to c. scenarioName "" means the default model.
 func (e *Engine) Next(c *conv.Conversation, scenarioName string) (*Reply, error) {
-	return e.NextContext(context.Background(), c, scenarioName)
+	return e.NextContext(context.Background(), c, scenarioName, nil)
+}
+
+// Memo keeps what argument synthesis made of a tool's schema for later
+// requests that declare the same schema (a session's: an agent loop
+// declares the same tools on every request, and parsing and walking a
+// schema is a fifth of a first turn's work). Synthesis is deterministic,
+// so a kept result is the one a fresh synthesis would make.
+type Memo interface {
+	Synthesized(schema json.RawMessage) (Synthesized, bool)
+	KeepSynthesized(schema json.RawMessage, s Synthesized)
+}
+
+// Synthesized is what synthesis made of one schema. A kept one is read
+// only: each reply gets a copy of Args.
+type Synthesized struct {
+	Args  map[string]any
+	Notes []string
+	Cost  int // the arguments' estimated size as JSON
 }
 
 // NextContext is Next for a request: argument synthesis stops, and ctx's
-// error is returned, when ctx ends.
-func (e *Engine) NextContext(ctx context.Context, c *conv.Conversation, scenarioName string) (*Reply, error) {
+// error is returned, when ctx ends; memo (nil: none) keeps what synthesis
+// made for the next request.
+func (e *Engine) NextContext(ctx context.Context, c *conv.Conversation, scenarioName string, memo Memo) (*Reply, error) {
 	var r *Reply
 	var scripted any // the scenario turn's structured output
 	where := ""      // the scenario turn, for notes
-	syn := &synthesizer{ctx: ctx}
+	syn := &synthesizer{ctx: ctx, memo: memo}
 	if scenarioName != "" {
 		sc, ok := e.Scenarios.Get(scenarioName)
 		if !ok {
@@ -169,6 +188,7 @@ func (e *Engine) NextContext(ctx context.Context, c *conv.Conversation, scenario
 // and the first error (the request's context ended).
 type synthesizer struct {
 	ctx   context.Context
+	memo  Memo
 	notes []string
 	err   error
 }
@@ -177,15 +197,33 @@ func (s *synthesizer) arguments(tool *conv.Tool) map[string]any {
 	if s.err != nil {
 		return map[string]any{}
 	}
-	args, notes, err := SynthesizeContext(s.ctx, tool.Parameters)
-	if err != nil {
-		s.err = err
-		return map[string]any{}
+	var args map[string]any
+	var notes []string
+	if kept, ok := s.memoized(tool.Parameters); ok {
+		args, notes = conv.CloneValue(kept.Args).(map[string]any), kept.Notes
+	} else {
+		var cost int
+		var err error
+		args, notes, cost, err = synthesize(s.ctx, tool.Parameters)
+		if err != nil {
+			s.err = err
+			return map[string]any{}
+		}
+		if s.memo != nil {
+			s.memo.KeepSynthesized(tool.Parameters, Synthesized{Args: conv.CloneValue(args).(map[string]any), Notes: notes, Cost: cost})
+		}
 	}
 	for _, n := range notes {
 		s.notes = append(s.notes, "tool "+strconv.Quote(tool.Name)+": "+n)
 	}
 	return args
+}
+
+func (s *synthesizer) memoized(schema json.RawMessage) (Synthesized, bool) {
+	if s.memo == nil {
+		return Synthesized{}, false
+	}
+	return s.memo.Synthesized(schema)
 }
 
 func fromScript(syn *synthesizer, c *conv.Conversation, sc *scenario.Scenario, n int) *Reply {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -102,7 +103,7 @@ func TestSynthesisStopsWithTheContext(t *testing.T) {
 // The engine passes the notes on with its reply (the journal keeps them).
 func TestReplyCarriesSynthesisNotes(t *testing.T) {
 	c := conversationWithTool(`{"type":"object","properties":{"p":{"type":"string","minLength":100000}},"required":["p"]}`)
-	r, err := (&Engine{}).NextContext(context.Background(), c, "")
+	r, err := (&Engine{}).NextContext(context.Background(), c, "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,4 +116,74 @@ func conversationWithTool(schema string) *conv.Conversation {
 	return &conv.Conversation{Dialect: conv.Anthropic, Model: "m", ToolChoice: conv.ToolChoice{Mode: conv.ToolChoiceAuto},
 		Tools: []conv.Tool{{Name: "big", Parameters: json.RawMessage(schema)}},
 		Turns: []conv.Turn{{Role: conv.User, Parts: []conv.Part{{Kind: conv.KindText, Text: "go"}}}}}
+}
+
+// mapMemo is a Memo in a map, counting what it is asked.
+type mapMemo struct {
+	kept       map[string]Synthesized
+	hits, puts int
+}
+
+func (m *mapMemo) Synthesized(schema json.RawMessage) (Synthesized, bool) {
+	s, ok := m.kept[string(schema)]
+	if ok {
+		m.hits++
+	}
+	return s, ok
+}
+
+func (m *mapMemo) KeepSynthesized(schema json.RawMessage, s Synthesized) {
+	m.puts++
+	m.kept[string(schema)] = s
+}
+
+// A reply made from what a memo kept is the reply synthesis makes afresh,
+// notes included, and editing one reply's arguments changes neither the
+// memo nor the next reply.
+func TestMemoizedReplyIsTheFreshReply(t *testing.T) {
+	schemas := []string{
+		`{"type":"object","properties":{"city":{"type":"string"},"units":{"type":"string","enum":["c","f"]}},"required":["city","units"]}`,
+		`{"type":"object","properties":{"p":{"type":"string","minLength":100000}},"required":["p"]}`,
+		`{"type":"object","properties":{"xs":{"type":"array","minItems":2,"items":{"type":"object","properties":{"n":{"type":"integer","minimum":3}},"required":["n"]}}},"required":["xs"]}`,
+	}
+	for _, schema := range schemas {
+		memo := &mapMemo{kept: map[string]Synthesized{}}
+		fresh, err := (&Engine{}).NextContext(context.Background(), conversationWithTool(schema), "", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 3 {
+			r, err := (&Engine{}).NextContext(context.Background(), conversationWithTool(schema), "", memo)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(r.Turn.Parts, fresh.Turn.Parts) || !reflect.DeepEqual(r.Notes, fresh.Notes) {
+				t.Fatalf("%s, reply %d: %+v, notes %q; fresh: %+v, notes %q", schema, i, r.Turn.Parts, r.Notes, fresh.Turn.Parts, fresh.Notes)
+			}
+			// A reply's arguments are its own to change.
+			for _, p := range r.Turn.Parts {
+				if p.Call != nil {
+					p.Call.Arguments["edited"] = true
+					clear(p.Call.Arguments)
+				}
+			}
+		}
+		if memo.puts != 1 || memo.hits != 2 {
+			t.Fatalf("%s: kept %d times, reused %d times; want once and twice", schema, memo.puts, memo.hits)
+		}
+	}
+}
+
+// A cancelled synthesis is not kept.
+func TestMemoKeepsNoCancelledSynthesis(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	memo := &mapMemo{kept: map[string]Synthesized{}}
+	schema := `{"type":"object","properties":{"a":{"type":"array","minItems":10000,"items":{"type":"object","minProperties":500}}},"required":["a"]}`
+	if _, err := (&Engine{}).NextContext(ctx, conversationWithTool(schema), "", memo); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if memo.puts != 0 {
+		t.Fatalf("a cancelled synthesis was kept")
+	}
 }
