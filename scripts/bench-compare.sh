@@ -2,7 +2,11 @@
 # Compare the mock of another build with the working tree's, interleaved on
 # one machine.
 #
-#   scripts/bench-compare.sh [-n RUNS] [-d DURATION] [-l LONG_DURATION] [-r LONG_ROUNDS] [-D DIALECTS] REV
+#   scripts/bench-compare.sh [-n RUNS] [-d DURATION] [-l LONG_DURATION] [-r LONG_ROUNDS] [-D DIALECTS] [-V] REV
+#
+# -V gives every first-turn request a user text of its own (the bench's
+# --vary): no build then answers from what it decoded of an identical
+# body before.
 #
 # DIALECTS defaults to the four dialects every build since the first
 # serves; name bedrock (-D …,bedrock) only against a build that has it.
@@ -25,14 +29,15 @@
 # other, not with bench.json from `make bench`.
 set -euo pipefail
 
-runs=3 duration=1s long_duration=1s long_rounds=0,10,100,400 dialects=openai-chat,openai-responses,anthropic,gemini
-while getopts "n:d:l:r:D:h" opt; do
+runs=3 duration=1s long_duration=1s long_rounds=0,10,100,400 dialects=openai-chat,openai-responses,anthropic,gemini vary=
+while getopts "n:d:l:r:D:Vh" opt; do
 	case $opt in
 	n) runs=$OPTARG ;;
 	d) duration=$OPTARG ;;
 	l) long_duration=$OPTARG ;;
 	r) long_rounds=$OPTARG ;;
 	D) dialects=$OPTARG ;;
+	V) vary=--vary ;;
 	*)
 		sed -n '2,/^set /{/^set /d;s/^# \{0,1\}//;p;}' "$0"
 		exit 2
@@ -41,7 +46,7 @@ while getopts "n:d:l:r:D:h" opt; do
 done
 shift $((OPTIND - 1))
 if [ $# -ne 1 ]; then
-	echo "usage: $0 [-n RUNS] [-d DURATION] [-l LONG_DURATION] [-r LONG_ROUNDS] [-D DIALECTS] REV" >&2
+	echo "usage: $0 [-n RUNS] [-d DURATION] [-l LONG_DURATION] [-r LONG_ROUNDS] [-D DIALECTS] [-V] REV" >&2
 	exit 2
 fi
 rev=$1
@@ -101,7 +106,7 @@ for i in $(seq "$runs"); do
 		echo "run $i/$runs: $which"
 		start_serve "$tmp/toolwire-$which" "$tmp/serve-$which-$i.log"
 		out="$tmp/$which-$i.json"
-		if ! "$tmp/toolwire-bench" --mock-url "$serve_url" --mock-pid "$serve_pid" --concurrency 64 --no-stream --rounds 3 --dialects "$dialects" \
+		if ! "$tmp/toolwire-bench" --mock-url "$serve_url" --mock-pid "$serve_pid" --concurrency 64 --no-stream --rounds 3 --dialects "$dialects" $vary \
 			--duration "$duration" --soak-requests 0 --long-rounds "$long_rounds" --long-reps 1 \
 			--long-duration "$long_duration" --out "$out" >"$tmp/bench-$which-$i.log" 2>&1; then
 			cat "$tmp/bench-$which-$i.log" >&2

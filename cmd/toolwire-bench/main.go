@@ -56,6 +56,7 @@ func main() {
 	flag.StringVar(&cfg.cpuProfile, "cpuprofile", "", "write the mock server process's CPU profile here")
 	flag.StringVar(&cfg.dialects, "dialects", "", "comma-separated dialects to load (default: all)")
 	flag.BoolVar(&cfg.noStream, "no-stream", false, "skip the streamed runs")
+	flag.BoolVar(&varyText, "vary", false, "give every request a user text of its own (no two bodies the same, the tools repeated), as an agent's first turns are")
 	flag.IntVar(&cfg.rounds, "rounds", 3, "rounds of baseline-then-dialects for the headline ratios (median reported); 0 = take them from the sweep")
 	flag.StringVar(&cfg.longRounds, "long-rounds", "0,10,100,400", "long conversations: earlier tool rounds in each measured request, comma-separated (empty: skip the table)")
 	flag.DurationVar(&cfg.longEach, "long-duration", time.Second, "long conversations: how long each run (baseline or mock, one dialect, one size) lasts")

@@ -2,7 +2,9 @@ package main
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/toolwire/toolwire/mockprovider"
 	"github.com/toolwire/toolwire/mockprovider/conv"
@@ -62,6 +64,9 @@ func turnRequest(base string, d conv.Dialect, stream bool, key string, i int) *h
 	bodies, c := turnBodies[d], clients[d]
 	body := pick(i%2 == 1, bodies.result, bodies.call)
 	body = strings.Replace(body, "%s", flag, 1)
+	if varyText {
+		body = strings.Replace(body, userText, userText+" (request "+strconv.FormatInt(varied.Add(1), 10)+")", 1)
+	}
 	// The bodies name no Gemini model: the dialect's default is addressed.
 	req, _ := http.NewRequest(http.MethodPost, base+c.Endpoint("", stream), strings.NewReader(body))
 	h := http.Header{}
@@ -70,6 +75,17 @@ func turnRequest(base string, d conv.Dialect, stream bool, key string, i int) *h
 	req.Header = h
 	return req
 }
+
+// varyText (--vary) makes each request's user text its own, as an agent's
+// first turns are: no two bodies are the same, so a server cannot answer
+// from what it decoded of an identical body before (the tools still
+// repeat, as they do in real traffic).
+var (
+	varyText bool
+	varied   atomic.Int64
+)
+
+const userText = "What is the weather in Paris?"
 
 func pick(cond bool, a, b string) string {
 	if cond {

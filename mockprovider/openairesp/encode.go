@@ -12,6 +12,7 @@ import (
 	"github.com/toolwire/toolwire/mockprovider/dialect"
 	"github.com/toolwire/toolwire/mockprovider/model"
 	"github.com/toolwire/toolwire/mockprovider/openaiwire"
+	"github.com/toolwire/toolwire/mockprovider/session"
 )
 
 // planned is one output item before it is rendered, complete or in
@@ -168,7 +169,7 @@ func (d *Dialect) Encode(x *dialect.Exchange, reqAny any, c *conv.Conversation, 
 	}
 	id := x.IDs().Next("resp_", 48)
 	created := time.Now().Unix()
-	done := completedResponse(req, id, created, items)
+	done := completedResponse(x.Session, req, id, created, items)
 	if !c.Stream {
 		d.remember(x, req, id, done, items)
 		x.JSON(http.StatusOK, json.RawMessage(done.body))
@@ -179,8 +180,8 @@ func (d *Dialect) Encode(x *dialect.Exchange, reqAny any, c *conv.Conversation, 
 
 // completedResponse renders the final Response object (completed, or
 // incomplete when the token limit cut it).
-func completedResponse(req *Request, id string, created int64, items []planned) rendered {
-	r := rendered{items: make([]json.RawMessage, len(items)), tools: toolsEcho(req)}
+func completedResponse(s *session.Session, req *Request, id string, created int64, items []planned) rendered {
+	r := rendered{items: make([]json.RawMessage, len(items)), tools: toolsEcho(s, req)}
 	output := make([]jsontext.Value, len(items))
 	for i := range items {
 		r.items[i] = marshal(outputItem(&items[i], true))

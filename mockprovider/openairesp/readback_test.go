@@ -68,7 +68,7 @@ func TestStoredItemsReadAsDecoded(t *testing.T) {
 					compareWithStoredBytes(t, x, s, prev, next)
 				}
 				id := "resp_" + string(rune('a'+step))
-				New().remember(x, req, id, completedResponse(req, id, 1, outputs), outputs)
+				New().remember(x, req, id, completedResponse(nil, req, id, 1, outputs), outputs)
 				stored, ok := storedResponse(s, id)
 				if !ok {
 					break

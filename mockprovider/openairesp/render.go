@@ -5,6 +5,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/toolwire/toolwire/mockprovider/model"
+	"github.com/toolwire/toolwire/mockprovider/session"
 )
 
 // The Response object, its output items and the stream events are typed
@@ -134,7 +135,7 @@ func responseOf(req *Request, id string, created int64, output []jsontext.Value,
 		TopP: 1, Truncation: "disabled", Usage: usageObjectOf(f.usage), Metadata: metadataEmpty,
 	}
 	if r.Tools == nil {
-		r.Tools = toolsEcho(req)
+		r.Tools = toolsEcho(nil, req)
 	}
 	switch f.status {
 	case "completed":
@@ -169,8 +170,9 @@ func responseOf(req *Request, id string, created int64, output []jsontext.Value,
 }
 
 // toolsEcho is the tools as the API echoes them: function tools
-// normalized, other tools as sent.
-func toolsEcho(req *Request) []any {
+// normalized, other tools as sent. Session s (nil: none) keeps what it
+// learns of each schema's strict compatibility.
+func toolsEcho(s *session.Session, req *Request) []any {
 	out := []any{}
 	for i, t := range req.Tools {
 		if t.Type != "function" {
@@ -179,9 +181,11 @@ func toolsEcho(req *Request) []any {
 			}
 			continue
 		}
-		strict := strictCompatible(t.Parameters)
+		var strict bool
 		if t.Strict != nil {
 			strict = *t.Strict
+		} else {
+			strict = strictCompatibleIn(s, t.Parameters)
 		}
 		out = append(out, functionTool{Type: "function", Description: t.Description, Name: str(t.Name), Parameters: t.Parameters, Strict: strict})
 	}

@@ -188,7 +188,7 @@ func TestStoredBookkeeping(t *testing.T) {
 		if aerr != nil {
 			t.Fatal(aerr)
 		}
-		done := completedResponse(req, "resp_1", 1, items)
+		done := completedResponse(nil, req, "resp_1", 1, items)
 		New().remember(x, req, "resp_1", done, items)
 		stored := store == "true"
 		for i, it := range items {
@@ -232,7 +232,7 @@ func TestStreamEndsWithTheStoredResponse(t *testing.T) {
 			t.Fatalf("%s: %v", body, aerr)
 		}
 		for _, items := range itemSets {
-			done := completedResponse(req, "resp_1", 1, items)
+			done := completedResponse(nil, req, "resp_1", 1, items)
 			got := httptest.NewRecorder()
 			if err := writeEvents(wire.NewSSE(got, wire.StreamConfig{}, ""), req, "resp_1", 1, items, done, 0, func() {}); err != nil {
 				t.Fatal(err)

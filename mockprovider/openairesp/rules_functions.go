@@ -8,6 +8,7 @@ import (
 
 	"github.com/toolwire/toolwire/mockprovider/openaiwire"
 	"github.com/toolwire/toolwire/mockprovider/rules"
+	"github.com/toolwire/toolwire/mockprovider/session"
 )
 
 // Function declarations (names, schemas, strict mode) and the tool_choice
@@ -128,6 +129,34 @@ func strictCompatible(params jsontext.Value) bool {
 		return false
 	}
 	return len(openaiwire.CheckStrict([]openaiwire.ToolDecl{{Name: "f", Parameters: []byte(params), Strict: true}})) == 0
+}
+
+// strictVerdicts is what a session knows of its tools' schemas under
+// strict mode, by schema: a Response echoes every function tool with its
+// effective strict flag, an agent loop declares the same tools on every
+// request, and checking a schema again (parsing it whole) was a tenth of
+// the mock's work on a Responses turn (BenchmarkHandler).
+var strictVerdicts = session.NewKept(
+	func(session.Limits) int { return 64 },
+	func(v strictVerdict) int64 { return int64(v.schema) + 64 },
+)
+
+type strictVerdict struct {
+	compatible bool
+	schema     int // the id's length
+}
+
+// strictCompatibleIn is strictCompatible, kept by session s (nil: none).
+func strictCompatibleIn(s *session.Session, params jsontext.Value) bool {
+	if s == nil || len(params) == 0 {
+		return strictCompatible(params)
+	}
+	if v, ok := strictVerdicts.Get(s, string(params)); ok {
+		return v.compatible
+	}
+	ok := strictCompatible(params)
+	strictVerdicts.Put(s, session.KeptItem[strictVerdict]{ID: string(params), Value: strictVerdict{compatible: ok, schema: len(params)}})
+	return ok
 }
 
 var RuleToolChoice = set.Add(rules.Rule{

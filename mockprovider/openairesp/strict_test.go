@@ -142,3 +142,43 @@ func TestLenientJournalsUnknownMembers(t *testing.T) {
 		t.Fatalf("journaled unknown members %q", paths)
 	}
 }
+
+// A function tool that leaves strict unset is echoed with strict true
+// when its schema meets strict mode and false when not; the session keeps
+// each verdict by schema (strictVerdicts), and a later request that
+// declares the same schemas, in another order, is echoed the same.
+func TestStrictEchoKeptBySchema(t *testing.T) {
+	ts := mockprovider.NewTestServer(t, mockprovider.Options{})
+	const (
+		meets = `{"type":"object","properties":{"city":{"type":"string"}},"required":["city"],"additionalProperties":false}`
+		fails = `{"type":"object","properties":{"city":{"type":"string"}}}`
+	)
+	tool := func(name, schema string) string {
+		return `{"type":"function","name":"` + name + `","parameters":` + schema + `}`
+	}
+	bodies := []struct {
+		tools string
+		want  []bool
+	}{
+		{tool("a", meets) + "," + tool("b", fails), []bool{true, false}},
+		{tool("b", fails) + "," + tool("a", meets), []bool{false, true}},
+		{tool("a", meets) + "," + tool("b", fails), []bool{true, false}},
+		{tool("c", fails) + "," + tool("d", fails) + "," + tool("e", meets), []bool{false, false, true}},
+	}
+	for i, b := range bodies {
+		body := `{"model":"gpt-4.1","tools":[` + b.tools + `],"input":"hi"}`
+		status, _, answer := post(t, ts.URL+openairesp.Path, "sk-strict-echo", []byte(body), nil)
+		if status != http.StatusOK {
+			t.Fatalf("request %d: %d %s", i, status, answer)
+		}
+		tools := gjson.GetBytes(answer, "tools").Array()
+		if len(tools) != len(b.want) {
+			t.Fatalf("request %d: tools echoed %s", i, gjson.GetBytes(answer, "tools").Raw)
+		}
+		for k, w := range b.want {
+			if got := tools[k].Get("strict"); got.Type == gjson.Null || got.Bool() != w {
+				t.Errorf("request %d, tool %d: strict %s, want %v", i, k, got.Raw, w)
+			}
+		}
+	}
+}

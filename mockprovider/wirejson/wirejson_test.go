@@ -122,6 +122,8 @@ func TestTypeMember(t *testing.T) {
 	}{
 		{`{"type":"custom","name":"f"}`, "custom", true, true},
 		{`{"name":"f","type":"t\u0065xt"}`, "text", true, true},
+		{`{"name":{"type":"inner"},"typ\u0065":"outer","more":[1,{"type":"x"}]}`, "outer", true, true},
+		{`{"content":[{"type":"text"}],"role":"user"}`, "", false, false},
 		{`{"type":1}`, "", false, true},
 		{`{"type":null}`, "", false, true},
 		{`{"type":{"type":"x"}}`, "", false, true},
