@@ -23,6 +23,9 @@ type Item struct {
 	// (storedItem of Raw), made with it (takeItems) so that a response
 	// keeping it need not decode it again; nil when not made.
 	readBack *Item
+	// facts are what the items up to this one hold (prefix.go), set as
+	// it is taken from the input.
+	facts prefixFacts
 	// Type is the item's type ("message" for a message in any form).
 	Type string
 	// Typed is set when the item carried a type member.
@@ -140,6 +143,7 @@ func (r *Request) resolveReferences(lookup func(id string) (it Item, issued bool
 			continue
 		}
 		marked := *it
+		marked.facts = 0
 		ref, ok := byID[it.ID]
 		if !ok && lookup != nil {
 			found, issued := lookup(it.ID)
@@ -155,12 +159,16 @@ func (r *Request) resolveReferences(lookup func(id string) (it Item, issued bool
 			continue
 		}
 		resolved := *ref
-		resolved.Index, resolved.FromReference = it.Index, true
+		resolved.Index, resolved.FromReference, resolved.facts = it.Index, true, 0
 		r.Items[i] = &resolved
 	}
+	r.taken = 0
 }
 
 func (r *Request) hasReferences() bool {
+	if r.factsKnown() {
+		return r.taken&factReference != 0
+	}
 	for i := range r.Items {
 		if r.Items[i].Type == "item_reference" {
 			return true

@@ -24,6 +24,10 @@ import (
 // and the encoder use, read from W once.
 type Request struct {
 	W ResponseNewParams
+	// taken are the facts of Items as taken from the input (prefix.go);
+	// zero once Items are not those (compactions expanded, references
+	// resolved) or were made otherwise.
+	taken prefixFacts
 	// Endpoint is the path the request came to (Path, InputTokensPath or
 	// CompactPath).
 	Endpoint string
@@ -192,7 +196,10 @@ func (r *Request) fromWire(body []byte, reused []*Item, keep bool) (fresh []Item
 		r.InputString = true
 	case in.OfInputItemList != nil || len(reused) > 0:
 		fresh = r.takeItems(reused, keep)
-		r.Items = expandCompactions(r.Items)
+		if r.taken&factCompaction != 0 || !r.factsKnown() {
+			r.Items = expandCompactions(r.Items)
+			r.taken = 0
+		}
 	}
 	return fresh
 }

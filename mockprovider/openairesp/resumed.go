@@ -70,10 +70,16 @@ func (r *Request) takeItems(reused []*Item, keep bool) (fresh []Item) {
 			it.readBack = &readBack[j]
 		}
 		r.Items = append(r.Items, it)
+		takeFacts(r.Items, len(r.Items)-1)
 	}
-	for _, it := range r.Items {
-		if it.AdditionalTools != nil {
-			r.additionalTools = append(r.additionalTools, it.AdditionalTools)
+	if len(r.Items) > 0 {
+		r.taken = r.Items[len(r.Items)-1].facts
+	}
+	if r.taken&factAdditionalTools != 0 || !r.factsKnown() {
+		for _, it := range r.Items {
+			if it.AdditionalTools != nil {
+				r.additionalTools = append(r.additionalTools, it.AdditionalTools)
+			}
 		}
 	}
 	if !keep {

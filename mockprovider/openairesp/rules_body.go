@@ -282,36 +282,43 @@ func checkRequired(r *Request, _ *rules.Env) []rules.Violation {
 			out = append(out, missing(atTool(r, i), fmt.Sprintf("tools[%d].name", i)))
 		}
 	}
-	if r.InputString {
+	if r.InputString || (r.factsKnown() && r.taken&factMissing == 0) {
 		return out
 	}
 	for _, it := range r.Items {
-		p := func(f string) string { return fmt.Sprintf("input[%d].%s", it.Index, f) }
-		order := atItem(it.Index)
-		need := func(present bool, f string) {
-			if !present {
-				out = append(out, missing(order, p(f)))
-			}
+		for _, f := range missingMembers(it) {
+			out = append(out, missing(atItem(it.Index), fmt.Sprintf("input[%d].%s", it.Index, f)))
 		}
-		switch it.Kind() {
-		case "message":
-			need(it.Role != "" || !it.Typed, "role")
-			need(it.Content != nil && it.Content.Present(), "content")
-		case "function_call":
-			need(it.CallID != nil, "call_id")
-			need(it.Name != nil, "name")
-			need(len(it.Arguments) > 0 && it.Arguments.Kind() != 'n', "arguments")
-		case "function_call_output":
-			need(it.CallID != nil, "call_id")
-			need(it.Output != nil && (it.Output.OfString != nil || it.Output.OfResponseFunctionCallOutputItemArray != nil), "output")
-		case "reasoning":
-			// No id needed (openai/codex#3390): Codex, the AI SDK
-			// and the Agents SDK's omit policy send reasoning back
-			// without one.
-			need(it.HasSummary, "summary")
-		case "item_reference":
-			need(it.ID != "", "id")
+	}
+	return out
+}
+
+// missingMembers are the members item it lacks that its type requires,
+// in the order the API names them.
+func missingMembers(it *Item) []string {
+	var out []string
+	need := func(present bool, f string) {
+		if !present {
+			out = append(out, f)
 		}
+	}
+	switch it.Kind() {
+	case "message":
+		need(it.Role != "" || !it.Typed, "role")
+		need(it.Content != nil && it.Content.Present(), "content")
+	case "function_call":
+		need(it.CallID != nil, "call_id")
+		need(it.Name != nil, "name")
+		need(len(it.Arguments) > 0 && it.Arguments.Kind() != 'n', "arguments")
+	case "function_call_output":
+		need(it.CallID != nil, "call_id")
+		need(it.Output != nil && (it.Output.OfString != nil || it.Output.OfResponseFunctionCallOutputItemArray != nil), "output")
+	case "reasoning":
+		// No id needed (openai/codex#3390): Codex, the AI SDK and the
+		// Agents SDK's omit policy send reasoning back without one.
+		need(it.HasSummary, "summary")
+	case "item_reference":
+		need(it.ID != "", "id")
 	}
 	return out
 }

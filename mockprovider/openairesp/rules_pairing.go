@@ -109,6 +109,9 @@ var RuleToolCall = set.Add(rules.Rule{
 // earlier unanswered call: an output before its call, a second output for
 // the same call, or an output for no call at all finds none.
 func checkToolCalls(r *Request, _ *rules.Env) []rules.Violation {
+	if len(r.Prior) == 0 && r.factsKnown() && r.taken&factOutputUnbound == 0 {
+		return nil // everyOutputAfterItsCall, as the items were taken
+	}
 	items := r.Effective()
 	if everyOutputAfterItsCall(items) {
 		return nil
@@ -173,29 +176,34 @@ func everyCallAnsweredNearby(items []*Item) bool {
 // within a few items: that call is then still open for it (the scan of
 // checkToolCalls binds it), without counting every call.
 func everyOutputAfterItsCall(items []*Item) bool {
-	for i, it := range items {
-		if it.Kind() != "function_call_output" || it.CallID == nil {
-			continue
-		}
-		bound := false
-		for j := i - 1; j >= 0 && j >= i-pairLookAround; j-- {
-			prev := items[j]
-			if prev.CallID == nil || *prev.CallID != *it.CallID {
-				continue
-			}
-			if opensCall(prev) {
-				bound = true
-				break
-			}
-			if prev.Kind() == "function_call_output" {
-				break
-			}
-		}
-		if !bound {
+	for i := range items {
+		if !outputBound(items, i) {
 			return false
 		}
 	}
 	return true
+}
+
+// outputBound reports whether items[i], when a function_call_output, has
+// its call among the few items before it, still open.
+func outputBound(items []*Item, i int) bool {
+	it := items[i]
+	if it.Kind() != "function_call_output" || it.CallID == nil {
+		return true
+	}
+	for j := i - 1; j >= 0 && j >= i-pairLookAround; j-- {
+		prev := items[j]
+		if prev.CallID == nil || *prev.CallID != *it.CallID {
+			continue
+		}
+		if opensCall(prev) {
+			return true
+		}
+		if prev.Kind() == "function_call_output" {
+			return false
+		}
+	}
+	return false
 }
 
 // opensCall reports whether an item is a call a function_call_output
