@@ -293,8 +293,9 @@ func keepBody(body json.RawMessage, raw bool, max int, truncated bool) (kept jso
 			return validUTF8(body), false, truncated
 		}
 		// Quoting makes the clipped bytes valid UTF-8 (a cut rune too).
-		const more = "…"
-		return append(append(make([]byte, 0, max+len(more)), body[:max]...), more...), true, true
+		// Join copies the clip into an array of its own without first
+		// zeroing it.
+		return bytes.Join([][]byte{body[:max], []byte("…")}, nil), true, true
 	}
 	if max > 0 && len(body) > max {
 		body, truncated = body[:max], true
