@@ -7,6 +7,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/session"
 )
 
 // Item is one input item as the checks and the conversation read it: the
@@ -26,6 +27,9 @@ type Item struct {
 	// facts are what the items up to this one hold (prefix.go), set as
 	// it is taken from the input.
 	facts prefixFacts
+	// turnsAt is where the conversation stood after this item, set as the
+	// conversation is first built with it (conversationIn).
+	turnsAt turnsAt
 	// Type is the item's type ("message" for a message in any form).
 	Type string
 	// Typed is set when the item carried a type member.
@@ -181,12 +185,19 @@ func (r *Request) hasReferences() bool {
 // (reasoning, calls, assistant messages) make one assistant turn, adjacent
 // user-side items (user messages, call outputs) one user turn, since the
 // model's scenario cursor counts assistant turns.
-func (r *Request) conversation() *conv.Conversation {
+func (r *Request) conversation() *conv.Conversation { return r.conversationIn(nil, 0, false) }
+
+// conversationIn is conversation for a request of session s whose first
+// reused input items were the session's before: their turns are copied
+// from the last conversation the session kept when it was built from the
+// same items (keptTurns), and only the items after them are read. When
+// keep, the session keeps this conversation's turns, and the items read
+// now where the turns stood after each.
+func (r *Request) conversationIn(s *session.Session, reused int, keep bool) *conv.Conversation {
 	c := &conv.Conversation{Dialect: conv.OpenAIResponses, Model: r.Model, Stream: r.Stream, ToolChoice: r.toolChoice()}
 	if r.PreviousResponseID != nil {
 		c.PreviousResponseID = *r.PreviousResponseID
 	}
-	c.System = str(r.W.Instructions)
 	if r.W.MaxOutputTokens != nil {
 		c.Controls.MaxOutputTokens = max(*r.W.MaxOutputTokens, 0)
 	}
@@ -218,6 +229,27 @@ func (r *Request) conversation() *conv.Conversation {
 	// capped span of it, sized once for the most there can be.
 	var parts []conv.Part
 	turnStart, joined := 0, false
+	// What the system and developer messages say, joined to the
+	// instructions at the end.
+	system := ""
+	// The turns stand for r.Items alone (no stored items before them,
+	// none replaced since they were taken): where they stood after each
+	// item is then a fact of the items up to it.
+	alone := len(r.Prior) == 0 && r.factsKnown()
+	start := 0
+	if alone && s != nil && reused > 0 {
+		if kt, ok := keptTurns.Get(s, keptTurnsID); ok && len(kt.items) >= reused && kt.items[reused-1] == items[reused-1] && items[reused-1].turnsAt.ok {
+			at := items[reused-1].turnsAt
+			c.Turns = make([]conv.Turn, at.turns, len(items))
+			copy(c.Turns, kt.turns[:at.turns])
+			if at.turns > 0 {
+				last := &c.Turns[at.turns-1]
+				last.Parts = last.Parts[:at.parts:at.parts]
+			}
+			system, start = at.system, reused
+		}
+	}
+	record := alone && keep
 	add := func(role conv.Role, said []conv.Part) {
 		if len(said) == 0 {
 			return
@@ -243,16 +275,17 @@ func (r *Request) conversation() *conv.Conversation {
 		parts = append(parts, said...)
 		t.Parts = parts[turnStart:len(parts):len(parts)]
 	}
-	for i, it := range items {
+	// say adds what items[i] says to the conversation.
+	say := func(i int, it *Item) {
 		role := conv.User
 		switch it.Type {
 		case "message":
 			switch it.Role {
 			case "system", "developer":
-				if s := textOf(it.Content); s != "" {
-					c.System = joinNonEmpty(c.System, s)
+				if said := textOf(it.Content); said != "" {
+					system = joinNonEmpty(system, said)
 				}
-				continue
+				return
 			case "assistant":
 				role = conv.Assistant
 			}
@@ -282,13 +315,28 @@ func (r *Request) conversation() *conv.Conversation {
 				said = []conv.Part{{Kind: conv.KindResult, Result: &result}}
 			}
 			add(conv.User, said[:1])
-			continue
+			return
 		}
 		said := it.said
 		if said == nil {
 			said = saidBy(it, "")
 		}
 		add(role, said)
+	}
+	for i := start; i < len(items); i++ {
+		say(i, items[i])
+		if record && i >= reused {
+			// Written before the session keeps the item (resume.Decode
+			// keeps it after this decode), read only after.
+			items[i].turnsAt = turnsAt{turns: len(c.Turns), parts: lastParts(c.Turns), system: system, ok: true}
+		}
+	}
+	c.System = str(r.W.Instructions)
+	if system != "" {
+		c.System = joinNonEmpty(c.System, system)
+	}
+	if record && s != nil && len(items) > 0 {
+		keptTurns.Put(s, session.KeptItem[*turnsKept]{ID: keptTurnsID, Value: &turnsKept{items: items, turns: c.Turns}})
 	}
 	return c
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/toolwire/toolwire/mockprovider/dialect"
 	"github.com/toolwire/toolwire/mockprovider/openaiwire"
 	"github.com/toolwire/toolwire/mockprovider/resume"
+	"github.com/toolwire/toolwire/mockprovider/session"
 	"github.com/toolwire/toolwire/mockprovider/wire"
 	"github.com/toolwire/toolwire/mockprovider/wirejson"
 )
@@ -24,6 +25,8 @@ import (
 // and the encoder use, read from W once.
 type Request struct {
 	W ResponseNewParams
+	// built is the conversation, made as the request is decoded.
+	built *conv.Conversation
 	// taken are the facts of Items as taken from the input (prefix.go);
 	// zero once Items are not those (compactions expanded, references
 	// resolved) or were made otherwise.
@@ -104,7 +107,7 @@ func (d *Dialect) Decode(x *dialect.Exchange, body []byte) (any, *conv.Conversat
 	if aerr != nil {
 		return nil, nil, aerr
 	}
-	return req, req.conversation(), nil
+	return req, req.built, nil
 }
 
 func decodeRequest(x *dialect.Exchange, body []byte) (*Request, *wire.APIError) {
@@ -145,6 +148,13 @@ func decodePlanned(x *dialect.Exchange, plan resume.Plan[Item]) (_ *Request, fre
 		lookup = func(id string) (Item, bool) { return lookupItem(x.Session, id) }
 	}
 	req.resolveReferences(lookup)
+	var sess *session.Session
+	if x != nil {
+		sess = x.Session
+	}
+	// Built here, before the session keeps the fresh items: building it
+	// notes on them where the turns stood (conversationIn).
+	req.built = req.conversationIn(sess, len(plan.Reused), plan.Keeps())
 	return req, fresh, nil
 }
 

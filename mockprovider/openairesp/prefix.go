@@ -1,5 +1,12 @@
 package openairesp
 
+import (
+	"unsafe"
+
+	"github.com/toolwire/toolwire/mockprovider/conv"
+	"github.com/toolwire/toolwire/mockprovider/session"
+)
+
 // prefixFacts are what the input items up to one (that one included)
 // hold, made as the item is taken from the input (takeItems) from the
 // facts of the item before it, and kept with the item: a request that
@@ -56,3 +63,37 @@ func takeFacts(items []*Item, i int) {
 // factsKnown reports whether r.Items are still the items as taken, so
 // that r.taken holds for them.
 func (r *Request) factsKnown() bool { return r.taken&factTaken != 0 }
+
+// turnsAt is where the conversation of a request's items alone stood
+// after one item: how many turns, how many parts the last turn had, and
+// what the system and developer messages up to it said. ok is set when
+// it was recorded (conversationIn).
+type turnsAt struct {
+	turns, parts int
+	system       string
+	ok           bool
+}
+
+func lastParts(ts []conv.Turn) int {
+	if len(ts) == 0 {
+		return 0
+	}
+	return len(ts[len(ts)-1].Parts)
+}
+
+// keptTurns are the turns of the last conversation a session built from
+// its input items alone, and those items: a request that reuses the
+// first of them copies the turns they make (where turnsAt says) instead
+// of building them again, which walked every item. The turns are the
+// conversation's own (read only); the charge is for the arrays.
+var keptTurns = session.NewKept(func(session.Limits) int { return 1 },
+	func(k *turnsKept) int64 {
+		return int64(len(k.turns))*int64(unsafe.Sizeof(conv.Turn{})) + int64(len(k.items))*int64(unsafe.Sizeof(&Item{}))
+	})
+
+const keptTurnsID = "last"
+
+type turnsKept struct {
+	items []*Item
+	turns []conv.Turn
+}

@@ -26,7 +26,8 @@ func walked(req *Request) *Request {
 }
 
 // The facts kept with the input items (prefix.go) decide what walking
-// the items decides: every rule case's requests, and a long loop's with
+// the items decides, and the turns a session kept make the conversation
+// building it from scratch makes: every rule case's requests, and a long loop's with
 // items that lack members, outputs before their calls, additional tools
 // and references in the part a session reuses, judged with the facts
 // and with them forgotten.
@@ -46,6 +47,9 @@ func TestPrefixFactsDecideAsTheWalks(t *testing.T) {
 		`{"type":"additional_tools","tools":[{"type":"function","name":"g","parameters":{"type":"object"}}]}`,
 		`{"type":"reasoning","id":"rs_1"}`,
 		`{"type":"item_reference","id":"fc_nope"}`,
+		`{"role":"developer","content":"be brief"}`,
+		`{"type":"message","role":"system","content":[{"type":"input_text","text":"answer in French"}]}`,
+		`{"role":"assistant","content":"let me look"}`,
 	}
 	for k, extra := range odd {
 		elems := input.Elems(6)
@@ -73,6 +77,11 @@ func TestPrefixFactsDecideAsTheWalks(t *testing.T) {
 			w := walked(req)
 			if got, want := rules.Run(set.Rules(), req, env), rules.Run(set.Rules(), w, env); !reflect.DeepEqual(got, want) {
 				t.Fatalf("body %d (session %v): with the facts %+v\nwalking %+v\n%s", i, inSession, got, want, body)
+			}
+			// The conversation decoding built (from the turns the session
+			// kept, in the loop) is the one built from scratch.
+			if fresh := w.conversation(); !reflect.DeepEqual(req.built, fresh) {
+				t.Fatalf("body %d (session %v): conversation %+v\nfrom scratch %+v\n%s", i, inSession, req.built, fresh, body)
 			}
 			if req.hasReferences() != w.hasReferences() || !reflect.DeepEqual(req.additionalTools, w.additionalTools) {
 				t.Fatalf("body %d (session %v): references %v / %v, additional tools %d / %d", i, inSession, req.hasReferences(), w.hasReferences(), len(req.additionalTools), len(w.additionalTools))

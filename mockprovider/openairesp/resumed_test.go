@@ -39,7 +39,9 @@ func outcomeOf(req *Request, err *wire.APIError, madeNow bool) any {
 	out := outcome{Req: req, Err: err}
 	if err == nil {
 		out.Violations = rules.Run(set.Rules(), req, &rules.Env{Options: rules.DefaultOptions()})
-		out.Conv = req.conversation()
+		// The conversation decoding built: in a session, from the turns
+		// it kept where it reused items.
+		out.Conv = req.built
 		if madeNow {
 			out.Conv = saying(req, nil).conversation()
 		}
@@ -47,10 +49,12 @@ func outcomeOf(req *Request, err *wire.APIError, madeNow bool) any {
 		// Read-back twins are made only for a request the session keeps:
 		// TestStoredItemsReadAsDecoded checks them.
 		bare := *req
+		bare.built = nil
 		bare.Items = make([]*Item, len(req.Items))
 		for i, it := range req.Items {
 			cp := *it
 			cp.readBack = nil
+			cp.turnsAt = turnsAt{} // noted only when a session keeps the item
 			bare.Items[i] = &cp
 		}
 		out.Req = &bare
