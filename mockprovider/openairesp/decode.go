@@ -125,7 +125,17 @@ func decodePlanned(x *dialect.Exchange, plan resume.Plan[Item]) (_ *Request, fre
 	lenient := x != nil && x.Env != nil && x.Env.Options.Lenient
 	var unknown [][]string
 	var werr *wirejson.Error
-	if wt := endpointBody(req.Endpoint); wt != nil {
+	prev, _ := plan.Whole.(*Request)
+	if prev != nil {
+		// Everything outside the input array is the last request's, as
+		// decoded then: only the new items are decoded now (an error in
+		// them has the body decoded whole).
+		req.W = prev.W
+		var items []ResponseInputItemUnionParam
+		if _, werr = wirejson.Decode(body, &items, wirejson.Options{}); werr == nil {
+			req.W.Input.OfInputItemList = items
+		}
+	} else if wt := endpointBody(req.Endpoint); wt != nil {
 		// The endpoint's own body type judges the request; the shared
 		// model then reads what the endpoints have in common.
 		if unknown, werr = wirejson.Decode(body, wt, wirejson.Options{Lenient: lenient}); werr == nil {
@@ -141,7 +151,7 @@ func decodePlanned(x *dialect.Exchange, plan resume.Plan[Item]) (_ *Request, fre
 		return nil, nil, decodeError(werr)
 	}
 	req.Unknown = unknown
-	fresh = req.fromWire(body, plan.Reused, plan.Keeps())
+	fresh = req.fromWire(body, prev, plan.Reused, plan.Keeps())
 	req.resolvePrevious(x)
 	var lookup func(string) (Item, bool)
 	if x != nil && x.Session != nil {
@@ -158,8 +168,9 @@ func decodePlanned(x *dialect.Exchange, plan resume.Plan[Item]) (_ *Request, fre
 	return req, fresh, nil
 }
 
-// fromWire fills the checks' fields from the decoded body.
-func (r *Request) fromWire(body []byte, reused []*Item, keep bool) (fresh []Item) {
+// fromWire fills the checks' fields from the decoded body (prev: the
+// last request, whose members outside the input array body's are).
+func (r *Request) fromWire(body []byte, prev *Request, reused []*Item, keep bool) (fresh []Item) {
 	w := &r.W
 	r.Model, r.PreviousResponseID, r.Store, r.ParallelToolCalls = w.Model, w.PreviousResponseID, w.Store, w.ParallelToolCalls
 	r.Stream = w.Stream != nil && *w.Stream
@@ -167,7 +178,10 @@ func (r *Request) fromWire(body []byte, reused []*Item, keep bool) (fresh []Item
 	// The members the checks read and the response echoes as sent: read
 	// again from the body only when one was sent (a loop's requests
 	// rarely send any of them).
-	if echoedMembers(w) > 0 {
+	if prev != nil {
+		r.Instructions, r.MaxOutputTokens, r.Metadata = prev.Instructions, prev.MaxOutputTokens, prev.Metadata
+		r.Reasoning, r.Text, r.ToolChoice = prev.Reasoning, prev.Text, prev.ToolChoice
+	} else if echoedMembers(w) > 0 {
 		var echo struct {
 			Instructions    jsontext.Value `json:"instructions"`
 			MaxOutputTokens jsontext.Value `json:"max_output_tokens"`
@@ -212,6 +226,16 @@ func (r *Request) fromWire(body []byte, reused []*Item, keep bool) (fresh []Item
 		}
 	}
 	return fresh
+}
+
+// outside is what the session keeps of r for its next request
+// (resume.DecodeWhole): the members outside the input array as decoded,
+// read only.
+func (r *Request) outside() *Request {
+	o := &Request{W: r.W, Instructions: r.Instructions, MaxOutputTokens: r.MaxOutputTokens, Metadata: r.Metadata,
+		Reasoning: r.Reasoning, Text: r.Text, ToolChoice: r.ToolChoice}
+	o.W.Input = ResponseNewParamsInputUnion{}
+	return o
 }
 
 // echoedMembers counts the members kept as sent that the body holds with a

@@ -25,7 +25,9 @@ package resume
 
 import (
 	"bytes"
+	"io"
 	"slices"
+	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -73,8 +75,12 @@ func New[E any](member string) *Cache[E] {
 type prior[E any] struct {
 	body  []byte
 	array int   // offset of the array's '['
+	close int   // offset of the array's ']'
 	ends  []int // offset just past each element
 	elems []*E
+	// whole is what the dialect decoded of the body besides the array
+	// (DecodeWhole; nil: nothing), read only.
+	whole any
 }
 
 const keptID = "last"
@@ -86,11 +92,17 @@ const keptID = "last"
 type Plan[E any] struct {
 	Doc    []byte
 	Reused []*E
-	body   []byte
-	array  int
-	ends   []int
-	shift  int // body offset = Doc offset + shift, for Doc offsets past the array's '['
-	keeps  bool
+	// Whole, when set, is what the dialect made of the last request's
+	// body besides its array (DecodeWhole): everything outside the array
+	// is the same bytes as then, and Doc is only an array of the elements
+	// after the reused ones, to be decoded as the array's.
+	Whole any
+	body  []byte
+	array int
+	close int // the array's ']' in body, for a Whole plan
+	ends  []int
+	shift int // body offset = Doc offset + shift, for Doc offsets past the array's '['
+	keeps bool
 }
 
 // Keeps reports whether the elements the dialect makes from Doc's array
@@ -149,6 +161,18 @@ func (p *prior[E]) plan(body []byte) Plan[E] {
 	default:
 		return full
 	}
+	if p.whole != nil {
+		// The body outside the array is the same as the last one's when
+		// what follows the array's new elements is: only they are new.
+		if close, ok := arrayClose(body, next); ok && bytes.Equal(p.body[p.close:], body[close:]) {
+			doc := make([]byte, 0, close-next+2)
+			doc = append(append(append(doc, '['), body[next:close]...), ']')
+			return Plan[E]{
+				Doc: doc, Reused: p.elems[:k:k], Whole: p.whole, body: body, array: p.array, close: close,
+				ends: p.ends[:k:k], shift: next - 1,
+			}
+		}
+	}
 	doc := make([]byte, 0, p.array+1+len(body)-next)
 	doc = append(append(doc, body[:p.array+1]...), body[next:]...)
 	return Plan[E]{
@@ -157,12 +181,33 @@ func (p *prior[E]) plan(body []byte) Plan[E] {
 	}
 }
 
+// arrayClose finds the ']' closing the array whose elements from next on
+// (the first element not reused, or the ']' itself) are in body.
+func arrayClose(body []byte, next int) (int, bool) {
+	dec := jsontext.NewDecoder(io.MultiReader(strings.NewReader("["), bytes.NewReader(body[next:])),
+		jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	if _, err := dec.ReadToken(); err != nil {
+		return 0, false
+	}
+	for dec.PeekKind() != ']' {
+		if dec.SkipValue() != nil {
+			return 0, false
+		}
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return 0, false
+	}
+	return next + int(dec.InputOffset()) - 2, true
+}
+
 // Keep records the request just decoded by plan (its Doc decoded cleanly
 // and strictly) for the session's next request: fresh are the elements
 // made from Doc's array, in order, kept as they are (not copied). body
 // must not be written to afterwards. A body too large to keep, or a Doc
 // whose array cannot be found, forgets what the session kept.
-func (c *Cache[E]) Keep(s *session.Session, plan Plan[E], fresh []E) {
+func (c *Cache[E]) Keep(s *session.Session, plan Plan[E], fresh []E) { c.keep(s, plan, fresh, nil) }
+
+func (c *Cache[E]) keep(s *session.Session, plan Plan[E], fresh []E, whole any) {
 	if c == nil || s == nil {
 		return
 	}
@@ -173,14 +218,25 @@ func (c *Cache[E]) Keep(s *session.Session, plan Plan[E], fresh []E) {
 		c.kept.Delete(s, keptID)
 		return
 	}
-	array, ends, ok := elementEnds(plan.Doc, c.member)
+	var array, close int
+	var ends []int
+	ok := false
+	if plan.Whole != nil {
+		array, close = plan.array, plan.close
+		ends, ok = arrayEnds(plan.Doc)
+	} else {
+		array, close, ends, ok = elementEnds(plan.Doc, c.member)
+		if len(plan.Reused) > 0 {
+			close += plan.shift
+		}
+	}
 	if !ok || len(ends) != len(fresh) || (len(plan.Reused) > 0 && array != plan.array) {
 		c.kept.Delete(s, keptID)
 		return
 	}
 	// The body is kept as it is, not copied: the server reads each body
 	// into a buffer of its own that nothing writes to afterwards.
-	p := &prior[E]{body: plan.body, array: array}
+	p := &prior[E]{body: plan.body, array: array, close: close, whole: whole}
 	p.ends = make([]int, 0, len(plan.ends)+len(ends))
 	p.ends = append(p.ends, plan.ends...)
 	for _, e := range ends {
@@ -205,13 +261,24 @@ func (c *Cache[E]) Keep(s *session.Session, plan Plan[E], fresh []E) {
 // document, members it would only collect — and the body is then decoded
 // whole, so what a client sees never depends on what was reused.
 func Decode[E, R any](c *Cache[E], s *session.Session, body []byte, decode func(Plan[E]) (R, []E, *wire.APIError)) (R, *wire.APIError) {
+	return DecodeWhole(c, s, body, func(plan Plan[E]) (R, []E, any, *wire.APIError) {
+		out, fresh, err := decode(plan)
+		return out, fresh, nil, err
+	})
+}
+
+// DecodeWhole is Decode for a dialect that also keeps what it made of a
+// body besides its array (whole, read only once returned): a next body
+// whose bytes outside the array are the same then comes as a Whole plan,
+// whose Doc holds only the new elements.
+func DecodeWhole[E, R any](c *Cache[E], s *session.Session, body []byte, decode func(Plan[E]) (R, []E, any, *wire.APIError)) (R, *wire.APIError) {
 	plan := c.Begin(s, body)
-	out, fresh, err := decode(plan)
+	out, fresh, whole, err := decode(plan)
 	if err != nil && len(plan.Reused) > 0 {
 		full := Full[E](body)
 		full.keeps = plan.keeps
 		plan = full
-		out, fresh, err = decode(plan)
+		out, fresh, whole, err = decode(plan)
 	}
 	if len(body) < MinBody {
 		return out, err
@@ -220,7 +287,7 @@ func Decode[E, R any](c *Cache[E], s *session.Session, body []byte, decode func(
 		c.Forget(s)
 		return out, err
 	}
-	c.Keep(s, plan, fresh)
+	c.keep(s, plan, fresh, whole)
 	return out, nil
 }
 
@@ -236,43 +303,60 @@ func (c *Cache[E]) Forget(s *session.Session) {
 // strict decoder accepted) and where each of its elements ends. It fails
 // unless member is the one top-level name a decoder matching names
 // loosely (Gemini's: case, '_' and '-' ignored) could take for it.
-func elementEnds(doc []byte, member string) (array int, ends []int, ok bool) {
+func elementEnds(doc []byte, member string) (array, close int, ends []int, ok bool) {
 	dec := jsontext.NewDecoder(bytes.NewReader(doc), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
-		return 0, nil, false
+		return 0, 0, nil, false
 	}
 	found := false
 	for dec.PeekKind() == '"' {
 		tok, err := dec.ReadToken()
 		if err != nil {
-			return 0, nil, false
+			return 0, 0, nil, false
 		}
 		name := tok.String()
 		if !sameLoosely(name, member) {
 			if dec.SkipValue() != nil {
-				return 0, nil, false
+				return 0, 0, nil, false
 			}
 			continue
 		}
 		if found || name != member || dec.PeekKind() != '[' {
-			return 0, nil, false
+			return 0, 0, nil, false
 		}
 		found = true
 		if _, err := dec.ReadToken(); err != nil {
-			return 0, nil, false
+			return 0, 0, nil, false
 		}
 		array = int(dec.InputOffset()) - 1
 		for dec.PeekKind() != ']' {
 			if dec.SkipValue() != nil {
-				return 0, nil, false
+				return 0, 0, nil, false
 			}
 			ends = append(ends, int(dec.InputOffset()))
 		}
 		if _, err := dec.ReadToken(); err != nil {
-			return 0, nil, false
+			return 0, 0, nil, false
 		}
+		close = int(dec.InputOffset()) - 1
 	}
-	return array, ends, found && doc[array] == '['
+	return array, close, ends, found && doc[array] == '[' && doc[close] == ']'
+}
+
+// arrayEnds is where each element of the array doc ends.
+func arrayEnds(doc []byte) (ends []int, ok bool) {
+	dec := jsontext.NewDecoder(bytes.NewReader(doc), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '[' {
+		return nil, false
+	}
+	for dec.PeekKind() != ']' {
+		if dec.SkipValue() != nil {
+			return nil, false
+		}
+		ends = append(ends, int(dec.InputOffset()))
+	}
+	_, err := dec.ReadToken()
+	return ends, err == nil
 }
 
 // sameLoosely reports whether a loose matcher takes name for member (a

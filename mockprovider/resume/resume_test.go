@@ -176,3 +176,68 @@ func TestPlanKeeps(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanWhole: a dialect that keeps what it made outside the array
+// (DecodeWhole) gets a Whole plan, whose Doc holds only the new elements,
+// when everything after them is the same bytes as the last body; any
+// other body is planned as without it.
+func TestPlanWhole(t *testing.T) {
+	c := New[string]("messages")
+	s := newSession(session.DefaultLimits())
+	decode := func(plan Plan[string]) ([]string, []string, any, *wire.APIError) {
+		all, fresh, err := decodeToy(plan)
+		return all, fresh, "outside", err
+	}
+	first := pad(`{"model":"a","messages":[1, {"x":2} ,"3"], "tail":1}`)
+	if _, err := DecodeWhole(c, s, first, decode); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		body, doc string
+		whole     bool
+	}{
+		{`{"model":"a","messages":[1, {"x":2} ,"3",4], "tail":1}`, `[4]`, true},
+		{`{"model":"a","messages":[1, {"x":2} ,"3" , 5 , [6] ], "tail":1}`, `[ 5 , [6] ]`, true},
+		{`{"model":"a","messages":[1, {"x":2} ,"3"], "tail":1}`, `[]`, true},
+		{`{"model":"a","messages":[1, {"x":2} ,"3",4], "tail":2}`, `{"model":"a","messages":[4], "tail":2}`, false},
+		{`{"model":"a","messages":[1, {"x":2} ,"3",4],"tail":1}`, `{"model":"a","messages":[4],"tail":1}`, false},
+		{`{"model":"a","messages":[1, {"x":2} ,"3",{"y":]], "tail":1}`, `{"model":"a","messages":[{"y":]], "tail":1}`, false},
+	} {
+		p := c.Begin(s, pad(tc.body))
+		want := tc.doc
+		if !tc.whole {
+			want = string(pad(tc.doc))
+		}
+		if string(p.Doc) != want || (p.Whole != nil) != tc.whole {
+			t.Errorf("%s is planned as %s (whole %v), want %s (whole %v)", tc.body, p.Doc, p.Whole != nil, want, tc.whole)
+		}
+	}
+	// A Whole plan is kept like any other: the next request reuses its
+	// elements, and is a Whole plan again.
+	next := pad(`{"model":"a","messages":[1, {"x":2} ,"3" , 5 , [6] ], "tail":1}`)
+	got, err := DecodeWhole(c, s, next, func(plan Plan[string]) ([]string, []string, any, *wire.APIError) {
+		if plan.Whole != "outside" || string(plan.Doc) != `[ 5 , [6] ]` {
+			t.Fatalf("planned %s, whole %v", plan.Doc, plan.Whole)
+		}
+		var fresh []string
+		var elems []jsontext.Value
+		if err := json.Unmarshal(plan.Doc, &elems); err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range elems {
+			fresh = append(fresh, string(e))
+		}
+		var all []string
+		for _, r := range plan.Reused {
+			all = append(all, *r)
+		}
+		return append(all, fresh...), fresh, "outside", nil
+	})
+	if err != nil || strings.Join(got, "|") != `1|{"x":2}|"3"|5|[6]` {
+		t.Fatalf("decoded %q, %v", got, err)
+	}
+	p := c.Begin(s, pad(`{"model":"a","messages":[1, {"x":2} ,"3" , 5 , [6] ,7], "tail":1}`))
+	if len(p.Reused) != 5 || p.Whole == nil || string(p.Doc) != `[7]` {
+		t.Fatalf("after the Whole plan: %d reused, whole %v, %s", len(p.Reused), p.Whole, p.Doc)
+	}
+}
