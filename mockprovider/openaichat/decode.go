@@ -24,7 +24,7 @@ import (
 // journaled in lenient mode. In lenient mode unknown members are kept in
 // Request.Unknown for the known-fields rule to journal.
 func decodeRequest(body []byte, lenient bool) (*Request, *wire.APIError) {
-	req, _, err := decodePlanned(resume.Full[keptMessage](body), lenient)
+	req, _, _, err := decodePlanned(resume.Full[keptMessage](body), lenient)
 	return req, err
 }
 
@@ -33,12 +33,21 @@ func decodeRequest(body []byte, lenient bool) (*Request, *wire.APIError) {
 // document, to keep for the next request; nil when this request is not
 // to be kept. A plan that reuses messages fails when its document does
 // not decode cleanly (resume.Decode then decodes the body whole).
-func decodePlanned(plan resume.Plan[keptMessage], lenient bool) (_ *Request, fresh []keptMessage, _ *wire.APIError) {
+func decodePlanned(plan resume.Plan[keptMessage], lenient bool) (_ *Request, fresh []keptMessage, outside *chatRequest, _ *wire.APIError) {
 	body := plan.Doc
 	var w chatRequest
-	unknown, derr := wirejson.Decode(body, &w, wirejson.Options{Lenient: lenient})
+	var unknown [][]string
+	var derr *wirejson.Error
+	if prev, ok := plan.Whole.(*chatRequest); ok {
+		// Everything outside the messages is the last request's, as
+		// decoded then: only the new messages are decoded now.
+		w = *prev
+		_, derr = wirejson.Decode(body, &w.Messages, wirejson.Options{})
+	} else {
+		unknown, derr = wirejson.Decode(body, &w, wirejson.Options{Lenient: lenient})
+	}
 	if derr != nil && len(plan.Reused) > 0 {
-		return nil, nil, decodeError(derr) // the body is decoded whole
+		return nil, nil, nil, decodeError(derr) // the body is decoded whole
 	}
 	if derr != nil && derr.Kind == wirejson.UnknownMember && inMessages(derr.Path) {
 		// The API takes members it does not define inside a message:
@@ -49,7 +58,7 @@ func decodePlanned(plan resume.Plan[keptMessage], lenient bool) (_ *Request, fre
 		if derr == nil && !lenient {
 			for _, path := range unknown {
 				if !inMessages(path) {
-					return nil, nil, unknownMember(path).apiError()
+					return nil, nil, nil, unknownMember(path).apiError()
 				}
 			}
 		}
@@ -58,7 +67,7 @@ func decodePlanned(plan resume.Plan[keptMessage], lenient bool) (_ *Request, fre
 		if derr.Kind == wirejson.WrongType && derr.Got == '0' && derr.Value == "" {
 			derr.Value = numberAt(body, derr.Offset)
 		}
-		return nil, nil, decodeError(derr)
+		return nil, nil, nil, decodeError(derr)
 	}
 	req := &Request{Temperature: w.Temperature, TopP: w.TopP}
 	for _, path := range unknown {
@@ -79,7 +88,7 @@ func decodePlanned(plan resume.Plan[keptMessage], lenient bool) (_ *Request, fre
 		tools, extras := readTools(*w.Tools)
 		for _, path := range extras {
 			if err := extraMember(req, lenient, path); err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 		}
 		req.Tools = tools
@@ -123,7 +132,8 @@ func decodePlanned(plan resume.Plan[keptMessage], lenient bool) (_ *Request, fre
 	req.FunctionCallSent = w.FunctionCall.Mode != nil || w.FunctionCall.Name != nil
 	req.FunctionsSent = len(w.Functions) > 0
 	req.ResponseFormat = readResponseFormat(w.ResponseFormat)
-	return req, fresh, nil
+	w.Messages = nil
+	return req, fresh, &w, nil
 }
 
 // readResponseFormat is the checks' view of response_format (nil when
