@@ -32,22 +32,33 @@ func decodeInSession(s *session.Session, body []byte, lenient bool) (*Request, *
 		// Unknown members are collected from the whole body.
 		return decodeBody(body, lenient)
 	}
-	return resume.Decode(contentsKept, s, body, func(plan resume.Plan[keptContent]) (*Request, []keptContent, *wire.APIError) {
+	return resume.DecodeWhole(contentsKept, s, body, func(plan resume.Plan[keptContent]) (*Request, []keptContent, any, *wire.APIError) {
 		req := new(Request)
-		if _, err := wirejson.Decode(plan.Doc, req, wirejson.Options{}); err != nil {
+		var err *wirejson.Error
+		if prev, ok := plan.Whole.(*Request); ok {
+			// Everything outside the contents is the last request's, as
+			// decoded then: only the new contents are decoded now.
+			*req = *prev
+			_, err = wirejson.Decode(plan.Doc, &req.Contents, wirejson.Options{})
+		} else {
+			_, err = wirejson.Decode(plan.Doc, req, wirejson.Options{})
+		}
+		if err != nil {
 			if len(plan.Reused) > 0 {
 				// resume.Decode decodes the body whole.
-				return nil, nil, &wire.APIError{Status: http.StatusBadRequest, Message: err.Error()}
+				return nil, nil, nil, &wire.APIError{Status: http.StatusBadRequest, Message: err.Error()}
 			}
 			// Errors are worded, and single values taken for repeated
 			// ones, by the full decoder; such a body is not kept.
 			req, aerr := decodeBody(plan.Body(), lenient)
-			return req, nil, aerr
+			return req, nil, nil, aerr
 		}
+		outside := *req
+		outside.Contents = nil
 		req.BodyLen = len(plan.Body())
 		if !plan.Keeps() && len(plan.Reused) == 0 {
 			req.derive()
-			return req, nil, nil
+			return req, nil, nil, nil
 		}
 		fresh := make([]keptContent, len(req.Contents))
 		for i := range req.Contents {
@@ -75,6 +86,6 @@ func decodeInSession(s *session.Session, body []byte, lenient bool) (*Request, *
 		if n > 0 {
 			req.paired = pairingOf(req)
 		}
-		return req, fresh, nil
+		return req, fresh, &outside, nil
 	})
 }
