@@ -78,7 +78,7 @@ func requestOf(x *dialect.Exchange) *http.Request {
 }
 
 func decodeRequest(body []byte, lenient, countTokens bool) (*Request, *wire.APIError) {
-	req, _, err := decodePlanned(resume.Full[Message](body), lenient, countTokens)
+	req, _, _, err := decodePlanned(resume.Full[Message](body), lenient, countTokens)
 	return req, err
 }
 
@@ -86,7 +86,7 @@ func decodeRequest(body []byte, lenient, countTokens bool) (*Request, *wire.APIE
 // first messages (resumed.go); fresh are the messages read from the
 // document. A plan that reuses messages fails on anything unclean
 // (resume.Decode then decodes the body whole).
-func decodePlanned(plan resume.Plan[Message], lenient, countTokens bool) (*Request, []Message, *wire.APIError) {
+func decodePlanned(plan resume.Plan[Message], lenient, countTokens bool) (*Request, []Message, *outsideMessages, *wire.APIError) {
 	body := plan.Doc
 	var w wireRequest
 	var target any = &w
@@ -96,9 +96,19 @@ func decodePlanned(plan resume.Plan[Message], lenient, countTokens bool) (*Reque
 		ct = new(wireCountTokens)
 		target, root = ct, countTokensType
 	}
-	unknown, err := wirejson.Decode(body, target, wirejson.Options{Lenient: lenient})
+	prev, _ := plan.Whole.(*outsideMessages)
+	var unknown [][]string
+	var err *wirejson.Error
+	if prev != nil {
+		// Everything outside the messages is the last request's, as
+		// decoded then: only the new messages are decoded now.
+		w = prev.w
+		_, err = wirejson.Decode(body, &w.Messages, wirejson.Options{})
+	} else {
+		unknown, err = wirejson.Decode(body, target, wirejson.Options{Lenient: lenient})
+	}
 	if err != nil {
-		return nil, nil, decodeError(body, root, err)
+		return nil, nil, nil, decodeError(body, root, err)
 	}
 	if countTokens {
 		w = wireRequest{Model: ct.Model, Messages: ct.Messages, System: ct.System, Thinking: ct.Thinking,
@@ -106,21 +116,26 @@ func decodePlanned(plan resume.Plan[Message], lenient, countTokens bool) (*Reque
 	}
 	req, fresh, aerr := fromWire(&w, len(plan.Body()), plan.Reused)
 	if aerr != nil {
-		return nil, nil, aerr
+		return nil, nil, nil, aerr
 	}
 	req.CountTokens = countTokens
 	// The walk is by reflection over every block type: only documents
 	// that may hold a cache_control pay for it. Each message read here
 	// keeps its own count, so reused messages are not walked again.
+	outside := &outsideMessages{w: w}
+	outside.w.Messages = nil
+	if prev != nil {
+		outside.breakpoints = prev.breakpoints
+	}
 	if mayHoldCacheControl(body) {
-		msgs := w.Messages
-		w.Messages = nil
-		req.CacheBreakpoints = countCacheControl(reflect.ValueOf(&w).Elem())
-		w.Messages = msgs
+		if prev == nil {
+			outside.breakpoints = countCacheControl(reflect.ValueOf(&outside.w).Elem())
+		}
 		for i := range fresh {
 			fresh[i].readBreakpoints(&w.Messages[i])
 		}
 	}
+	req.CacheBreakpoints = outside.breakpoints
 	for _, m := range req.Messages {
 		req.CacheBreakpoints += m.breakpoints
 	}
@@ -130,7 +145,15 @@ func decodePlanned(plan resume.Plan[Message], lenient, countTokens bool) (*Reque
 	for _, p := range unknown {
 		req.Unknown = append(req.Unknown, pydanticPath(body, root, p))
 	}
-	return req, fresh, nil
+	return req, fresh, outside, nil
+}
+
+// outsideMessages is what a session keeps of its last Messages request
+// besides the messages (resume.DecodeWhole): the members as decoded, and
+// the cache_control breakpoints among them.
+type outsideMessages struct {
+	w           wireRequest
+	breakpoints int
 }
 
 // decodeError answers a decoding failure as the API does: pydantic's
