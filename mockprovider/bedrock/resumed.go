@@ -8,6 +8,7 @@ import (
 	"github.com/toolwire/toolwire/mockprovider/rules"
 	"github.com/toolwire/toolwire/mockprovider/session"
 	"github.com/toolwire/toolwire/mockprovider/wire"
+	"github.com/toolwire/toolwire/mockprovider/wirejson"
 )
 
 // keptMessage is what a session keeps of one message of its last request
@@ -33,19 +34,35 @@ var messagesKept = resume.New[keptMessage]("messages")
 // members or errors: only a body without unknown members is resumed or
 // kept, as the lenient decode lists them over the whole body.
 func decodeInSession(s *session.Session, body []byte) (*Request, *wire.APIError) {
-	return resume.Decode(messagesKept, s, body, func(plan resume.Plan[keptMessage]) (*Request, []keptMessage, *wire.APIError) {
-		req, ok := decodeStrict(plan.Doc)
+	return resume.DecodeWhole(messagesKept, s, body, func(plan resume.Plan[keptMessage]) (*Request, []keptMessage, any, *wire.APIError) {
+		var req *Request
+		ok := false
+		if prev, whole := plan.Whole.(*Request); whole {
+			// Everything outside the messages is the last request's, as
+			// decoded then: only the new messages are decoded now.
+			req = new(Request)
+			*req = *prev
+			_, err := wirejson.Decode(plan.Doc, &req.Messages, wirejson.Options{})
+			ok = err == nil
+		} else {
+			req, ok = decodeStrict(plan.Doc)
+		}
 		if !ok {
 			if len(plan.Reused) > 0 {
 				// resume.Decode decodes the body whole.
-				return nil, nil, &wire.APIError{Status: http.StatusBadRequest}
+				return nil, nil, nil, &wire.APIError{Status: http.StatusBadRequest}
 			}
 			req, aerr := decodeLenient(plan.Body())
-			return req, nil, aerr
+			return req, nil, nil, aerr
 		}
+		// What the session keeps for the next request: the members
+		// outside the messages, as decoded.
+		outside := &Request{}
+		*outside = *req
+		outside.Messages = nil
 		req.BodyLen = len(plan.Body())
 		if !plan.Keeps() && len(plan.Reused) == 0 {
-			return req, nil, nil
+			return req, nil, nil, nil
 		}
 		fresh := make([]keptMessage, len(req.Messages))
 		if len(plan.Reused) > 0 {
@@ -56,7 +73,7 @@ func decodeInSession(s *session.Session, body []byte) (*Request, *wire.APIError)
 			req.Messages = append(messages, req.Messages...)
 		}
 		if len(req.Messages) == 0 {
-			return req, fresh, nil
+			return req, fresh, outside, nil
 		}
 		req.kept = make([]*keptMessage, 0, len(req.Messages))
 		req.kept = append(req.kept, plan.Reused...)
@@ -66,6 +83,6 @@ func decodeInSession(s *session.Session, body []byte) (*Request, *wire.APIError)
 			fresh[j] = keptMessage{message: m, turn: toTurn(m), violations: messageViolations(req.Messages, i)}
 			req.kept = append(req.kept, &fresh[j])
 		}
-		return req, fresh, nil
+		return req, fresh, outside, nil
 	})
 }
