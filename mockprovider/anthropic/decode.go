@@ -149,7 +149,7 @@ func decodePlanned(plan resume.Plan[Message], lenient, countTokens bool) (*Reque
 }
 
 // outsideMessages is what a session keeps of its last Messages request
-// besides the messages (resume.DecodeWhole): the members as decoded, and
+// besides the messages (resume.Decode): the members as decoded, and
 // the cache_control breakpoints among them.
 type outsideMessages struct {
 	w           wireRequest

@@ -22,7 +22,7 @@ func decodeInSession(s *session.Session, body []byte, lenient, countTokens bool)
 	if lenient || countTokens {
 		return decodeRequest(body, lenient, countTokens)
 	}
-	return resume.DecodeWhole(messagesKept, s, body, func(plan resume.Plan[Message]) (*Request, []Message, any, *wire.APIError) {
+	return resume.Decode(messagesKept, s, body, func(plan resume.Plan[Message]) (*Request, []Message, any, *wire.APIError) {
 		req, fresh, outside, err := decodePlanned(plan, lenient, countTokens)
 		if err != nil || len(req.Unknown) > 0 {
 			return req, nil, nil, err

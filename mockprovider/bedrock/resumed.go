@@ -34,7 +34,7 @@ var messagesKept = resume.New[keptMessage]("messages")
 // members or errors: only a body without unknown members is resumed or
 // kept, as the lenient decode lists them over the whole body.
 func decodeInSession(s *session.Session, body []byte) (*Request, *wire.APIError) {
-	return resume.DecodeWhole(messagesKept, s, body, func(plan resume.Plan[keptMessage]) (*Request, []keptMessage, any, *wire.APIError) {
+	return resume.Decode(messagesKept, s, body, func(plan resume.Plan[keptMessage]) (*Request, []keptMessage, any, *wire.APIError) {
 		var req *Request
 		ok := false
 		if prev, whole := plan.Whole.(*Request); whole {

@@ -32,7 +32,7 @@ func decodeInSession(s *session.Session, body []byte, lenient bool) (*Request, *
 		// Unknown members are collected from the whole body.
 		return decodeBody(body, lenient)
 	}
-	return resume.DecodeWhole(contentsKept, s, body, func(plan resume.Plan[keptContent]) (*Request, []keptContent, any, *wire.APIError) {
+	return resume.Decode(contentsKept, s, body, func(plan resume.Plan[keptContent]) (*Request, []keptContent, any, *wire.APIError) {
 		req := new(Request)
 		var err *wirejson.Error
 		if prev, ok := plan.Whole.(*Request); ok {

@@ -28,7 +28,7 @@ func decodeInSession(s *session.Session, body []byte, lenient bool) (*Request, *
 		// Unknown members are collected by re-decoding the whole body.
 		return decodeRequest(body, lenient)
 	}
-	return resume.DecodeWhole(messagesKept, s, body, func(plan resume.Plan[keptMessage]) (*Request, []keptMessage, any, *wire.APIError) {
+	return resume.Decode(messagesKept, s, body, func(plan resume.Plan[keptMessage]) (*Request, []keptMessage, any, *wire.APIError) {
 		req, fresh, outside, err := decodePlanned(plan, lenient)
 		if err != nil || fresh == nil || len(req.Unknown) > 0 || len(req.MessageExtras) > 0 {
 			return req, fresh, nil, err

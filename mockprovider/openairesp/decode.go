@@ -229,7 +229,7 @@ func (r *Request) fromWire(body []byte, prev *Request, reused []*Item, keep bool
 }
 
 // outside is what the session keeps of r for its next request
-// (resume.DecodeWhole): the members outside the input array as decoded,
+// (resume.Decode): the members outside the input array as decoded,
 // read only.
 func (r *Request) outside() *Request {
 	o := &Request{W: r.W, Instructions: r.Instructions, MaxOutputTokens: r.MaxOutputTokens, Metadata: r.Metadata,

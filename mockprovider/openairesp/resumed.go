@@ -26,7 +26,7 @@ func decodeInSession(x *dialect.Exchange, body []byte) (*Request, *wire.APIError
 	if s == nil || lenient || endpointOf(x) != Path {
 		return decodeRequest(x, body)
 	}
-	return resume.DecodeWhole(inputKept, s, body, func(plan resume.Plan[Item]) (*Request, []Item, any, *wire.APIError) {
+	return resume.Decode(inputKept, s, body, func(plan resume.Plan[Item]) (*Request, []Item, any, *wire.APIError) {
 		req, fresh, err := decodePlanned(x, plan)
 		if err != nil || len(req.Unknown) > 0 {
 			return req, nil, nil, err

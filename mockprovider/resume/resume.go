@@ -21,6 +21,13 @@
 // document does not decode cleanly the dialect decodes the whole body
 // instead, so errors, paths and offsets are exactly those of a full
 // decode.
+//
+// The session also keeps what the dialect made of the body besides the
+// array (its tools, system text, settings). When a body's bytes outside
+// the array are the same as the last one's — what follows its new
+// elements is the last body's end, byte for byte — the plan is Whole:
+// those members are taken as decoded then, and only the new elements are
+// decoded, as an array of their own.
 package resume
 
 import (
@@ -79,7 +86,7 @@ type prior[E any] struct {
 	ends  []int // offset just past each element
 	elems []*E
 	// whole is what the dialect decoded of the body besides the array
-	// (DecodeWhole; nil: nothing), read only.
+	// (Decode; nil: nothing), read only.
 	whole any
 }
 
@@ -93,7 +100,7 @@ type Plan[E any] struct {
 	Doc    []byte
 	Reused []*E
 	// Whole, when set, is what the dialect made of the last request's
-	// body besides its array (DecodeWhole): everything outside the array
+	// body besides its array (Decode): everything outside the array
 	// is the same bytes as then, and Doc is only an array of the elements
 	// after the reused ones, to be decoded as the array's.
 	Whole any
@@ -200,13 +207,11 @@ func arrayClose(body []byte, next int) (int, bool) {
 	return next + int(dec.InputOffset()) - 2, true
 }
 
-// Keep records the request just decoded by plan (its Doc decoded cleanly
+// keep records the request just decoded by plan (its Doc decoded cleanly
 // and strictly) for the session's next request: fresh are the elements
 // made from Doc's array, in order, kept as they are (not copied). body
 // must not be written to afterwards. A body too large to keep, or a Doc
 // whose array cannot be found, forgets what the session kept.
-func (c *Cache[E]) Keep(s *session.Session, plan Plan[E], fresh []E) { c.keep(s, plan, fresh, nil) }
-
 func (c *Cache[E]) keep(s *session.Session, plan Plan[E], fresh []E, whole any) {
 	if c == nil || s == nil {
 		return
@@ -256,22 +261,15 @@ func (c *Cache[E]) keep(s *session.Session, plan Plan[E], fresh []E, whole any) 
 // Decode decodes body in session s through decode, reusing what s kept
 // of its last request, and keeps this one for the next. decode reads
 // plan.Doc with plan.Reused as the array's first elements and returns
-// the elements it made from the document (nil: not to be kept); a plan
-// that reuses elements must fail on anything unclean — an error in its
-// document, members it would only collect — and the body is then decoded
-// whole, so what a client sees never depends on what was reused.
-func Decode[E, R any](c *Cache[E], s *session.Session, body []byte, decode func(Plan[E]) (R, []E, *wire.APIError)) (R, *wire.APIError) {
-	return DecodeWhole(c, s, body, func(plan Plan[E]) (R, []E, any, *wire.APIError) {
-		out, fresh, err := decode(plan)
-		return out, fresh, nil, err
-	})
-}
-
-// DecodeWhole is Decode for a dialect that also keeps what it made of a
-// body besides its array (whole, read only once returned): a next body
-// whose bytes outside the array are the same then comes as a Whole plan,
-// whose Doc holds only the new elements.
-func DecodeWhole[E, R any](c *Cache[E], s *session.Session, body []byte, decode func(Plan[E]) (R, []E, any, *wire.APIError)) (R, *wire.APIError) {
+// the elements it made from the document (nil: not to be kept) and what
+// it made of the body besides the array (whole: nil for nothing; read
+// only once returned); a plan that reuses elements must fail on anything
+// unclean — an error in its document, members it would only collect —
+// and the body is then decoded whole, so what a client sees never
+// depends on what was reused. A next body whose bytes outside the array
+// are the same as this one's comes as a Whole plan, whose Doc holds only
+// the new elements.
+func Decode[E, R any](c *Cache[E], s *session.Session, body []byte, decode func(Plan[E]) (R, []E, any, *wire.APIError)) (R, *wire.APIError) {
 	plan := c.Begin(s, body)
 	out, fresh, whole, err := decode(plan)
 	if err != nil && len(plan.Reused) > 0 {

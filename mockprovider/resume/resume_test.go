@@ -19,10 +19,10 @@ type doc struct {
 	Tail     int              `json:"tail"`
 }
 
-func decodeToy(plan Plan[string]) ([]string, []string, *wire.APIError) {
+func decodeToy(plan Plan[string]) ([]string, []string, any, *wire.APIError) {
 	var d doc
 	if err := json.Unmarshal(plan.Doc, &d, json.RejectUnknownMembers(true)); err != nil {
-		return nil, nil, &wire.APIError{Status: 400, Message: err.Error()}
+		return nil, nil, nil, &wire.APIError{Status: 400, Message: err.Error()}
 	}
 	var all, fresh []string
 	for _, r := range plan.Reused {
@@ -32,7 +32,7 @@ func decodeToy(plan Plan[string]) ([]string, []string, *wire.APIError) {
 	for _, m := range d.Messages {
 		fresh = append(fresh, string(m))
 	}
-	return append(all, fresh...), fresh, nil
+	return append(all, fresh...), fresh, nil, nil
 }
 
 func newSession(l session.Limits) *session.Session { return session.NewStore(l).Get("k") }
@@ -114,7 +114,7 @@ func TestDecodeFallsBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	calls := 0
-	_, err := Decode(c, s, pad(`{"model":"a","messages":[{},{},{}],"nope":1}`), func(p Plan[string]) ([]string, []string, *wire.APIError) {
+	_, err := Decode(c, s, pad(`{"model":"a","messages":[{},{},{}],"nope":1}`), func(p Plan[string]) ([]string, []string, any, *wire.APIError) {
 		calls++
 		if calls == 1 && len(p.Reused) != 2 {
 			t.Fatalf("first attempt reuses %d elements, want 2", len(p.Reused))
@@ -165,7 +165,7 @@ func TestPlanKeeps(t *testing.T) {
 		{"above MaxBody", s, pad(`{"model":"a","messages":["` + strings.Repeat("x", MaxBody) + `"],"tail":1}`), false},
 	} {
 		var saw bool
-		if _, err := Decode(c, tc.s, tc.body, func(p Plan[string]) ([]string, []string, *wire.APIError) {
+		if _, err := Decode(c, tc.s, tc.body, func(p Plan[string]) ([]string, []string, any, *wire.APIError) {
 			saw = p.Keeps()
 			return decodeToy(p)
 		}); err != nil {
@@ -178,18 +178,18 @@ func TestPlanKeeps(t *testing.T) {
 }
 
 // TestPlanWhole: a dialect that keeps what it made outside the array
-// (DecodeWhole) gets a Whole plan, whose Doc holds only the new elements,
+// (Decode's whole) gets a Whole plan, whose Doc holds only the new elements,
 // when everything after them is the same bytes as the last body; any
 // other body is planned as without it.
 func TestPlanWhole(t *testing.T) {
 	c := New[string]("messages")
 	s := newSession(session.DefaultLimits())
 	decode := func(plan Plan[string]) ([]string, []string, any, *wire.APIError) {
-		all, fresh, err := decodeToy(plan)
+		all, fresh, _, err := decodeToy(plan)
 		return all, fresh, "outside", err
 	}
 	first := pad(`{"model":"a","messages":[1, {"x":2} ,"3"], "tail":1}`)
-	if _, err := DecodeWhole(c, s, first, decode); err != nil {
+	if _, err := Decode(c, s, first, decode); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
@@ -215,7 +215,7 @@ func TestPlanWhole(t *testing.T) {
 	// A Whole plan is kept like any other: the next request reuses its
 	// elements, and is a Whole plan again.
 	next := pad(`{"model":"a","messages":[1, {"x":2} ,"3" , 5 , [6] ], "tail":1}`)
-	got, err := DecodeWhole(c, s, next, func(plan Plan[string]) ([]string, []string, any, *wire.APIError) {
+	got, err := Decode(c, s, next, func(plan Plan[string]) ([]string, []string, any, *wire.APIError) {
 		if plan.Whole != "outside" || string(plan.Doc) != `[ 5 , [6] ]` {
 			t.Fatalf("planned %s, whole %v", plan.Doc, plan.Whole)
 		}
