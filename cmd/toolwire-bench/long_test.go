@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"reflect"
 	"testing"
 	"time"
 
+	"github.com/toolwire/toolwire/mockprovider"
 	"github.com/toolwire/toolwire/mockprovider/conv"
 	"github.com/toolwire/toolwire/mockprovider/session"
 )
@@ -216,5 +218,38 @@ func TestStatCPUMicros(t *testing.T) {
 	proc, self := procStats(os.Getpid()).CPUMicros, cpuMicros()
 	if proc < self-100_000 || proc > self+100_000 {
 		t.Errorf("/proc says %d µs of CPU, getrusage %d", proc, self)
+	}
+}
+
+// A cell's sessions are gone once it is measured, in every dialect (the
+// session a dialect names by the key is the one dropped).
+func TestDropSessions(t *testing.T) {
+	ts := mockprovider.NewTestServer(t, mockprovider.Options{})
+	status := func(key string) int {
+		resp, err := http.Get(ts.URL + "/_toolwire/sessions/" + url.PathEscape(key))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	for _, d := range conv.Dialects {
+		keys := longKeys(d, 10, 2)
+		for _, k := range keys {
+			resp, err := http.DefaultClient.Do(longRequest(ts.URL, d, longBody(d, 10), k))
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK || status(k) != http.StatusOK {
+				t.Fatalf("%s: answer %d, session %d", d, resp.StatusCode, status(k))
+			}
+		}
+		dropSessions(http.DefaultClient, ts.URL, keys)
+		for _, k := range keys {
+			if got := status(k); got != http.StatusNotFound {
+				t.Errorf("%s: session %s after the drop: %d", d, k, got)
+			}
+		}
 	}
 }
